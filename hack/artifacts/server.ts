@@ -1,0 +1,45 @@
+import { createReadStream, statSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { join, normalize, sep } from 'node:path';
+
+export interface ArtifactsServerOptions {
+  root: string;
+  host: string;
+  port: number;
+}
+
+/**
+ * A static file server for deploy kernels/ramdisks, Ironic's HTTP root and test
+ * images. GET and HEAD only; paths never escape the root.
+ */
+export function createArtifactsServer(options: ArtifactsServerOptions): Server {
+  return createServer((request, response) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      response.writeHead(405, { allow: 'GET, HEAD' }).end();
+      return;
+    }
+    const path = resolveInside(options.root, new URL(request.url ?? '/', 'http://artifacts').pathname);
+    const stat = path === undefined ? undefined : statOrUndefined(path);
+    if (path === undefined || stat === undefined || !stat.isFile()) {
+      response.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
+      return;
+    }
+    response.writeHead(200, { 'content-length': stat.size, 'content-type': 'application/octet-stream' });
+    if (request.method === 'HEAD') response.end();
+    else createReadStream(path).pipe(response);
+  });
+}
+
+function resolveInside(root: string, urlPath: string): string | undefined {
+  const decoded = decodeURIComponent(urlPath);
+  const candidate = normalize(join(root, decoded));
+  return candidate === root || candidate.startsWith(root.endsWith(sep) ? root : root + sep) ? candidate : undefined;
+}
+
+function statOrUndefined(path: string) {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
+}

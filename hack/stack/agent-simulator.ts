@@ -1,0 +1,49 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { BasicCredentials } from './htpasswd.ts';
+import { repoRoot } from './paths.ts';
+import { startProcess, waitUntil, type ProcessSpec, type TrackedProcess } from './processes.ts';
+import type { EmulatedSystem } from './systems.ts';
+
+export interface AgentSimulatorOptions {
+  stateDir: string;
+  port: number;
+  ironicUrl: string;
+  ironicAuth?: BasicCredentials;
+  redfishUrl: string;
+  redfishAuth?: BasicCredentials;
+  systems: EmulatedSystem[];
+}
+
+export interface AgentSimulatorStarted {
+  spec: ProcessSpec;
+  process: TrackedProcess;
+  url: string;
+}
+
+/** Our stand-in for the servers' IPA ramdisk (hack/agent-simulator), fed by sushy's notifications. */
+export async function startAgentSimulator(options: AgentSimulatorOptions): Promise<AgentSimulatorStarted> {
+  const configPath = join(options.stateDir, 'agent-simulator.json');
+  const config = {
+    listen: { host: '127.0.0.1', port: options.port },
+    ironicUrl: options.ironicUrl,
+    ...(options.ironicAuth ? { ironicAuth: options.ironicAuth } : {}),
+    redfish: { url: options.redfishUrl, ...(options.redfishAuth ?? {}) },
+    systems: options.systems.map((system) => ({
+      uuid: system.uuid,
+      name: system.name,
+      nics: system.macs.map((mac) => ({ mac })),
+    })),
+  };
+  writeFileSync(configPath, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
+  const spec: ProcessSpec = {
+    name: 'agent-simulator',
+    command: process.execPath,
+    args: ['--disable-warning=ExperimentalWarning', join(repoRoot, 'hack', 'agent-simulator', 'main.ts'), '--config', configPath],
+    logPath: join(options.stateDir, 'logs', 'agent-simulator.log'),
+  };
+  const started = startProcess(spec);
+  const url = `http://127.0.0.1:${options.port}`;
+  await waitUntil(async () => (await fetch(`${url}/healthz`)).ok, { what: 'agent simulator', timeoutMs: 30_000, process: started });
+  return { spec, process: started, url };
+}

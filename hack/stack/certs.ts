@@ -1,0 +1,61 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { run } from './commands.ts';
+
+export interface ClusterCerts {
+  caCert: string;
+  caKey: string;
+  servingCert: string;
+  servingKey: string;
+  adminCert: string;
+  adminKey: string;
+  serviceAccountKey: string;
+  serviceAccountPub: string;
+}
+
+const component = 'certificates';
+
+/** A throwaway CA, an API server serving cert for loopback, an admin client cert and SA keys. */
+export async function generateClusterCerts(dir: string): Promise<ClusterCerts> {
+  mkdirSync(dir, { recursive: true });
+  const path = (name: string) => join(dir, name);
+  const certs: ClusterCerts = {
+    caCert: path('ca.crt'),
+    caKey: path('ca.key'),
+    servingCert: path('apiserver.crt'),
+    servingKey: path('apiserver.key'),
+    adminCert: path('admin.crt'),
+    adminKey: path('admin.key'),
+    serviceAccountKey: path('sa.key'),
+    serviceAccountPub: path('sa.pub'),
+  };
+  const openssl = (args: string[]) => run('openssl', args, { component });
+  await openssl(['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '3650', '-subj', '/CN=metal3-ts-ca',
+    '-keyout', certs.caKey, '-out', certs.caCert]);
+  await signed(dir, certs, { name: 'apiserver', subject: '/CN=kube-apiserver',
+    extensions: 'subjectAltName=IP:127.0.0.1,DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc\nextendedKeyUsage=serverAuth',
+    cert: certs.servingCert, key: certs.servingKey });
+  await signed(dir, certs, { name: 'admin', subject: '/O=system:masters/CN=metal3-ts-admin',
+    extensions: 'extendedKeyUsage=clientAuth', cert: certs.adminCert, key: certs.adminKey });
+  await openssl(['genrsa', '-out', certs.serviceAccountKey, '2048']);
+  await openssl(['rsa', '-in', certs.serviceAccountKey, '-pubout', '-out', certs.serviceAccountPub]);
+  return certs;
+}
+
+interface SignedCertRequest {
+  name: string;
+  subject: string;
+  extensions: string;
+  cert: string;
+  key: string;
+}
+
+async function signed(dir: string, ca: ClusterCerts, request: SignedCertRequest): Promise<void> {
+  const csr = join(dir, `${request.name}.csr`);
+  const ext = join(dir, `${request.name}.ext`);
+  writeFileSync(ext, `${request.extensions}\n`);
+  await run('openssl', ['req', '-newkey', 'rsa:2048', '-nodes', '-subj', request.subject, '-keyout', request.key, '-out', csr],
+    { component });
+  await run('openssl', ['x509', '-req', '-in', csr, '-CA', ca.caCert, '-CAkey', ca.caKey, '-CAcreateserial', '-days', '3650',
+    '-extfile', ext, '-out', request.cert], { component });
+}

@@ -1,0 +1,121 @@
+export interface IronicConfigOptions {
+  port: number;
+  stateDir: string;
+  /** Where deploy kernel/ramdisk/ISO and images are served from (the artifacts server). */
+  artifactsUrl: string;
+  /** Ironic's own HTTP root for iPXE scripts and virtual media images, served by the artifacts server. */
+  httpRoot: string;
+  httpUrl: string;
+  auth: { strategy: 'noauth' } | { strategy: 'http_basic'; htpasswdFile: string };
+}
+
+/**
+ * Ironic standalone, single process (`rpc_transport = none`), sqlite, with the
+ * hardware types and interfaces Metal3's ironic-image enables. Periodic tasks run
+ * often so that the local stack reacts in seconds rather than minutes.
+ */
+export function renderIronicConfig(options: IronicConfigOptions): string {
+  const auth =
+    options.auth.strategy === 'http_basic'
+      ? `auth_strategy = http_basic\nhttp_basic_auth_user_file = ${options.auth.htpasswdFile}`
+      : 'auth_strategy = noauth';
+  return `[DEFAULT]
+${auth}
+rpc_transport = none
+host = metal3-ts-conductor
+debug = true
+use_stderr = true
+log_file =
+enabled_hardware_types = ipmi,redfish,fake-hardware,manual-management
+enabled_bios_interfaces = no-bios,redfish,fake
+enabled_boot_interfaces = ipxe,pxe,redfish-virtual-media,redfish-https,fake
+enabled_console_interfaces = no-console,fake
+enabled_deploy_interfaces = direct,ramdisk,custom-agent,fake
+default_deploy_interface = direct
+enabled_firmware_interfaces = no-firmware,redfish,fake
+enabled_inspect_interfaces = agent,redfish,no-inspect,fake
+default_inspect_interface = agent
+enabled_management_interfaces = ipmitool,redfish,noop,fake
+enabled_network_interfaces = noop
+default_network_interface = noop
+enabled_power_interfaces = ipmitool,redfish,fake
+enabled_raid_interfaces = no-raid,agent,redfish,fake
+enabled_rescue_interfaces = no-rescue,agent,fake
+enabled_vendor_interfaces = no-vendor,ipmitool,redfish,fake
+enabled_storage_interfaces = noop,fake
+
+[api]
+host_ip = 127.0.0.1
+port = ${options.port}
+api_workers = 1
+public_endpoint = http://127.0.0.1:${options.port}
+
+[conductor]
+automated_clean = true
+deploy_kernel = ${options.artifactsUrl}/ipa.kernel
+deploy_ramdisk = ${options.artifactsUrl}/ipa.initramfs
+bootloader = ${options.artifactsUrl}/esp.img
+sync_power_state_interval = 10
+check_provision_state_interval = 2
+heartbeat_interval = 5
+heartbeat_timeout = 60
+power_state_change_timeout = 60
+send_sensor_data = false
+
+[database]
+connection = sqlite:///${options.stateDir}/ironic.sqlite
+sqlite_synchronous = False
+
+[deploy]
+http_url = ${options.httpUrl}
+http_root = ${options.httpRoot}
+fast_track = false
+default_boot_option = local
+erase_devices_priority = 0
+erase_devices_metadata_priority = 10
+
+[pxe]
+tftp_root = ${options.stateDir}/tftpboot
+tftp_master_path = ${options.stateDir}/tftpboot/master_images
+images_path = ${options.stateDir}/images
+instance_master_path = ${options.stateDir}/master_images
+ipxe_timeout = 60
+
+[dhcp]
+dhcp_provider = none
+
+[agent]
+require_tls = false
+deploy_logs_collect = never
+post_deploy_get_power_state_retry_interval = 1
+command_timeout = 60
+
+[inspector]
+require_managed_boot = false
+power_off = true
+add_ports = all
+hooks = $default_hooks,parse-lldp,local-link-connection,memory,cpu-capabilities,root-device,extra-hardware,physical-network
+
+[redfish]
+use_swift = false
+kernel_append_params = nofb vga=normal
+
+[fake]
+power_delay = 0
+boot_delay = 0
+deploy_delay = 0
+vendor_delay = 0
+management_delay = 0
+inspect_delay = 0
+raid_delay = 0
+bios_delay = 0
+storage_delay = 0
+rescue_delay = 0
+
+[oslo_concurrency]
+lock_path = ${options.stateDir}/locks
+
+[service_catalog]
+endpoint_override = http://127.0.0.1:${options.port}
+`;
+}

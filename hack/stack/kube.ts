@@ -1,0 +1,128 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { generateClusterCerts } from './certs.ts';
+import { run } from './commands.ts';
+import { repoRoot } from './paths.ts';
+import { freePorts } from './ports.ts';
+import { startProcess, waitUntil, type ProcessSpec, type TrackedProcess } from './processes.ts';
+
+export interface KubeBinaries {
+  kubeApiServer: string;
+  kubectl: string;
+  etcd: string;
+}
+
+/** Builds (or reuses from the cache) the pinned kube-apiserver, kubectl and etcd. */
+export async function buildKubeBinaries(): Promise<KubeBinaries> {
+  const out = (await run('bash', [join(repoRoot, 'hack', 'kube', 'build.sh')], { component: 'kube build' })).trim();
+  const bin = out.split('\n').at(-1) ?? '';
+  return { kubeApiServer: join(bin, 'kube-apiserver'), kubectl: join(bin, 'kubectl'), etcd: join(bin, 'etcd') };
+}
+
+export interface KubeStarted {
+  processes: { spec: ProcessSpec; process: TrackedProcess }[];
+  kubeconfig: string;
+  apiServerUrl: string;
+  etcdUrl: string;
+  kubectl: string;
+}
+
+/** etcd and an API server with no controllers (envtest semantics), RBAC on, admin client cert. */
+export async function startKube(stateDir: string, binaries: KubeBinaries): Promise<KubeStarted> {
+  const dir = join(stateDir, 'kube');
+  mkdirSync(dir, { recursive: true });
+  const certs = await generateClusterCerts(join(dir, 'pki'));
+  const [etcdClientPort, etcdPeerPort, apiPort] = (await freePorts(3)) as [number, number, number];
+  const etcdUrl = `http://127.0.0.1:${etcdClientPort}`;
+  const etcdSpec: ProcessSpec = {
+    name: 'etcd',
+    command: binaries.etcd,
+    args: [
+      '--name=default',
+      `--data-dir=${join(dir, 'etcd-data')}`,
+      `--listen-client-urls=${etcdUrl}`,
+      `--advertise-client-urls=${etcdUrl}`,
+      `--listen-peer-urls=http://127.0.0.1:${etcdPeerPort}`,
+      `--initial-advertise-peer-urls=http://127.0.0.1:${etcdPeerPort}`,
+      `--initial-cluster=default=http://127.0.0.1:${etcdPeerPort}`,
+      // A test store: durability is not worth the fsync latency here.
+      '--unsafe-no-fsync',
+    ],
+    logPath: join(stateDir, 'logs', 'etcd.log'),
+  };
+  const etcd = startProcess(etcdSpec);
+  await waitUntil(async () => (await fetch(`${etcdUrl}/health`)).ok, { what: 'etcd', timeoutMs: 30_000, process: etcd });
+
+  const apiServerUrl = `https://127.0.0.1:${apiPort}`;
+  const apiSpec: ProcessSpec = {
+    name: 'kube-apiserver',
+    command: binaries.kubeApiServer,
+    args: [
+      `--etcd-servers=${etcdUrl}`,
+      '--bind-address=127.0.0.1',
+      '--advertise-address=127.0.0.1',
+      `--secure-port=${apiPort}`,
+      `--tls-cert-file=${certs.servingCert}`,
+      `--tls-private-key-file=${certs.servingKey}`,
+      `--client-ca-file=${certs.caCert}`,
+      `--service-account-key-file=${certs.serviceAccountPub}`,
+      `--service-account-signing-key-file=${certs.serviceAccountKey}`,
+      '--service-account-issuer=https://kubernetes.default.svc',
+      '--authorization-mode=RBAC',
+      '--service-cluster-ip-range=10.0.0.0/24',
+      '--allow-privileged=true',
+      '--disable-admission-plugins=ServiceAccount',
+      `--cert-dir=${join(dir, 'cert-dir')}`,
+    ],
+    logPath: join(stateDir, 'logs', 'kube-apiserver.log'),
+  };
+  const apiServer = startProcess(apiSpec);
+  const kubeconfig = join(stateDir, 'kubeconfig');
+  writeFileSync(kubeconfig, kubeconfigYaml({ server: apiServerUrl, ca: certs.caCert, cert: certs.adminCert, key: certs.adminKey }));
+  await waitForApiServer({ kubectl: binaries.kubectl, kubeconfig, process: apiServer });
+  return {
+    processes: [
+      { spec: etcdSpec, process: etcd },
+      { spec: apiSpec, process: apiServer },
+    ],
+    kubeconfig,
+    apiServerUrl,
+    etcdUrl,
+    kubectl: binaries.kubectl,
+  };
+}
+
+export async function waitForApiServer(options: { kubectl: string; kubeconfig: string; process?: TrackedProcess }): Promise<void> {
+  await waitUntil(
+    async () => {
+      const body = await run(options.kubectl, ['--kubeconfig', options.kubeconfig, 'get', '--raw', '/readyz'], {
+        component: 'kube-apiserver',
+      });
+      return body.trim() === 'ok';
+    },
+    { what: 'kube-apiserver /readyz', timeoutMs: 90_000, intervalMs: 500, ...(options.process ? { process: options.process } : {}) },
+  );
+}
+
+function kubeconfigYaml(options: { server: string; ca: string; cert: string; key: string }): string {
+  return `apiVersion: v1
+kind: Config
+clusters:
+- name: metal3-ts
+  cluster:
+    server: ${options.server}
+    certificate-authority: ${options.ca}
+users:
+- name: admin
+  user:
+    client-certificate: ${options.cert}
+    client-key: ${options.key}
+contexts:
+- name: metal3-ts
+  context:
+    cluster: metal3-ts
+    user: admin
+    namespace: default
+current-context: metal3-ts
+`;
+}

@@ -1,0 +1,183 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startAgentSimulator } from './agent-simulator.ts';
+import { startArtifactsServer } from './artifacts.ts';
+import { writeArtifacts } from '../artifacts/images.ts';
+import type { BasicCredentials } from './htpasswd.ts';
+import { installIronicVenv, startIronic, waitForIronic } from './ironic.ts';
+import { buildKubeBinaries, startKube, waitForApiServer } from './kube.ts';
+import { freePorts } from './ports.ts';
+import { isAlive, startProcess, stopProcess, waitUntil, type ProcessSpec, type TrackedProcess } from './processes.ts';
+import {
+  envJsonFile, envShellFile, readPartialComponents, readState, stateFile, writePartialComponents, writeState,
+  type ComponentRecord, type StackEnv,
+} from './state.ts';
+import { startSushy } from './sushy.ts';
+import { emulatedSystems } from './systems.ts';
+
+export interface StackOptions {
+  stateDir: string;
+  /** Emulated servers behind sushy-tools. */
+  systems: number;
+  /** Run Ironic with http_basic and generated credentials instead of noauth. */
+  ironicBasicAuth: boolean;
+  /** Protect the emulated BMCs with basic auth (what a BareMetalHost's credentials Secret unlocks). */
+  bmcBasicAuth: boolean;
+  /** Progress lines for a person watching. */
+  log?: (line: string) => void;
+}
+
+export const defaultBmcCredentials: BasicCredentials = { username: 'admin', password: 'metal3-ts-bmc' };
+
+/** Brings everything up. On failure, stops what it started and rethrows naming the component. */
+export async function stackUp(options: StackOptions): Promise<StackEnv> {
+  const log = options.log ?? (() => {});
+  const { stateDir } = options;
+  if (readState(stateDir)) throw new Error(`a stack is already recorded in ${stateFile(stateDir)}; run 'stack down' first`);
+  rmSync(stateDir, { recursive: true, force: true });
+  mkdirSync(join(stateDir, 'logs'), { recursive: true });
+  const components: ComponentRecord[] = [];
+  const track = (entry: { spec: ProcessSpec; process: TrackedProcess }, readiness: ComponentRecord['readiness']) => {
+    components.push({ name: entry.process.name, pid: entry.process.pid, logPath: entry.process.logPath, spec: entry.spec, readiness });
+    writePartialComponents(stateDir, components);
+  };
+  try {
+    log('building or reusing kube-apiserver/etcd/kubectl and the Ironic venv');
+    const [binaries, venv] = await Promise.all([buildKubeBinaries(), installIronicVenv()]);
+    const [artifactsPort, simulatorPort, sushyPort, ironicPort] = (await freePorts(4)) as [number, number, number, number];
+
+    log('starting etcd and kube-apiserver');
+    const kube = await startKube(stateDir, binaries);
+    for (const entry of kube.processes) {
+      track(entry, entry.process.name === 'kube-apiserver'
+        ? { kind: 'kube', kubectl: kube.kubectl, kubeconfig: kube.kubeconfig }
+        : { kind: 'http', url: `${kube.etcdUrl}/health` });
+    }
+
+    const artifactsRoot = join(stateDir, 'artifacts');
+    const { images } = writeArtifacts(artifactsRoot);
+    log('starting the artifacts server');
+    const artifacts = await startArtifactsServer({ stateDir, root: artifactsRoot, port: artifactsPort });
+    track(artifacts, { kind: 'http', url: `${artifacts.url}/ipa.kernel` });
+
+    const ironicUrl = `http://127.0.0.1:${ironicPort}`;
+    const ironicAuth = options.ironicBasicAuth ? { username: 'ironic', password: randomBytes(12).toString('hex') } : undefined;
+    const bmcAuth = options.bmcBasicAuth ? defaultBmcCredentials : undefined;
+    const systems = emulatedSystems(options.systems);
+    log(`starting the agent simulator for ${systems.length} systems`);
+    const sushyUrl = `http://127.0.0.1:${sushyPort}`;
+    const simulator = await startAgentSimulator({
+      stateDir, port: simulatorPort, ironicUrl, redfishUrl: sushyUrl, systems,
+      ...(ironicAuth ? { ironicAuth } : {}), ...(bmcAuth ? { redfishAuth: bmcAuth } : {}),
+    });
+    track(simulator, { kind: 'http', url: `${simulator.url}/healthz` });
+
+    log('starting sushy-emulator');
+    const sushy = await startSushy({ stateDir, venv, port: sushyPort, systems, notificationUrl: `${simulator.url}/`,
+      ...(bmcAuth ? { auth: bmcAuth } : {}) });
+    track(sushy, { kind: 'http', url: `${sushy.url}/redfish/v1/` });
+
+    log('starting ironic');
+    const ironic = await startIronic({ stateDir, venv, port: ironicPort, artifactsUrl: artifacts.url, artifactsRoot,
+      ...(ironicAuth ? { auth: ironicAuth } : {}) });
+    track(ironic, { kind: 'http', url: `${ironic.url}/v1` });
+
+    let ironicAuthEnv: StackEnv['ironicAuth'];
+    if (ironicAuth) {
+      const directory = join(stateDir, 'ironic-credentials');
+      mkdirSync(directory, { recursive: true, mode: 0o700 });
+      writeFileSync(join(directory, 'username'), ironicAuth.username, { mode: 0o600 });
+      writeFileSync(join(directory, 'password'), ironicAuth.password, { mode: 0o600 });
+      ironicAuthEnv = { ...ironicAuth, directory };
+    }
+    const sushyHostPort = sushyUrl.replace('http://', '');
+    const env: StackEnv = {
+      stateDir,
+      kubeconfig: kube.kubeconfig,
+      kubectl: kube.kubectl,
+      apiServerUrl: kube.apiServerUrl,
+      etcdUrl: kube.etcdUrl,
+      ironicUrl: ironic.url,
+      ...(ironicAuthEnv ? { ironicAuth: ironicAuthEnv } : {}),
+      ironicVenv: venv,
+      baremetal: join(venv, 'bin', 'baremetal'),
+      sushyUrl: sushy.url,
+      ...(bmcAuth ? { bmcCredentials: bmcAuth } : {}),
+      agentSimulatorUrl: simulator.url,
+      artifactsUrl: artifacts.url,
+      images: images.map((image) => ({ url: `${artifacts.url}/${image.path}`, sha256: image.sha256, md5: image.md5,
+        sizeBytes: image.sizeBytes })),
+      systems: systems.map((system) => ({
+        ...system,
+        redfishAddress: `redfish+http://${sushyHostPort}/redfish/v1/Systems/${system.uuid}`,
+      })),
+    };
+    writeState(stateDir, { components, env });
+    writeFileSync(envJsonFile(stateDir), `${JSON.stringify(env, null, 2)}\n`, { mode: 0o600 });
+    writeFileSync(envShellFile(stateDir), shellEnv(env), { mode: 0o600 });
+    return env;
+  } catch (error) {
+    await stopComponents(components);
+    throw error;
+  }
+}
+
+function shellEnv(env: StackEnv): string {
+  const lines = [
+    `export KUBECONFIG=${env.kubeconfig}`,
+    `export PATH=${join(env.ironicVenv, 'bin')}:${join(env.kubectl, '..')}:$PATH`,
+    `export OS_ENDPOINT=${env.ironicUrl}`,
+    ...(env.ironicAuth
+      ? ['export OS_AUTH_TYPE=http_basic', `export OS_USERNAME=${env.ironicAuth.username}`, `export OS_PASSWORD=${env.ironicAuth.password}`]
+      : ['export OS_AUTH_TYPE=none']),
+    `export METAL3_TS_STACK_DIR=${env.stateDir}`,
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+/** Stops every recorded component, newest first; safe to call on a half-started stack. */
+export async function stackDown(stateDir: string): Promise<string[]> {
+  const state = readState(stateDir);
+  const components = state?.components ?? readPartialComponents(stateDir);
+  await stopComponents(components);
+  rmSync(stateFile(stateDir), { force: true });
+  rmSync(join(stateDir, 'components.json'), { force: true });
+  return components.map((component) => component.name);
+}
+
+async function stopComponents(components: ComponentRecord[]): Promise<void> {
+  for (const component of [...components].reverse()) await stopProcess(component);
+}
+
+export interface ComponentStatus {
+  name: string;
+  pid: number;
+  running: boolean;
+  logPath: string;
+}
+
+export function stackStatus(stateDir: string): { env?: StackEnv; components: ComponentStatus[] } {
+  const state = readState(stateDir);
+  const components = (state?.components ?? readPartialComponents(stateDir)).map((component) => ({
+    name: component.name, pid: component.pid, running: isAlive(component.pid), logPath: component.logPath,
+  }));
+  return { ...(state ? { env: state.env } : {}), components };
+}
+
+/** Stops one component and starts it again with the same arguments (same port, same data). */
+export async function restartComponent(stateDir: string, name: string): Promise<void> {
+  const state = readState(stateDir);
+  const component = state?.components.find((entry) => entry.name === name);
+  if (!state || !component) throw new Error(`no running stack component named ${name} in ${stateDir}`);
+  await stopProcess(component);
+  const started = startProcess(component.spec as ProcessSpec);
+  component.pid = started.pid;
+  writeState(stateDir, state);
+  const readiness = component.readiness;
+  if (readiness.kind === 'kube') await waitForApiServer({ ...readiness, process: started });
+  else if (name === 'ironic') await waitForIronic(state.env.ironicUrl, started);
+  else {
+    await waitUntil(async () => (await fetch(readiness.url)).ok, { what: name, timeoutMs: 60_000, process: started });
+  }
+}

@@ -1,0 +1,83 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+
+const readiness = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('http'), url: z.string() }),
+  z.object({ kind: z.literal('kube'), kubectl: z.string(), kubeconfig: z.string() }),
+]);
+
+const componentRecord = z.object({
+  name: z.string(),
+  pid: z.number().int(),
+  logPath: z.string(),
+  /** How to start it again (restart tests, crash recovery). */
+  spec: z.object({
+    name: z.string(),
+    command: z.string(),
+    args: z.array(z.string()),
+    env: z.record(z.string(), z.string().optional()).optional(),
+    cwd: z.string().optional(),
+    logPath: z.string(),
+  }),
+  readiness,
+});
+export type ComponentRecord = z.infer<typeof componentRecord>;
+
+const systemRecord = z.object({
+  uuid: z.string(),
+  name: z.string(),
+  macs: z.array(z.string()),
+  /** BareMetalHost `spec.bmc.address` for this system over Redfish with network boot. */
+  redfishAddress: z.string(),
+});
+
+const credentials = z.object({ username: z.string(), password: z.string() });
+
+export const stackEnvSchema = z.object({
+  stateDir: z.string(),
+  kubeconfig: z.string(),
+  kubectl: z.string(),
+  apiServerUrl: z.string(),
+  etcdUrl: z.string(),
+  ironicUrl: z.string(),
+  /** Set when Ironic runs with http_basic; the directory holds `username` and `password` files as BMO reads them. */
+  ironicAuth: credentials.extend({ directory: z.string() }).optional(),
+  ironicVenv: z.string(),
+  baremetal: z.string(),
+  sushyUrl: z.string(),
+  bmcCredentials: credentials.optional(),
+  agentSimulatorUrl: z.string(),
+  artifactsUrl: z.string(),
+  images: z.array(z.object({ url: z.string(), sha256: z.string(), md5: z.string(), sizeBytes: z.number() })),
+  systems: z.array(systemRecord),
+});
+export type StackEnv = z.infer<typeof stackEnvSchema>;
+
+const stateSchema = z.object({ components: z.array(componentRecord), env: stackEnvSchema });
+export type StackState = z.infer<typeof stateSchema>;
+
+export const stateFile = (stateDir: string) => join(stateDir, 'state.json');
+export const envJsonFile = (stateDir: string) => join(stateDir, 'env.json');
+export const envShellFile = (stateDir: string) => join(stateDir, 'env');
+
+export function readState(stateDir: string): StackState | undefined {
+  const path = stateFile(stateDir);
+  if (!existsSync(path)) return undefined;
+  return stateSchema.parse(JSON.parse(readFileSync(path, 'utf8')));
+}
+
+export function writeState(stateDir: string, state: StackState): void {
+  writeFileSync(stateFile(stateDir), `${JSON.stringify(state, null, 2)}\n`);
+}
+
+/** Components written so far, so a failed `up` can still be torn down. */
+export function writePartialComponents(stateDir: string, components: ComponentRecord[]): void {
+  writeFileSync(join(stateDir, 'components.json'), `${JSON.stringify(components, null, 2)}\n`);
+}
+
+export function readPartialComponents(stateDir: string): ComponentRecord[] {
+  const path = join(stateDir, 'components.json');
+  if (!existsSync(path)) return [];
+  return z.array(componentRecord).parse(JSON.parse(readFileSync(path, 'utf8')));
+}

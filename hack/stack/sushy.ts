@@ -1,0 +1,62 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeHtpasswd, type BasicCredentials } from './htpasswd.ts';
+import { startProcess, waitUntil, type ProcessSpec, type TrackedProcess } from './processes.ts';
+import type { EmulatedSystem } from './systems.ts';
+
+export interface SushyOptions {
+  stateDir: string;
+  venv: string;
+  port: number;
+  systems: EmulatedSystem[];
+  notificationUrl: string;
+  auth?: BasicCredentials;
+}
+
+export interface SushyStarted {
+  spec: ProcessSpec;
+  process: TrackedProcess;
+  url: string;
+}
+
+/** sushy-tools' fake Redfish driver: every system notifies the agent simulator of changes. */
+export async function startSushy(options: SushyOptions): Promise<SushyStarted> {
+  const dir = join(options.stateDir, 'sushy');
+  mkdirSync(join(dir, 'state'), { recursive: true });
+  const authFile = join(dir, 'htpasswd');
+  if (options.auth) await writeHtpasswd(authFile, options.auth, options.venv);
+  const systems = options.systems.map((system) => ({
+    uuid: system.uuid,
+    name: system.name,
+    power_state: 'Off',
+    external_notifier: true,
+    nics: system.macs.map((mac) => ({ mac })),
+  }));
+  const config = [
+    'SUSHY_EMULATOR_FAKE_DRIVER = True',
+    "SUSHY_EMULATOR_LISTEN_IP = '127.0.0.1'",
+    `SUSHY_EMULATOR_LISTEN_PORT = ${options.port}`,
+    `SUSHY_EMULATOR_STATE_DIR = ${JSON.stringify(join(dir, 'state'))}`,
+    `SUSHY_EMULATOR_FAKE_SYSTEMS = ${JSON.stringify(systems).replaceAll('true', 'True')}`,
+    `EXTERNAL_NOTIFICATION_URL = ${JSON.stringify(options.notificationUrl)}`,
+    'SUSHY_EMULATOR_VMEDIA_VERIFY_SSL = False',
+    ...(options.auth ? [`SUSHY_EMULATOR_AUTH_FILE = ${JSON.stringify(authFile)}`] : []),
+  ].join('\n');
+  const configPath = join(dir, 'conf.py');
+  writeFileSync(configPath, `${config}\n`);
+  const spec: ProcessSpec = {
+    name: 'sushy-emulator',
+    command: join(options.venv, 'bin', 'sushy-emulator'),
+    args: ['--config', configPath],
+    logPath: join(options.stateDir, 'logs', 'sushy-emulator.log'),
+  };
+  const process = startProcess(spec);
+  const url = `http://127.0.0.1:${options.port}`;
+  const headers: Record<string, string> = options.auth
+    ? { authorization: `Basic ${Buffer.from(`${options.auth.username}:${options.auth.password}`).toString('base64')}` }
+    : {};
+  await waitUntil(async () => (await fetch(`${url}/redfish/v1/Systems`, { headers })).ok, {
+    what: 'sushy-emulator', timeoutMs: 30_000, process,
+  });
+  return { spec, process, url };
+}

@@ -1,0 +1,43 @@
+// Three projects: unit tests live beside the code and touch no network;
+// integration and e2e tests run against the real local stack (hack/stack).
+const transform = {
+  '^.+\\.ts$': [
+    '@swc/jest',
+    { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'es6' } },
+  ],
+};
+const common = {
+  testEnvironment: 'node',
+  extensionsToTreatAsEsm: ['.ts'],
+  transform,
+  moduleFileExtensions: ['ts', 'js', 'json'],
+};
+const sources = ['operator', 'ironic-client', 'capm3-provider', 'hack'];
+
+export default {
+  projects: [
+    {
+      ...common,
+      displayName: 'unit',
+      testMatch: sources.map((dir) => `<rootDir>/${dir}/**/*.test.ts`),
+    },
+    {
+      ...common,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
+      globalSetup: '<rootDir>/test/support/global-setup.ts',
+      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+      maxWorkers: 1,
+      testTimeout: 180_000,
+    },
+    {
+      ...common,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/test/e2e/**/*.test.ts'],
+      globalSetup: '<rootDir>/test/support/global-setup.ts',
+      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+      maxWorkers: 1,
+      testTimeout: 600_000,
+    },
+  ],
+};

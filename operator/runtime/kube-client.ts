@@ -1,0 +1,157 @@
+import { ApiException, HttpMethod, RequestContext, Watch, createConfiguration } from '@kubernetes/client-node';
+import type { HttpLibrary, KubeConfig } from '@kubernetes/client-node';
+import { KubeStatusError } from './kube-errors.ts';
+import type { KubeStatus } from './kube-errors.ts';
+
+export type QueryValue = string | number | boolean | undefined;
+
+export interface KubeRequest {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  path: string;
+  query?: Record<string, QueryValue>;
+  /** Sent as JSON. */
+  body?: unknown;
+  /** Defaults to `application/json`; patches need their own (see PATCH_CONTENT_TYPES). */
+  contentType?: string;
+  signal?: AbortSignal;
+  /** Per-request deadline; a hung call would otherwise block a worker forever. */
+  timeoutMs?: number;
+}
+
+export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK';
+
+export interface RawWatchEvent {
+  type: WatchEventType;
+  object: unknown;
+}
+
+export interface WatchRequest {
+  path: string;
+  query?: Record<string, QueryValue>;
+  signal: AbortSignal;
+}
+
+/**
+ * The smallest HTTP surface the runtime needs from the API server. Everything above it
+ * (resource clients, informers, leases, events) is written against this interface, so tests
+ * can substitute an in-memory fake.
+ */
+export interface KubeTransport {
+  request<T = unknown>(request: KubeRequest): Promise<T>;
+  /**
+   * Streams watch events until the server closes the watch (resolves), the signal aborts
+   * (resolves), or the watch fails (rejects; ERROR events reject with a KubeStatusError).
+   */
+  watch(request: WatchRequest, onEvent: (event: RawWatchEvent) => void): Promise<void>;
+}
+
+export interface KubeClientOptions {
+  /** Applied when a request has no `timeoutMs`. */
+  defaultTimeoutMs?: number;
+  userAgent?: string;
+}
+
+/**
+ * A JSON-in/JSON-out client on top of client-node's auth and undici transport. It
+ * bypasses the generated APIs on purpose: their ObjectSerializer drops fields it does not
+ * know (custom resources, CRD schemas) and turns timestamps into Dates.
+ */
+export class KubeClient implements KubeTransport {
+  readonly kubeConfig: KubeConfig;
+  readonly #server: string;
+  readonly #http: HttpLibrary;
+  readonly #defaultTimeoutMs: number;
+  readonly #userAgent: string;
+
+  constructor(kubeConfig: KubeConfig, options: KubeClientOptions = {}) {
+    const cluster = kubeConfig.getCurrentCluster();
+    if (!cluster) throw new Error('kubeconfig has no current cluster');
+    this.kubeConfig = kubeConfig;
+    this.#server = cluster.server.replace(/\/+$/, '');
+    this.#http = createConfiguration().httpApi;
+    this.#defaultTimeoutMs = options.defaultTimeoutMs ?? 60_000;
+    this.#userAgent = options.userAgent ?? 'metal3-ts-runtime';
+  }
+
+  async request<T = unknown>(request: KubeRequest): Promise<T> {
+    const url = new URL(this.#server + request.path);
+    for (const [key, value] of Object.entries(request.query ?? {})) {
+      if (value !== undefined) url.searchParams.set(key, String(value));
+    }
+    const context = new RequestContext(url.toString(), HttpMethod[request.method]);
+    context.setHeaderParam('Accept', 'application/json');
+    context.setHeaderParam('User-Agent', this.#userAgent);
+    if (request.body !== undefined) {
+      context.setHeaderParam('Content-Type', request.contentType ?? 'application/json');
+      context.setBody(JSON.stringify(request.body));
+    }
+    const timeout = AbortSignal.timeout(request.timeoutMs ?? this.#defaultTimeoutMs);
+    context.setSignal(request.signal ? AbortSignal.any([request.signal, timeout]) : timeout);
+    await this.kubeConfig.applySecurityAuthentication(context);
+
+    const response = await this.#http.send(context).toPromise();
+    const text = await response.body.text();
+    if (response.httpStatusCode < 200 || response.httpStatusCode > 299) {
+      // Same shape as the generated clients throw, so toKubeError handles both.
+      throw new ApiException(response.httpStatusCode, `${request.method} ${request.path} failed`, text, response.headers);
+    }
+    return (text ? JSON.parse(text) : undefined) as T;
+  }
+
+  watch(request: WatchRequest, onEvent: (event: RawWatchEvent) => void): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      let settled = false;
+      let connection: AbortController | undefined;
+      const finish = (error?: unknown): void => {
+        if (settled) return;
+        settled = true;
+        request.signal.removeEventListener('abort', onAbort);
+        connection?.abort();
+        if (error) reject(error);
+        else resolve();
+      };
+      const onAbort = (): void => finish();
+      if (request.signal.aborted) {
+        finish();
+        return;
+      }
+      request.signal.addEventListener('abort', onAbort, { once: true });
+
+      const watcher = new Watch(this.kubeConfig);
+      watcher
+        .watch(
+          request.path,
+          request.query ?? {},
+          (type: string, object: unknown) => {
+            if (settled) return;
+            if (type === 'ERROR') {
+              finish(new KubeStatusError(object as KubeStatus));
+              return;
+            }
+            try {
+              onEvent({ type: type as WatchEventType, object });
+            } catch (error) {
+              finish(error);
+            }
+          },
+          (error: unknown) => {
+            // client-node ends quiet watches with a TimeoutError after 30 s of silence;
+            // that is a normal end, resumed from the last resourceVersion.
+            if (!error || isTimeoutError(error)) finish();
+            else finish(error);
+          },
+        )
+        .then(
+          (controller) => {
+            connection = controller;
+            if (settled) controller.abort();
+          },
+          (error: unknown) => finish(error),
+        );
+    });
+  }
+}
+
+function isTimeoutError(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { name?: unknown }).name === 'TimeoutError';
+}

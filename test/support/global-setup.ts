@@ -1,0 +1,23 @@
+import { readState } from '../../hack/stack/state.ts';
+import { stackDown, stackUp } from '../../hack/stack/stack.ts';
+import { testStackDir } from './test-stack-dir.ts';
+
+/**
+ * Brings the real stack up once per jest run (the integration and e2e projects
+ * share it). With METAL3_TS_REUSE_STACK=1 a stack left running by an earlier
+ * run is reused and left running, for fast local iterations.
+ */
+export default async function globalSetup(): Promise<void> {
+  const stateDir = testStackDir();
+  process.env.METAL3_TS_TEST_STACK_DIR = stateDir;
+  if (process.env.METAL3_TS_TEST_STACK_OWNER) return;
+  if (process.env.METAL3_TS_REUSE_STACK === '1' && readState(stateDir)) {
+    process.env.METAL3_TS_TEST_STACK_OWNER = 'reused';
+    return;
+  }
+  await stackDown(stateDir);
+  const started = Date.now();
+  await stackUp({ stateDir, systems: 4, ironicBasicAuth: false, bmcBasicAuth: true });
+  process.env.METAL3_TS_TEST_STACK_OWNER = 'this-run';
+  console.log(`\ntest stack up in ${((Date.now() - started) / 1000).toFixed(1)} s (${stateDir})`);
+}
