@@ -1,0 +1,188 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { AgentServices } from './agent.ts';
+import type { RamdiskAgent } from './agent.ts';
+import type { IronicRamdiskApi } from './ironic-api.ts';
+import type { Logger } from './log.ts';
+import { bootsIntoDisk, powerEventOf, type SushySystem } from './notifications.ts';
+import { RamdiskSession, type RamdiskPhase } from './ramdisk.ts';
+import type { RecordStore } from './records.ts';
+import type { RedfishClient } from './redfish.ts';
+
+const POWER_POLL_MS = 500;
+/** sushy applies a power change 1-11 s after the request; give up well after that. */
+const POWER_WAIT_TIMEOUT_MS = 60_000;
+
+export type OsState = 'off' | 'powering-on' | 'ramdisk' | 'disk' | 'firmware';
+
+export interface MachineOptions {
+  systemUuid: string;
+  name: string;
+  macs: string[];
+  agentUrl: string;
+  agentVersion: string;
+  bootDelayMs: number;
+  lookupIntervalMs: number;
+  heartbeatIntervalMs: number | undefined;
+  minHeartbeatIntervalMs: number;
+  agentServices: Omit<AgentServices, 'power'>;
+  ironic: IronicRamdiskApi;
+  redfish: RedfishClient;
+  records: RecordStore;
+  logger: Logger;
+}
+
+export interface MachineStatus {
+  uuid: string;
+  name: string;
+  os: OsState;
+  ramdisk: RamdiskPhase | null;
+  nodeUuid: string | null;
+  agentUrl: string;
+}
+
+/**
+ * One physical server. sushy tells it about power requests; it waits until sushy has
+ * applied them, then boots what the boot device says: the IPA ramdisk (network or
+ * virtual media) or the installed OS from disk.
+ */
+export class SimulatedMachine {
+  readonly #options: MachineOptions;
+  #os: OsState = 'off';
+  /** Bumped on every power transition, so a stale wait or boot notices it lost the race. */
+  #generation = 0;
+  #pendingOnApplyTime: number | undefined;
+  #ramdisk: RamdiskSession | undefined;
+
+  constructor(options: MachineOptions) {
+    this.#options = options;
+  }
+
+  get agent(): RamdiskAgent | undefined {
+    return this.#ramdisk?.servingAgent;
+  }
+
+  status(): MachineStatus {
+    return {
+      uuid: this.#options.systemUuid,
+      name: this.#options.name,
+      os: this.#os,
+      ramdisk: this.#ramdisk?.phase ?? null,
+      nodeUuid: this.#ramdisk?.nodeUuid ?? null,
+      agentUrl: this.#options.agentUrl,
+    };
+  }
+
+  #log(level: 'info' | 'warn' | 'debug', message: string, fields: Record<string, unknown> = {}): void {
+    this.#options.logger.log(level, message, { systemUuid: this.#options.systemUuid, ...fields });
+  }
+
+  /** Handles one sushy notification; never blocks (sushy waits for our answer while Ironic waits for sushy). */
+  notify(system: SushySystem): void {
+    const event = powerEventOf(system);
+    this.#log('debug', 'sushy notification', { event, os: this.#os, bootDevice: system.boot_device });
+    switch (event.kind) {
+      case 'power-on-pending':
+        if (this.#os === 'off') this.#expectPowerOn(event.applyTime);
+        break;
+      case 'restart-pending':
+        if (this.#os === 'powering-on' && this.#pendingOnApplyTime === event.applyTime) break;
+        this.#powerLost('restart');
+        this.#expectPowerOn(event.applyTime);
+        break;
+      case 'power-off-pending': {
+        const generation = ++this.#generation;
+        void this.#waitForPower('Off', generation);
+        break;
+      }
+      case 'is-on':
+        // Power came on without us seeing the request (e.g. the simulator started late).
+        if (this.#os === 'off') {
+          this.#os = 'powering-on';
+          void this.#boot(++this.#generation);
+        }
+        break;
+      case 'is-off':
+        if (this.#os !== 'off') this.#powerLost('off');
+        break;
+    }
+  }
+
+  /** Simulator shutdown: everything stops as if the power were cut. */
+  halt(): void {
+    this.#generation++;
+    this.#ramdisk?.stop();
+    this.#ramdisk = undefined;
+  }
+
+  #expectPowerOn(applyTime: number): void {
+    this.#os = 'powering-on';
+    this.#pendingOnApplyTime = applyTime;
+    void this.#waitForPower('On', ++this.#generation);
+  }
+
+  #powerLost(why: 'off' | 'restart'): void {
+    this.#generation++;
+    if (this.#ramdisk !== undefined) this.#log('info', 'ramdisk stopped', { why });
+    this.#ramdisk?.stop();
+    this.#ramdisk = undefined;
+    this.#os = 'off';
+    this.#pendingOnApplyTime = undefined;
+  }
+
+  /** Polls the BMC until the power state is reached; reading is what makes sushy apply it. */
+  async #waitForPower(target: 'On' | 'Off', generation: number): Promise<void> {
+    const deadline = Date.now() + POWER_WAIT_TIMEOUT_MS;
+    while (generation === this.#generation && Date.now() < deadline) {
+      try {
+        const { powerState } = await this.#options.redfish.getSystem(this.#options.systemUuid);
+        if (generation !== this.#generation) return;
+        if (powerState === target) {
+          if (target === 'On') await this.#boot(generation);
+          else this.#powerLost('off');
+          return;
+        }
+      } catch (error) {
+        this.#log('warn', 'could not read the power state', { error: (error as Error).message });
+      }
+      await sleep(POWER_POLL_MS);
+    }
+    if (generation === this.#generation) this.#log('warn', `power never became ${target}`);
+  }
+
+  async #boot(generation: number): Promise<void> {
+    await sleep(this.#options.bootDelayMs);
+    if (generation !== this.#generation) return;
+    let bootDevice: string | undefined;
+    try {
+      ({ bootDevice } = await this.#options.redfish.getSystem(this.#options.systemUuid));
+    } catch (error) {
+      this.#log('warn', 'could not read the boot device', { error: (error as Error).message });
+      return;
+    }
+    if (generation !== this.#generation) return;
+    const into = bootsIntoDisk(bootDevice) ? 'disk' : bootDevice === 'BiosSetup' ? 'firmware' : 'ramdisk';
+    this.#os = into;
+    this.#pendingOnApplyTime = undefined;
+    this.#options.records.addBoot(this.#options.systemUuid, { bootDevice: bootDevice ?? 'None', into });
+    this.#log('info', 'booted', { bootDevice, into });
+    if (into === 'ramdisk') {
+      this.#ramdisk = new RamdiskSession({
+        services: {
+          ...this.#options.agentServices,
+          power: {
+            off: () => this.#options.redfish.reset(this.#options.systemUuid, 'ForceOff'),
+            restart: () => this.#options.redfish.reset(this.#options.systemUuid, 'ForceRestart'),
+          },
+        },
+        ironic: this.#options.ironic,
+        macs: this.#options.macs,
+        agentUrl: this.#options.agentUrl,
+        agentVersion: this.#options.agentVersion,
+        lookupIntervalMs: this.#options.lookupIntervalMs,
+        heartbeatIntervalMs: this.#options.heartbeatIntervalMs,
+        minHeartbeatIntervalMs: this.#options.minHeartbeatIntervalMs,
+      });
+      this.#ramdisk.start();
+    }
+  }
+}

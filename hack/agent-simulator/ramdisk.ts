@@ -1,0 +1,210 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { RamdiskAgent, type AgentServices, type ShutdownReason } from './agent.ts';
+import { Heartbeater } from './heartbeat.ts';
+import { buildInspectionData } from './inspection-data.ts';
+import type { IronicRamdiskApi, LookupAnswer } from './ironic-api.ts';
+
+/** Ironic generates 43-character tokens; "******" means one was already handed out. */
+const MIN_TOKEN_LENGTH = 32;
+/** Provision states Ironic holds only while it finishes the power action that booted us. */
+const TRANSIENT_STATES = new Set(['inspecting', 'cleaning', 'deploying', 'rescuing', 'servicing']);
+const SETTLE_POLL_MS = 250;
+const SETTLE_TIMEOUT_MS = 60_000;
+/** Ironic's default [api]ramdisk_heartbeat_timeout, used when lookup does not say. */
+const DEFAULT_HEARTBEAT_TIMEOUT_S = 300;
+
+export interface RamdiskOptions {
+  services: AgentServices;
+  ironic: IronicRamdiskApi;
+  macs: string[];
+  agentUrl: string;
+  agentVersion: string;
+  lookupIntervalMs: number;
+  heartbeatIntervalMs: number | undefined;
+  minHeartbeatIntervalMs: number;
+}
+
+export type RamdiskPhase = 'looking-up' | 'inspected' | 'heartbeating' | 'locked-down' | 'rescue' | 'halted' | 'stopped';
+
+/**
+ * One boot of the IPA ramdisk: look the node up, then either post the inventory
+ * (inspection) or run the agent and heartbeat until the power goes.
+ */
+export class RamdiskSession {
+  readonly #options: RamdiskOptions;
+  #phase: RamdiskPhase = 'looking-up';
+  #agent: RamdiskAgent | undefined;
+  #heartbeater: Heartbeater | undefined;
+  #nodeUuid: string | undefined;
+  #lastHeartbeatProblem: string | undefined;
+
+  constructor(options: RamdiskOptions) {
+    this.#options = options;
+  }
+
+  get phase(): RamdiskPhase {
+    return this.#phase;
+  }
+
+  get nodeUuid(): string | undefined {
+    return this.#nodeUuid;
+  }
+
+  /** The agent while its API is reachable (not after lockdown, rescue or power off). */
+  get servingAgent(): RamdiskAgent | undefined {
+    return this.#phase === 'heartbeating' ? this.#agent : undefined;
+  }
+
+  start(): void {
+    void this.#run().catch((error: unknown) => {
+      this.#log('error', 'ramdisk failed', { error: (error as Error).message });
+    });
+  }
+
+  stop(): void {
+    this.#heartbeater?.stop();
+    this.#phase = 'stopped';
+  }
+
+  get #stopped(): boolean {
+    return this.#phase === 'stopped';
+  }
+
+  #log(level: 'info' | 'warn' | 'error' | 'debug', message: string, fields: Record<string, unknown> = {}): void {
+    this.#options.services.logger.log(level, message, { systemUuid: this.#options.services.systemUuid, ...fields });
+  }
+
+  async #run(): Promise<void> {
+    const answer = await this.#lookup();
+    if (answer === undefined) return;
+    this.#nodeUuid = answer.node.uuid;
+    const state = await this.#settledProvisionState(answer.node.uuid);
+    if (this.#stopped) return;
+    if (state === 'inspect wait') {
+      await this.#inspect(answer.node.uuid);
+      return;
+    }
+    this.#startAgent(answer);
+  }
+
+  /** IPA's lookup loop: retried until Ironic knows a node with our MACs in a state that expects a ramdisk. */
+  async #lookup(): Promise<LookupAnswer | undefined> {
+    let lastProblem = '';
+    while (!this.#stopped) {
+      let problem: string;
+      try {
+        const reply = await this.#options.ironic.lookup(this.#options.macs);
+        const token = reply.body?.config.agent_token;
+        if (reply.status === 200 && reply.body !== undefined && typeof token === 'string' && token.length >= MIN_TOKEN_LENGTH) {
+          this.#log('info', 'lookup succeeded', { nodeUuid: reply.body.node.uuid });
+          return reply.body;
+        }
+        problem =
+          reply.status === 200
+            ? 'lookup returned no usable agent token (already handed out); retrying'
+            : `lookup: HTTP ${reply.status} ${reply.error ?? ''}`.trim();
+      } catch (error) {
+        problem = `lookup failed: ${(error as Error).message}`;
+      }
+      if (problem !== lastProblem) this.#log('debug', problem);
+      lastProblem = problem;
+      await sleep(this.#options.lookupIntervalMs);
+    }
+    return undefined;
+  }
+
+  /**
+   * A real ramdisk boots for minutes, so Ironic is always waiting for it. The simulated one
+   * can come up while Ironic still finishes the power action, so wait for that to settle.
+   */
+  async #settledProvisionState(nodeUuid: string): Promise<string | undefined> {
+    const deadline = Date.now() + SETTLE_TIMEOUT_MS;
+    for (;;) {
+      let state: string | undefined;
+      try {
+        state = await this.#options.ironic.provisionState(nodeUuid);
+      } catch (error) {
+        this.#log('warn', 'could not read the provision state', { error: (error as Error).message });
+        return undefined;
+      }
+      if (state === undefined || !TRANSIENT_STATES.has(state) || Date.now() > deadline || this.#stopped) return state;
+      await sleep(SETTLE_POLL_MS);
+    }
+  }
+
+  async #inspect(nodeUuid: string): Promise<void> {
+    const { services } = this.#options;
+    let status = 0;
+    let error: string | undefined;
+    try {
+      const reply = await this.#options.ironic.continueInspection(nodeUuid, buildInspectionData(services.inventory));
+      status = reply.status;
+      error = reply.error;
+    } catch (failure) {
+      error = (failure as Error).message;
+    }
+    const accepted = status === 202 || status === 200;
+    services.records.addInspection(services.systemUuid, {
+      nodeUuid,
+      accepted,
+      httpStatus: status,
+      ...(error === undefined ? {} : { error }),
+    });
+    this.#log(accepted ? 'info' : 'warn', 'inspection data posted', { nodeUuid, httpStatus: status, error });
+    // Ironic powers the server off after processing the data; until then the ramdisk just idles.
+    if (!this.#stopped) this.#phase = 'inspected';
+  }
+
+  #startAgent(answer: LookupAnswer): void {
+    const { config, node } = answer;
+    const agent = new RamdiskAgent({
+      services: this.#options.services,
+      token: config.agent_token ?? '',
+      node,
+      onCommandFinished: () => this.#heartbeater?.force(),
+      onShutdown: (reason) => this.#shutdown(reason),
+    });
+    agent.md5Allowed = config.agent_md5_checksum_enable ?? true;
+    const timeoutMs = (config.heartbeat_timeout ?? DEFAULT_HEARTBEAT_TIMEOUT_S) * 1000;
+    const heartbeater = new Heartbeater({
+      minIntervalMs: this.#options.minHeartbeatIntervalMs,
+      // IPA waits 0.3-0.6 of the heartbeat timeout between heartbeats.
+      nextIntervalMs: () => this.#options.heartbeatIntervalMs ?? timeoutMs * (0.3 + 0.3 * Math.random()),
+      send: () => this.#heartbeat(node.uuid, agent.token),
+      onError: (error) => this.#log('warn', 'heartbeat failed', { error: (error as Error).message }),
+    });
+    this.#agent = agent;
+    this.#heartbeater = heartbeater;
+    this.#phase = 'heartbeating';
+    heartbeater.start();
+  }
+
+  async #heartbeat(nodeUuid: string, token: string): Promise<boolean> {
+    const reply = await this.#options.ironic.heartbeat(nodeUuid, {
+      callback_url: this.#options.agentUrl,
+      agent_token: token,
+      agent_version: this.#options.agentVersion,
+    });
+    if (reply.status === 202) {
+      this.#lastHeartbeatProblem = undefined;
+      this.#log('debug', 'heartbeat accepted', { nodeUuid });
+      return true;
+    }
+    // Ironic wipes the token when it cuts the power; until the BMC applies that, repeats are noise.
+    const problem = `${reply.status} ${reply.error ?? ''}`;
+    this.#log(problem === this.#lastHeartbeatProblem ? 'debug' : 'warn', 'heartbeat rejected', {
+      nodeUuid,
+      httpStatus: reply.status,
+      error: reply.error,
+    });
+    this.#lastHeartbeatProblem = problem;
+    return false;
+  }
+
+  #shutdown(reason: ShutdownReason): void {
+    if (this.#stopped) return;
+    this.#heartbeater?.stop();
+    this.#phase = reason === 'lockdown' ? 'locked-down' : reason === 'rescue' ? 'rescue' : 'halted';
+    this.#log('info', 'agent stopped', { reason });
+  }
+}

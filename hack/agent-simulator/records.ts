@@ -1,0 +1,101 @@
+/** What each simulated server went through, for tests to assert on (GET /records). */
+
+export interface BootRecord {
+  at: string;
+  /** Redfish BootSourceOverrideTarget when the server came up. */
+  bootDevice: string;
+  /** What it booted into. */
+  into: 'ramdisk' | 'disk' | 'firmware';
+}
+
+export interface InspectionRecord {
+  at: string;
+  nodeUuid: string;
+  /** Ironic accepted the data (HTTP 202). */
+  accepted: boolean;
+  httpStatus: number;
+  error?: string;
+}
+
+export interface DiskWipeRecord {
+  at: string;
+  nodeUuid: string | null;
+  /** The clean (or deploy) step that wiped it. */
+  step: string;
+  device: string;
+  serial: string | null;
+  method: 'metadata' | 'shred' | 'nvme-format' | 'express';
+}
+
+export interface ImageWriteRecord {
+  at: string;
+  nodeUuid: string | null;
+  outcome: 'written' | 'failed';
+  imageId: string;
+  url: string | null;
+  device: string | null;
+  diskFormat: string | null;
+  imageType: 'whole-disk' | 'partition';
+  checksum: { algorithm: string; expected: string; actual: string; source: string } | null;
+  bytes: number | null;
+  configDrive: { written: boolean; bytes?: number; sha256?: string; source?: string };
+  error?: string;
+}
+
+export interface SystemRecords {
+  uuid: string;
+  name: string;
+  boots: BootRecord[];
+  inspections: InspectionRecord[];
+  diskWipes: DiskWipeRecord[];
+  imageWrites: ImageWriteRecord[];
+}
+
+type Omitted<T> = Omit<T, 'at'>;
+
+export class RecordStore {
+  readonly #systems = new Map<string, SystemRecords>();
+  readonly #now: () => Date;
+
+  constructor(systems: readonly { uuid: string; name: string }[], now: () => Date = () => new Date()) {
+    this.#now = now;
+    for (const { uuid, name } of systems) {
+      this.#systems.set(uuid.toLowerCase(), { uuid, name, boots: [], inspections: [], diskWipes: [], imageWrites: [] });
+    }
+  }
+
+  #for(systemUuid: string): SystemRecords {
+    const records = this.#systems.get(systemUuid.toLowerCase());
+    if (records === undefined) throw new Error(`no simulated system ${systemUuid}`);
+    return records;
+  }
+
+  #stamp<T>(entry: T): T & { at: string } {
+    return { at: this.#now().toISOString(), ...entry };
+  }
+
+  addBoot(systemUuid: string, entry: Omitted<BootRecord>): void {
+    this.#for(systemUuid).boots.push(this.#stamp(entry));
+  }
+
+  addInspection(systemUuid: string, entry: Omitted<InspectionRecord>): void {
+    this.#for(systemUuid).inspections.push(this.#stamp(entry));
+  }
+
+  addDiskWipe(systemUuid: string, entry: Omitted<DiskWipeRecord>): void {
+    this.#for(systemUuid).diskWipes.push(this.#stamp(entry));
+  }
+
+  addImageWrite(systemUuid: string, entry: Omitted<ImageWriteRecord>): void {
+    this.#for(systemUuid).imageWrites.push(this.#stamp(entry));
+  }
+
+  get(systemUuid: string): SystemRecords | undefined {
+    const records = this.#systems.get(systemUuid.toLowerCase());
+    return records === undefined ? undefined : structuredClone(records);
+  }
+
+  all(): SystemRecords[] {
+    return [...this.#systems.values()].map((records) => structuredClone(records));
+  }
+}

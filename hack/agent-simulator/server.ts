@@ -1,0 +1,90 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { handleAgentRequest } from './agent-api.ts';
+import { readBody, sendEmpty, sendJson } from './http-json.ts';
+import type { Logger } from './log.ts';
+import type { SimulatedMachine } from './machine.ts';
+import { sushySystemSchema } from './notifications.ts';
+import type { RecordStore } from './records.ts';
+
+export interface SimulatorServerOptions {
+  machines: ReadonlyMap<string, SimulatedMachine>;
+  records: RecordStore;
+  logger: Logger;
+  /** Base URL agents advertise; agent roots are <advertiseUrl>/agents/<system uuid>. */
+  advertiseUrl: string;
+}
+
+const AGENT_PATH = /^\/agents\/([^/]+)(\/.*)?$/;
+
+/**
+ * One HTTP server for everything the simulated hardware exposes:
+ *   PUT  /                       sushy-tools fake-driver notifications
+ *   *    /agents/<uuid>/...      the IPA API of the ramdisk running on that server
+ *   GET  /records[/<uuid>]       what each server went through
+ *   GET  /systems                current state of each server
+ *   GET  /healthz
+ */
+export function createSimulatorServer(options: SimulatorServerOptions): Server {
+  const { machines, records, logger } = options;
+
+  async function route(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const url = new URL(request.url ?? '/', 'http://simulator');
+    const path = url.pathname;
+    const agentMatch = AGENT_PATH.exec(path);
+    if (agentMatch !== null) {
+      const systemUuid = decodeURIComponent(agentMatch[1] ?? '').toLowerCase();
+      const agent = machines.get(systemUuid)?.agent;
+      if (agent === undefined) {
+        // No ramdisk is running there: to Ironic the agent's address simply does not answer.
+        request.socket.destroy();
+        return;
+      }
+      const rootUrl = `${options.advertiseUrl}/agents/${systemUuid}`;
+      await handleAgentRequest(agent, rootUrl, agentMatch[2] ?? '/', url.searchParams, request, response);
+      return;
+    }
+    if (request.method === 'PUT' && path === '/') {
+      let system;
+      try {
+        system = sushySystemSchema.parse(JSON.parse(await readBody(request)));
+      } catch (error) {
+        sendJson(response, 400, { error: `not a sushy system notification: ${(error as Error).message}` });
+        return;
+      }
+      const machine = machines.get(system.uuid.toLowerCase());
+      // Answer first: sushy is blocked on this request while Ironic is blocked on sushy.
+      sendEmpty(response, 204);
+      if (machine === undefined) logger.debug('notification for a system we do not simulate', { systemUuid: system.uuid });
+      else machine.notify(system);
+      return;
+    }
+    if (request.method === 'GET' && path === '/healthz') {
+      sendJson(response, 200, { status: 'ok', systems: machines.size });
+      return;
+    }
+    if (request.method === 'GET' && path === '/systems') {
+      sendJson(response, 200, { systems: [...machines.values()].map((machine) => machine.status()) });
+      return;
+    }
+    if (request.method === 'GET' && path === '/records') {
+      sendJson(response, 200, { systems: records.all() });
+      return;
+    }
+    const recordMatch = /^\/records\/([^/]+)$/.exec(path);
+    if (request.method === 'GET' && recordMatch !== null) {
+      const found = records.get(decodeURIComponent(recordMatch[1] ?? ''));
+      if (found === undefined) sendJson(response, 404, { error: 'no such simulated system' });
+      else sendJson(response, 200, found);
+      return;
+    }
+    sendJson(response, 404, { error: `no route for ${request.method ?? ''} ${path}` });
+  }
+
+  return createServer((request, response) => {
+    route(request, response).catch((error: unknown) => {
+      logger.error('request failed', { method: request.method, url: request.url, error: (error as Error).message });
+      if (!response.headersSent) sendJson(response, 500, { error: (error as Error).message });
+      else response.destroy();
+    });
+  });
+}

@@ -1,0 +1,84 @@
+import type { AddressInfo } from 'node:net';
+import type { SimulatorConfig } from './config.ts';
+import { allNics, buildInventory } from './inventory.ts';
+import { IronicRamdiskApi } from './ironic-api.ts';
+import { createLogger, type Logger } from './log.ts';
+import { SimulatedMachine } from './machine.ts';
+import { RecordStore } from './records.ts';
+import { RedfishClient } from './redfish.ts';
+import { createSimulatorServer } from './server.ts';
+
+export interface RunningSimulator {
+  /** Base URL of the simulator (the sushy notification target is `${url}/`). */
+  url: string;
+  records: RecordStore;
+  machines: ReadonlyMap<string, SimulatedMachine>;
+  close(): Promise<void>;
+}
+
+/** Builds the simulated servers from the config and starts serving; resolves once listening. */
+export async function startSimulator(config: SimulatorConfig, logger: Logger = createLogger()): Promise<RunningSimulator> {
+  const records = new RecordStore(config.systems);
+  const ironic = new IronicRamdiskApi({ url: config.ironicUrl, auth: config.ironicAuth });
+  const redfish = new RedfishClient(config.redfish);
+  const machines = new Map<string, SimulatedMachine>();
+  // The advertised URL may depend on the port the kernel picked (listen.port 0), so machines read it late.
+  let advertiseUrl = config.advertiseUrl?.replace(/\/+$/, '') ?? '';
+
+  const server = createSimulatorServer({
+    machines,
+    records,
+    logger,
+    get advertiseUrl() {
+      return advertiseUrl;
+    },
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.listen.port, config.listen.host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  if (advertiseUrl === '') advertiseUrl = `http://${config.listen.host}:${port}`;
+
+  for (const system of config.systems) {
+    const uuid = system.uuid.toLowerCase();
+    machines.set(
+      uuid,
+      new SimulatedMachine({
+        systemUuid: uuid,
+        name: system.name,
+        macs: allNics(system).map((nic) => nic.mac),
+        agentUrl: `${advertiseUrl}/agents/${uuid}`,
+        agentVersion: config.agentVersion,
+        bootDelayMs: config.bootDelayMs,
+        lookupIntervalMs: config.lookupIntervalMs,
+        heartbeatIntervalMs: config.heartbeatIntervalMs,
+        minHeartbeatIntervalMs: config.minHeartbeatIntervalMs,
+        agentServices: {
+          systemUuid: uuid,
+          inventory: buildInventory(system),
+          records,
+          logger,
+          commandDelayMs: config.commandDelayMs,
+          imageDownload: { retries: config.imageDownloadRetries, retryIntervalMs: config.imageDownloadRetryIntervalMs },
+        },
+        ironic,
+        redfish,
+        records,
+        logger,
+      }),
+    );
+  }
+  logger.info('agent simulator listening', { url: advertiseUrl, systems: machines.size });
+
+  return {
+    url: advertiseUrl,
+    records,
+    machines,
+    close: async () => {
+      for (const machine of machines.values()) machine.halt();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

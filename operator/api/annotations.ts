@@ -1,0 +1,20 @@
+/** Annotation keys BMO reads on a BareMetalHost; users and Cluster API tooling rely on these exact names. */
+
+/** Any value stops reconciliation until removed (`clusterctl move` uses it). */
+export const PAUSED_ANNOTATION = 'baremetalhost.metal3.io/paused';
+
+/** Removes the host from Ironic without deprovisioning; value empty or JSON detach arguments. */
+export const DETACHED_ANNOTATION = 'baremetalhost.metal3.io/detached';
+
+/** JSON copy of a status, restored only into a host whose status is empty (pivoting). */
+export const STATUS_ANNOTATION = 'baremetalhost.metal3.io/status';
+
+/** Bare key: one-shot reboot. `reboot.metal3.io/<owner>` keys hold the host off until all are gone. */
+export const REBOOT_ANNOTATION_PREFIX = 'reboot.metal3.io';
+
+/** `disabled` skips inspection (legacy form of spec.inspectionMode); an empty value asks for re-inspection. */
+export const INSPECT_ANNOTATION = 'inspect.metal3.io';
+export const INSPECT_ANNOTATION_DISABLED = 'disabled';
+
+/** JSON HardwareDetails supplied by the user when inspection is disabled. */
+export const HARDWARE_DETAILS_ANNOTATION = `${INSPECT_ANNOTATION}/hardwaredetails`;

@@ -1,0 +1,81 @@
+import type { z } from 'zod';
+import type { StructuralSchema } from './json-schema.ts';
+import type { PrinterColumn } from './printer-column.ts';
+import { toStructuralSchema } from './structural-schema.ts';
+
+/** Everything that makes one single-version CRD; the schemas are the zod sources. */
+export interface CrdSource {
+  group: string;
+  version: string;
+  kind: string;
+  listKind: string;
+  plural: string;
+  singular: string;
+  shortNames?: string[];
+  scope: 'Namespaced' | 'Cluster';
+  description: string;
+  spec: z.ZodType;
+  specDescription: string;
+  /** Also turns on the status subresource. */
+  status?: z.ZodType;
+  statusDescription?: string;
+  printerColumns: PrinterColumn[];
+}
+
+export interface CustomResourceDefinition {
+  apiVersion: 'apiextensions.k8s.io/v1';
+  kind: 'CustomResourceDefinition';
+  metadata: { name: string };
+  spec: {
+    group: string;
+    names: { kind: string; listKind: string; plural: string; singular: string; shortNames?: string[] };
+    scope: 'Namespaced' | 'Cluster';
+    versions: {
+      name: string;
+      served: boolean;
+      storage: boolean;
+      schema: { openAPIV3Schema: StructuralSchema };
+      subresources?: { status: Record<string, never> };
+      additionalPrinterColumns: PrinterColumn[];
+    }[];
+  };
+}
+
+export function buildCustomResourceDefinition(source: CrdSource): CustomResourceDefinition {
+  const properties: Record<string, StructuralSchema> = {
+    apiVersion: { type: 'string', description: 'Versioned schema of this object, e.g. metal3.io/v1alpha1.' },
+    kind: { type: 'string', description: 'REST resource this object represents.' },
+    metadata: { type: 'object' },
+    spec: { ...toStructuralSchema(source.spec), description: source.specDescription },
+  };
+  if (source.status) {
+    properties.status = { ...toStructuralSchema(source.status), description: source.statusDescription ?? 'Observed state.' };
+  }
+  const names = {
+    kind: source.kind,
+    listKind: source.listKind,
+    plural: source.plural,
+    singular: source.singular,
+    ...(source.shortNames ? { shortNames: source.shortNames } : {}),
+  };
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `${source.plural}.${source.group}` },
+    spec: {
+      group: source.group,
+      names,
+      scope: source.scope,
+      versions: [
+        {
+          name: source.version,
+          served: true,
+          storage: true,
+          schema: { openAPIV3Schema: { type: 'object', description: source.description, properties } },
+          ...(source.status ? { subresources: { status: {} } } : {}),
+          additionalPrinterColumns: source.printerColumns,
+        },
+      ],
+    },
+  };
+}

@@ -1,0 +1,44 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from '@jest/globals';
+import { parse } from 'yaml';
+import { GENERATED_HEADER } from './render-yaml.ts';
+import { generatedFiles } from './generated-files.ts';
+
+const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
+
+describe('generated CRD files', () => {
+  it('are the same on every run', () => {
+    expect(generatedFiles()).toEqual(generatedFiles());
+  });
+
+  it('are deploy/crds: both CRDs and a kustomization listing them', () => {
+    const files = generatedFiles();
+    expect(files.map(({ path }) => path)).toEqual([
+      'deploy/crds/metal3.io_baremetalhosts.yaml',
+      'deploy/crds/metal3.io_hardwaredata.yaml',
+      'deploy/crds/kustomization.yaml',
+    ]);
+    expect(parse(files[2]!.content)).toEqual({
+      apiVersion: 'kustomize.config.k8s.io/v1beta1',
+      kind: 'Kustomization',
+      resources: ['metal3.io_baremetalhosts.yaml', 'metal3.io_hardwaredata.yaml'],
+    });
+  });
+
+  it('carry the do-not-edit header and sorted keys', () => {
+    for (const file of generatedFiles()) {
+      expect(file.content.startsWith(GENERATED_HEADER)).toBe(true);
+      expect(file.content.endsWith('\n')).toBe(true);
+    }
+    const crd = generatedFiles()[0]!.content;
+    expect(crd.indexOf('\n  group: metal3.io')).toBeLessThan(crd.indexOf('\n  names:'));
+  });
+
+  it('match what is committed (run `node operator/api/crd/generate.ts` after changing a schema)', () => {
+    for (const file of generatedFiles()) {
+      expect({ path: file.path, content: readFileSync(join(repoRoot, file.path), 'utf8') }).toEqual(file);
+    }
+  });
+});

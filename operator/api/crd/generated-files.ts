@@ -1,0 +1,31 @@
+import { bareMetalHostCrdSource } from './baremetalhost-crd.ts';
+import { buildCustomResourceDefinition, type CrdSource } from './custom-resource-definition.ts';
+import { hardwareDataCrdSource } from './hardwaredata-crd.ts';
+import { renderYaml } from './render-yaml.ts';
+
+/** A file the generator owns, relative to the repository root. */
+export interface GeneratedFile {
+  path: string;
+  content: string;
+}
+
+export const CRD_DIRECTORY = 'deploy/crds';
+export const CRD_SOURCES: readonly CrdSource[] = [bareMetalHostCrdSource, hardwareDataCrdSource];
+
+export function crdFileName(source: CrdSource): string {
+  return `${source.group}_${source.plural}.yaml`;
+}
+
+/** The CRD YAML plus a kustomization listing them, exactly as committed. */
+export function generatedFiles(): GeneratedFile[] {
+  const crds = CRD_SOURCES.map((source) => ({
+    path: `${CRD_DIRECTORY}/${crdFileName(source)}`,
+    content: renderYaml(buildCustomResourceDefinition(source)),
+  }));
+  const kustomization = {
+    apiVersion: 'kustomize.config.k8s.io/v1beta1',
+    kind: 'Kustomization',
+    resources: CRD_SOURCES.map(crdFileName),
+  };
+  return [...crds, { path: `${CRD_DIRECTORY}/kustomization.yaml`, content: renderYaml(kustomization) }];
+}

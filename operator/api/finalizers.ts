@@ -1,0 +1,5 @@
+/** Finalizer names as BMO writes them; existing objects carry these, so they must not change. */
+export const BAREMETALHOST_FINALIZER = 'baremetalhost.metal3.io';
+export const SECRET_FINALIZER = `${BAREMETALHOST_FINALIZER}/secret`;
+export const HARDWARE_DATA_FINALIZER = `${BAREMETALHOST_FINALIZER}/hardwareData`;
+export const PREPROVISIONING_IMAGE_FINALIZER = `${BAREMETALHOST_FINALIZER}/preprovisioningImage`;

@@ -1,0 +1,10 @@
+export type { AccessOptions, BMCAccess, BMCCredentials, DriverInfo, IronicInterfaces } from './bmc-access.ts';
+export type { BMCAccessOptions, BMCAccessResult } from './bmc-access-for.ts';
+export { bmcAccessFor } from './bmc-access-for.ts';
+export type { BMCAddressErrorReason } from './bmc-address-error.ts';
+export { BMCAddressError } from './bmc-address-error.ts';
+export { SUPPORTED_BMC_SCHEMES } from './bmc-types.ts';
+export type { ParsedBMCAddress, ParsedBMCAddressResult } from './parse-bmc-address.ts';
+export { parseBMCAddress } from './parse-bmc-address.ts';
+export type { DriverCompatibilityOptions } from './registration-checks.ts';
+export { bootMACProblem, driverCompatibilityProblem, inspectInterfaceFor } from './registration-checks.ts';

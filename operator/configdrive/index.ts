@@ -1,0 +1,18 @@
+export type { BootMode } from './boot-mode-capabilities.ts';
+export { instanceCapabilities, nodeCapabilities } from './boot-mode-capabilities.ts';
+export type { ConfigDrive, ConfigDriveHost, ConfigDriveOptions, HostConfigText } from './config-drive.ts';
+export { buildConfigDrive, defaultMetaData } from './config-drive.ts';
+export type { ConfigDriveFromSecretsOptions } from './config-drive-from-secrets.ts';
+export { configDriveFromSecrets } from './config-drive-from-secrets.ts';
+export type { HostConfigErrorKind, HostConfigResult } from './host-config-error.ts';
+export { HostConfigError } from './host-config-error.ts';
+export type { HostConfigHost, HostConfigKind, HostConfigSecretRef, SecretReference } from './host-config-refs.ts';
+export { hostConfigSecretRef, preprovisioningNetworkDataRef } from './host-config-refs.ts';
+export type { Image, ImageChecksumResult } from './image.ts';
+export { imageChecksum, isLiveIso, isOciImage, provisioningImageProblem } from './image.ts';
+export type { InstanceInfo, InstanceSettings, InstanceSettingsOptions } from './instance-info.ts';
+export { instanceSettings, registrationDeployInterface } from './instance-info.ts';
+export type { SecretData } from './read-host-config-value.ts';
+export { readHostConfigValue } from './read-host-config-value.ts';
+export type { YamlMapResult } from './yaml-map.ts';
+export { parseYamlMap } from './yaml-map.ts';

@@ -1,0 +1,12 @@
+export { clockMegahertz, cpuDetails } from './cpu-details.ts';
+export type { BIOS, CPU, DiskType, HardwareDetails, HardwareSystemVendor, LLDP, NIC, Storage, VLAN } from './hardware-details.ts';
+export type { HardwareDetailsResult } from './hardware-details-from-inventory.ts';
+export { hardwareDetails, hardwareDetailsFromInventory } from './hardware-details-from-inventory.ts';
+export { InventoryError } from './inventory-error.ts';
+export type { Inventory, InventoryCpu, InventoryDisk, InventoryInterface, PluginData } from './inventory-schema.ts';
+export { inventoryDataSchema } from './inventory-schema.ts';
+export { lldpDetails, vlanDetails } from './lldp-details.ts';
+export { nicDetails } from './nic-details.ts';
+export type { ParsedInventory, ParsedInventoryResult } from './parse-inventory.ts';
+export { parseInventory } from './parse-inventory.ts';
+export { diskType, storageDetails } from './storage-details.ts';

@@ -1,0 +1,115 @@
+import type { BootMode, AutomatedCleaningMode } from '../api/baremetalhost-enums.ts';
+import type { CustomDeploy } from '../api/custom-deploy.ts';
+import type { HardwareDetails } from '../api/hardware-details.ts';
+import type { Image } from '../api/image.ts';
+import type { RaidConfig } from '../api/raid.ts';
+import type { RootDeviceHints } from '../api/root-device-hints.ts';
+import type { BMCAccess, BMCCredentials } from '../bmc/index.ts';
+import type { ProvisionerResult } from './result.ts';
+
+/** Who the host is, for naming the Ironic node (`namespace~name`) and its instance UUID. */
+export interface HostIdentity {
+  namespace: string;
+  name: string;
+  /** BareMetalHost metadata.uid: the Ironic `instance_uuid` once provisioned. */
+  uid: string;
+  /** Ironic node UUID from status.provisioning.ID, when known. */
+  nodeId?: string;
+}
+
+export interface RegisterOptions {
+  host: HostIdentity;
+  bmc: BMCAccess;
+  credentials: BMCCredentials;
+  bootMacAddress?: string;
+  bootMode: BootMode;
+  architecture?: string;
+  /** The credentials Secret changed since the last good registration: re-send driver_info. */
+  credentialsChanged: boolean;
+  /** The last attempt failed with a registration error: retry the Ironic operation. */
+  retryAfterFailure: boolean;
+  automatedCleaningMode: AutomatedCleaningMode;
+  disablePowerOff: boolean;
+  /** NICs known from an earlier inspection (HardwareData), to recreate ports after Ironic lost its DB. */
+  knownMacAddresses: string[];
+  /** Inspection is disabled: a boot MAC is then mandatory. */
+  inspectionDisabled: boolean;
+}
+
+export interface InspectOptions {
+  host: HostIdentity;
+  mode: 'agent' | 'fast';
+  retryAfterFailure: boolean;
+  /** Start a new inspection even if Ironic already holds an inventory (re-inspection). */
+  refresh: boolean;
+}
+
+export interface PrepareOptions {
+  host: HostIdentity;
+  raid?: RaidConfig;
+  rootDeviceHints?: RootDeviceHints;
+  retryAfterFailure: boolean;
+}
+
+export interface ConfigDrive {
+  meta_data: Record<string, unknown>;
+  user_data?: string;
+  network_data?: Record<string, unknown>;
+}
+
+export interface ProvisionOptions {
+  host: HostIdentity;
+  image?: Image;
+  customDeploy?: CustomDeploy;
+  configDrive?: ConfigDrive;
+  rootDeviceHints?: RootDeviceHints;
+  bootMode: BootMode;
+  retryAfterFailure: boolean;
+}
+
+export interface DeprovisionOptions {
+  host: HostIdentity;
+  automatedCleaningMode: AutomatedCleaningMode;
+  retryAfterFailure: boolean;
+}
+
+export interface PowerOptions {
+  host: HostIdentity;
+  /** Hard power changes skip the graceful attempt (BMO: after an earlier failure, or on request). */
+  mode: 'soft' | 'hard';
+  /** Interrupt an inspection or cleaning in progress to change power. */
+  force: boolean;
+}
+
+export interface DeleteOptions {
+  host: HostIdentity;
+}
+
+export interface HardwareState {
+  poweredOn?: boolean;
+}
+
+/**
+ * The seam between the BareMetalHost state machine and what actually runs
+ * servers: Ironic in production, an in-memory fixture in unit tests and scale
+ * runs. Every call is idempotent and cheap to repeat: the controller calls
+ * them on every reconcile and trusts them to find their own progress.
+ */
+export interface Provisioner {
+  register(options: RegisterOptions): Promise<ProvisionerResult<{ nodeId: string }>>;
+  inspect(options: InspectOptions): Promise<ProvisionerResult<{ hardware: HardwareDetails }>>;
+  prepare(options: PrepareOptions): Promise<ProvisionerResult>;
+  provision(options: ProvisionOptions): Promise<ProvisionerResult>;
+  /** Re-adopt a provisioned node (after Ironic lost its database) without touching its disks. */
+  adopt(options: { host: HostIdentity; retryAfterFailure: boolean }): Promise<ProvisionerResult>;
+  deprovision(options: DeprovisionOptions): Promise<ProvisionerResult>;
+  powerOn(options: PowerOptions): Promise<ProvisionerResult>;
+  powerOff(options: PowerOptions): Promise<ProvisionerResult>;
+  hardwareState(options: { host: HostIdentity }): Promise<HardwareState>;
+  /** Remove the node from the back end. Done when it is gone; a missing node counts as done. */
+  delete(options: DeleteOptions): Promise<ProvisionerResult>;
+  /** Remove the node without deprovisioning (the detached annotation). */
+  detach(options: DeleteOptions & { force: boolean }): Promise<ProvisionerResult>;
+  /** False when too many hosts are already inspecting/cleaning/deploying (BMO's PROVISIONING_LIMIT). */
+  hasCapacity(): Promise<boolean>;
+}

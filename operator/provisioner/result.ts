@@ -1,0 +1,41 @@
+/**
+ * What a provisioner call tells the state handler. Three outcomes, never a
+ * boolean soup: the operation finished, it is still going (poll again), or it
+ * failed in a way the user must see (recorded in status with backoff).
+ * Transient trouble (Ironic unreachable, 409 locks, 503) is thrown as
+ * TransientProvisionerError instead and becomes a rate-limited requeue.
+ */
+export type ProvisionerResult<T = undefined> =
+  | { kind: 'done'; value: T }
+  | { kind: 'busy'; afterMs: number; reason: string }
+  | { kind: 'failed'; message: string };
+
+export function done(): ProvisionerResult;
+export function done<T>(value: T): ProvisionerResult<T>;
+export function done<T>(value?: T): ProvisionerResult<T | undefined> {
+  return { kind: 'done', value };
+}
+
+export function busy(afterMs: number, reason: string): { kind: 'busy'; afterMs: number; reason: string } {
+  return { kind: 'busy', afterMs, reason };
+}
+
+export function failed(message: string): { kind: 'failed'; message: string } {
+  return { kind: 'failed', message };
+}
+
+/** The back end cannot be reached or is momentarily refusing work; retry without recording an error. */
+export class TransientProvisionerError extends Error {
+  override readonly name = 'TransientProvisionerError';
+  readonly retryAfterMs: number | undefined;
+
+  constructor(message: string, options: { cause?: unknown; retryAfterMs?: number } = {}) {
+    super(message, { cause: options.cause });
+    this.retryAfterMs = options.retryAfterMs;
+  }
+}
+
+/** Registration must run again before this call makes sense (e.g. the node vanished from Ironic). */
+export class NeedsRegistrationError extends Error {
+  override readonly name = 'NeedsRegistrationError';
+}

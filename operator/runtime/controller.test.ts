@@ -1,0 +1,255 @@
+import { describe, it, expect, afterEach } from '@jest/globals';
+import { Registry } from 'prom-client';
+import { Controller } from './controller.ts';
+import { TerminalError } from './errors.ts';
+import { requestForObject, requestsForOwner } from './event-handlers.ts';
+import { Informer } from './informer.ts';
+import { keyOf } from './kube-object.ts';
+import type { KubeObject, ResourceType } from './kube-object.ts';
+import { listerWatcherFor } from './lister-watcher.ts';
+import { createRuntimeMetrics } from './metrics.ts';
+import { generationChanged } from './predicates.ts';
+import { ItemExponentialFailureRateLimiter } from './rate-limiter.ts';
+import type { ReconcileContext, Request, Result } from './reconciler.ts';
+import { createResourceClient } from './resource-client.ts';
+import { FakeApiServer } from './testing/fake-api-server.ts';
+import { FakeClock, flushPromises } from './testing/fake-clock.ts';
+
+type Handler = (request: Request, context: ReconcileContext) => Promise<Result | void>;
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+function startController(handler: Handler, options: { concurrency?: number; registry?: Registry } = {}) {
+  const clock = new FakeClock();
+  const calls: string[] = [];
+  const controller = new Controller({
+    name: 'toy',
+    clock,
+    maxConcurrentReconciles: options.concurrency,
+    rateLimiter: new ItemExponentialFailureRateLimiter({ baseDelayMs: 5, maxDelayMs: 1000 }),
+    metrics: options.registry ? createRuntimeMetrics(options.registry) : undefined,
+    reconciler: async (request, context) => {
+      calls.push(keyOf(request));
+      return handler(request, context);
+    },
+  });
+  const stop = new AbortController();
+  const running = controller.start(stop.signal);
+  cleanups.push(async () => {
+    stop.abort();
+    await running;
+  });
+  return { clock, calls, controller, stop, running };
+}
+
+/** A reconcile that waits until the test releases it. */
+function gate() {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  return { release, released };
+}
+
+describe('Controller', () => {
+  it('reconciles an enqueued key once and forgets it on success', async () => {
+    const { calls, controller, clock } = startController(async () => ({}));
+    controller.enqueue({ namespace: 'ns', name: 'a' });
+    controller.enqueue('ns/a');
+    await flushPromises();
+    expect(calls).toEqual(['ns/a']);
+    await clock.advance(10_000);
+    expect(calls).toEqual(['ns/a']);
+    expect(controller.queue.numRequeues('ns/a')).toBe(0);
+  });
+
+  it('retries transient errors with growing backoff, and resets the backoff after a success', async () => {
+    let failuresLeft = 3;
+    const { calls, controller, clock } = startController(async () => {
+      if (failuresLeft-- > 0) throw new Error('ironic busy');
+    });
+    controller.enqueue('ns/a');
+    await flushPromises();
+    expect(calls).toHaveLength(1);
+    await clock.advance(5);
+    expect(calls).toHaveLength(2);
+    await clock.advance(9);
+    expect(calls).toHaveLength(2);
+    await clock.advance(1);
+    expect(calls).toHaveLength(3);
+    await clock.advance(20);
+    expect(calls).toHaveLength(4);
+    expect(controller.queue.numRequeues('ns/a')).toBe(0);
+  });
+
+  it('does not retry terminal errors', async () => {
+    const { calls, controller, clock } = startController(async () => {
+      throw new TerminalError('spec.bootMode is not supported');
+    });
+    controller.enqueue('ns/a');
+    await flushPromises();
+    await clock.advance(60_000);
+    expect(calls).toEqual(['ns/a']);
+    expect(controller.queue.numRequeues('ns/a')).toBe(0);
+  });
+
+  it('treats errors caused by a TerminalError as terminal', async () => {
+    const { calls, controller, clock } = startController(async () => {
+      throw new Error('provisioning failed', { cause: new TerminalError('bad image') });
+    });
+    controller.enqueue('ns/a');
+    await flushPromises();
+    await clock.advance(60_000);
+    expect(calls).toEqual(['ns/a']);
+  });
+
+  it('requeues after the requested delay', async () => {
+    let runs = 0;
+    const { calls, controller, clock } = startController(async () => (runs++ === 0 ? { requeueAfter: '30s' } : {}));
+    controller.enqueue('ns/a');
+    await flushPromises();
+    await clock.advance(29_999);
+    expect(calls).toHaveLength(1);
+    await clock.advance(1);
+    expect(calls).toHaveLength(2);
+  });
+
+  it('runs different keys in parallel but never the same key twice at once', async () => {
+    const gates = new Map<string, ReturnType<typeof gate>>();
+    let active = 0;
+    let maxActive = 0;
+    const { calls, controller } = startController(
+      async (request) => {
+        active++;
+        maxActive = Math.max(maxActive, active);
+        const g = gate();
+        gates.set(`${keyOf(request)}#${calls.length}`, g);
+        await g.released;
+        active--;
+      },
+      { concurrency: 2 },
+    );
+    controller.enqueue('ns/a');
+    controller.enqueue('ns/b');
+    await flushPromises();
+    expect(calls).toEqual(['ns/a', 'ns/b']);
+    expect(maxActive).toBe(2);
+
+    // 'a' changes twice while being reconciled: one more run, only after the first ends.
+    controller.enqueue('ns/a');
+    controller.enqueue('ns/a');
+    await flushPromises();
+    expect(calls).toEqual(['ns/a', 'ns/b']);
+    gates.get('ns/a#1')?.release();
+    await flushPromises();
+    expect(calls).toEqual(['ns/a', 'ns/b', 'ns/a']);
+    for (const g of gates.values()) g.release();
+    await flushPromises();
+    for (const g of gates.values()) g.release();
+    await flushPromises();
+    expect(calls).toEqual(['ns/a', 'ns/b', 'ns/a']);
+  });
+
+  it('on shutdown aborts the context, waits for in-flight reconciles and starts no new ones', async () => {
+    const g = gate();
+    let sawAbort = false;
+    const { calls, controller, stop, running } = startController(async (_request, context) => {
+      await g.released;
+      sawAbort = context.signal.aborted;
+    });
+    controller.enqueue('ns/a');
+    controller.enqueue('ns/b');
+    await flushPromises();
+    let finished = false;
+    void running.then(() => (finished = true));
+    stop.abort();
+    await flushPromises();
+    expect(finished).toBe(false);
+    g.release();
+    await running;
+    expect(sawAbort).toBe(true);
+    expect(calls).toEqual(['ns/a']);
+  });
+
+  it('records controller-runtime metrics on an injected registry', async () => {
+    const registry = new Registry();
+    let n = 0;
+    const { controller, clock } = startController(
+      async () => {
+        n++;
+        if (n === 1) throw new Error('transient');
+        if (n === 2) return { requeueAfter: 1000 };
+        if (n === 3) throw new TerminalError('terminal');
+      },
+      { registry },
+    );
+    controller.enqueue('ns/a');
+    await flushPromises();
+    await clock.advance(5);
+    await clock.advance(1000);
+    const text = await registry.metrics();
+    expect(text).toContain('controller_runtime_reconcile_total{controller="toy",result="error"} 2');
+    expect(text).toContain('controller_runtime_reconcile_total{controller="toy",result="requeue_after"} 1');
+    expect(text).toContain('controller_runtime_reconcile_total{controller="toy",result="success"} 0');
+    expect(text).toContain('controller_runtime_reconcile_errors_total{controller="toy"} 2');
+    expect(text).toContain('controller_runtime_terminal_reconcile_errors_total{controller="toy"} 1');
+    expect(text).toContain('controller_runtime_reconcile_time_seconds_count{controller="toy"} 3');
+    expect(text).toContain('workqueue_adds_total{name="toy"} 3');
+    expect(text).toContain('workqueue_retries_total{name="toy"} 1');
+    expect(text).toContain('workqueue_depth{name="toy"} 0');
+    expect(text).toContain('workqueue_queue_duration_seconds_count{name="toy"} 3');
+    expect(text).toContain('workqueue_work_duration_seconds_count{name="toy"} 3');
+  });
+});
+
+describe('Controller watches', () => {
+  const Toy: ResourceType = { group: 'example.com', version: 'v1', kind: 'Toy', plural: 'toys', namespaced: true };
+  const Part: ResourceType = { group: 'example.com', version: 'v1', kind: 'Part', plural: 'parts', namespaced: true };
+
+  it('enqueues primaries through predicates, owners of secondaries, and primaries on resync', async () => {
+    const api = new FakeApiServer();
+    const clock = new FakeClock();
+    const toys = createResourceClient(api, Toy);
+    const parts = createResourceClient(api, Part);
+    const toyInformer = new Informer({ name: 'Toy', listerWatcher: listerWatcherFor(toys), clock, resyncPeriodMs: 600_000, random: () => 0.5 });
+    const partInformer = new Informer({ name: 'Part', listerWatcher: listerWatcherFor(parts), clock });
+    const seen: string[] = [];
+    const controller = new Controller({
+      name: 'toy',
+      clock,
+      reconciler: async (request) => {
+        seen.push(keyOf(request));
+      },
+    })
+      .watch(toyInformer, { map: requestForObject, predicates: [generationChanged], enqueueOnResync: true })
+      .watch(partInformer, { map: requestsForOwner(Toy) });
+    const stop = new AbortController();
+    const running = Promise.all([toyInformer.run(stop.signal), partInformer.run(stop.signal), controller.start(stop.signal)]);
+    cleanups.push(async () => {
+      stop.abort();
+      await running;
+    });
+
+    const created = await toys.create({ metadata: { name: 't1', namespace: 'ns' }, spec: { size: 1 } } as KubeObject);
+    await flushPromises();
+    expect(seen).toEqual(['ns/t1']);
+
+    // A status-only write does not bump the generation: filtered out.
+    await toys.patch({ namespace: 'ns', name: 't1' }, { status: { ready: true } }, { type: 'merge', subresource: 'status' });
+    await flushPromises();
+    expect(seen).toEqual(['ns/t1']);
+
+    await toys.patch({ namespace: 'ns', name: 't1' }, { spec: { size: 2 } }, { type: 'merge' });
+    await flushPromises();
+    expect(seen).toEqual(['ns/t1', 'ns/t1']);
+
+    const ownerRef = { apiVersion: 'example.com/v1', kind: 'Toy', name: 't1', uid: created.metadata.uid ?? '', controller: true };
+    await parts.create({ metadata: { name: 'p1', namespace: 'ns', ownerReferences: [ownerRef] } });
+    await flushPromises();
+    expect(seen).toEqual(['ns/t1', 'ns/t1', 'ns/t1']);
+
+    await clock.advance(600_000);
+    expect(seen).toEqual(['ns/t1', 'ns/t1', 'ns/t1', 'ns/t1']);
+  });
+});

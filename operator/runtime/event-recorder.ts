@@ -1,0 +1,140 @@
+import type { Clock } from './clock.ts';
+import { systemClock } from './clock.ts';
+import { EventCorrelator } from './event-correlator.ts';
+import { isNotFound, toKubeError } from './kube-errors.ts';
+import type { KubeObject, ObjectName } from './kube-object.ts';
+import { keyOf } from './kube-object.ts';
+import type { Logger } from './logger.ts';
+import { silentLogger } from './logger.ts';
+import { formatMicroTime } from './micro-time.ts';
+import { objectReference } from './object-references.ts';
+import type { ObjectReference } from './object-references.ts';
+import type { ResourceClient } from './resource-client.ts';
+
+export type EventType = 'Normal' | 'Warning';
+
+export interface EventInput {
+  type: EventType;
+  /** Why: CamelCase, e.g. `ProvisioningStarted`. */
+  reason: string;
+  /** What the controller did or failed to do, e.g. `Provision`. */
+  action: string;
+  /** Human-readable detail; cut to the API's 1 KiB limit. */
+  note?: string;
+  related?: KubeObject;
+}
+
+/** events.k8s.io/v1 Event, as the recorder writes it. */
+export interface EventObject extends KubeObject {
+  eventTime: string;
+  reportingController: string;
+  reportingInstance: string;
+  action: string;
+  reason: string;
+  note?: string;
+  type: EventType;
+  regarding: ObjectReference;
+  related?: ObjectReference;
+  series?: { count: number; lastObservedTime: string };
+}
+
+export interface EventRecorder {
+  /** Writes (or folds into a series) an Event. Never rejects: a lost event must not fail a reconcile. */
+  event(regarding: KubeObject, event: EventInput): Promise<void>;
+}
+
+export interface EventRecorderOptions {
+  events: ResourceClient<EventObject>;
+  /** e.g. `metal3.io/baremetalhost-controller`. */
+  reportingController: string;
+  /** This replica, e.g. the pod name. */
+  reportingInstance: string;
+  clock?: Clock;
+  logger?: Logger;
+  /** Repeats within this window become a series (default 6 minutes, as client-go). */
+  seriesWindowMs?: number;
+  maxCachedEvents?: number;
+}
+
+const NOTE_LIMIT = 1024;
+const FIELD_LIMIT = 128;
+
+function truncate(text: string, limit: number): string {
+  return text.length <= limit ? text : text.slice(0, limit - 3) + '...';
+}
+
+export function createEventRecorder(options: EventRecorderOptions): EventRecorder {
+  const clock = options.clock ?? systemClock;
+  const logger = options.logger ?? silentLogger();
+  const correlator = new EventCorrelator({ windowMs: options.seriesWindowMs, maxEntries: options.maxCachedEvents });
+  // Writes for one key run in order, so a quick repeat sees the Event its predecessor created.
+  const chains = new Map<string, Promise<void>>();
+  let sequence = 0;
+
+  const eventName = (regarding: KubeObject, now: number): string =>
+    // client-go: "<regarding name>.<unix nanos in hex>"; a counter keeps same-millisecond names apart.
+    `${regarding.metadata.name ?? 'unknown'}.${(BigInt(now) * 1_000_000n + BigInt(sequence++ % 1_000_000)).toString(16)}`;
+
+  const create = async (key: string, regarding: KubeObject, input: EventInput, now: number): Promise<void> => {
+    const event: EventObject = {
+      apiVersion: 'events.k8s.io/v1',
+      kind: 'Event',
+      metadata: { name: eventName(regarding, now), namespace: regarding.metadata.namespace || 'default' },
+      eventTime: formatMicroTime(now),
+      reportingController: options.reportingController,
+      reportingInstance: truncate(options.reportingInstance, FIELD_LIMIT),
+      action: truncate(input.action, FIELD_LIMIT),
+      reason: truncate(input.reason, FIELD_LIMIT),
+      type: input.type,
+      regarding: objectReference(regarding),
+    };
+    if (input.note) event.note = truncate(input.note, NOTE_LIMIT);
+    if (input.related) event.related = objectReference(input.related);
+    const created = await options.events.create(event);
+    const name: ObjectName = { namespace: created.metadata.namespace, name: created.metadata.name ?? '' };
+    correlator.created(key, name);
+  };
+
+  const write = async (key: string, regarding: KubeObject, input: EventInput): Promise<void> => {
+    const now = clock.now();
+    const decision = correlator.observe(key, now);
+    if (decision.action === 'update') {
+      try {
+        const series = { count: decision.count, lastObservedTime: formatMicroTime(now) };
+        await options.events.patch(decision.event, { series }, { type: 'merge' });
+        return;
+      } catch (error) {
+        if (!isNotFound(error)) throw error;
+        // The Event expired; start a new one.
+        correlator.forget(key);
+        correlator.observe(key, now);
+      }
+    }
+    await create(key, regarding, input, now);
+  };
+
+  return {
+    event(regarding, input) {
+      const identity = {
+        regarding: regarding.metadata.uid ?? keyOf({ namespace: regarding.metadata.namespace, name: regarding.metadata.name ?? '' }),
+        type: input.type,
+        reason: input.reason,
+        action: input.action,
+        note: input.note ?? '',
+      };
+      const key = EventCorrelator.keyOf(identity);
+      const previous = chains.get(key) ?? Promise.resolve();
+      const next = previous
+        .then(() => write(key, regarding, input))
+        .catch((error: unknown) => {
+          correlator.forget(key);
+          logger.warn('could not record event', { reason: input.reason, error: toKubeError(error) });
+        });
+      chains.set(key, next);
+      void next.then(() => {
+        if (chains.get(key) === next) chains.delete(key);
+      });
+      return next;
+    },
+  };
+}

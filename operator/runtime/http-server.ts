@@ -1,0 +1,80 @@
+import { createServer } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from './logger.ts';
+
+export interface BindAddress {
+  host: string;
+  port: number;
+}
+
+/**
+ * controller-runtime bind addresses: `:8080` (all interfaces), `127.0.0.1:8080`,
+ * `[::1]:8080`; `0` disables the server. Returns `null` for disabled.
+ */
+export function parseBindAddress(text: string): BindAddress | null {
+  const value = text.trim();
+  if (value === '0') return null;
+  const match = /^(\[[^\]]+\]|[^:[\]]*):(\d{1,5})$/.exec(value);
+  if (!match) throw new Error(`"${text}" is not host:port, :port or 0`);
+  const port = Number(match[2]);
+  if (port > 65535) throw new Error(`port ${port} is out of range`);
+  const host = (match[1] ?? '').replace(/^\[|\]$/g, '');
+  return { host: host || '0.0.0.0', port };
+}
+
+export interface HttpResponse {
+  status: number;
+  contentType?: string;
+  body: string;
+}
+
+export type RouteHandler = (request: { url: URL; method: string }) => Promise<HttpResponse>;
+
+export interface RunningServer {
+  /** The bound address (useful with port 0). */
+  address: BindAddress;
+  close(): Promise<void>;
+}
+
+/** Routes by exact path; for probes and metrics only, so no framework. */
+export async function startHttpServer(options: {
+  name: string;
+  bindAddress: BindAddress;
+  routes: Record<string, RouteHandler>;
+  logger: Logger;
+}): Promise<RunningServer> {
+  const server: Server = createServer((req: IncomingMessage, res) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const handler = options.routes[url.pathname];
+    const respond = (response: HttpResponse): void => {
+      res.writeHead(response.status, { 'Content-Type': response.contentType ?? 'text/plain; charset=utf-8' });
+      res.end(req.method === 'HEAD' ? undefined : response.body);
+    };
+    if (!handler) {
+      respond({ status: 404, body: 'not found\n' });
+      return;
+    }
+    handler({ url, method: req.method ?? 'GET' }).then(respond, (error: unknown) => {
+      options.logger.error('http handler failed', { server: options.name, path: url.pathname, error });
+      respond({ status: 500, body: 'internal error\n' });
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.bindAddress.port, options.bindAddress.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const bound = server.address() as AddressInfo;
+  options.logger.info('serving', { server: options.name, address: `${bound.address}:${bound.port}` });
+  return {
+    address: { host: bound.address, port: bound.port },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

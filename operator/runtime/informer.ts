@@ -1,0 +1,255 @@
+import { Backoff, jittered } from './backoff.ts';
+import type { Clock, Timer } from './clock.ts';
+import { sleep, systemClock } from './clock.ts';
+import { isGone, toKubeError } from './kube-errors.ts';
+import { keyOf, objectKey } from './kube-object.ts';
+import type { KubeObject, ObjectName } from './kube-object.ts';
+import type { ListerWatcher } from './lister-watcher.ts';
+import type { Logger } from './logger.ts';
+import { silentLogger } from './logger.ts';
+import type { WatchEvent } from './resource-client.ts';
+
+/** Callbacks run synchronously, in order; keep them to enqueueing keys. */
+export interface InformerHandler<T extends KubeObject = KubeObject> {
+  onAdd?(object: T): void;
+  onUpdate?(oldObject: T, newObject: T): void;
+  /** `finalStateUnknown`: the delete was inferred from a relist, `object` is the last state seen. */
+  onDelete?(object: T, info: { finalStateUnknown: boolean }): void;
+  /** Periodic resync: every cached object is offered again, unchanged. */
+  onResync?(object: T): void;
+}
+
+export interface InformerOptions<T extends KubeObject> {
+  /** For logs, e.g. the kind. */
+  name: string;
+  listerWatcher: ListerWatcher<T>;
+  /** How often every cached object is offered again; 0 disables. */
+  resyncPeriodMs?: number;
+  /** Restart backoff after failures (client-go reflector: 800 ms doubling to 30 s). */
+  backoff?: { initialMs: number; maxMs: number };
+  clock?: Clock;
+  random?: () => number;
+  logger?: Logger;
+}
+
+/**
+ * A list+watch cache that does not stop on errors (client-node's ListWatch does):
+ * - 410 Expired (as a status or an in-stream ERROR) relists at once, emitting the diff;
+ * - any other failure restarts the watch from the last resourceVersion after a jittered
+ *   exponential backoff, so no event is lost across API server restarts;
+ * - updates carry both the old and the new object, for predicates;
+ * - an optional periodic resync re-offers every object.
+ * Cached objects are shared: never mutate them (structuredClone first).
+ */
+export class Informer<T extends KubeObject = KubeObject> {
+  readonly name: string;
+  readonly #listerWatcher: ListerWatcher<T>;
+  readonly #resyncPeriodMs: number;
+  readonly #clock: Clock;
+  readonly #random: () => number;
+  readonly #logger: Logger;
+  readonly #backoff: Backoff;
+  readonly #cache = new Map<string, T>();
+  readonly #handlers = new Set<InformerHandler<T>>();
+  #resourceVersion = '';
+  #synced = false;
+  #syncWaiters: Array<() => void> = [];
+  #resyncTimer: Timer | undefined;
+  #running = false;
+  #restarts = 0;
+
+  constructor(options: InformerOptions<T>) {
+    this.name = options.name;
+    this.#listerWatcher = options.listerWatcher;
+    this.#resyncPeriodMs = options.resyncPeriodMs ?? 0;
+    this.#clock = options.clock ?? systemClock;
+    this.#random = options.random ?? Math.random;
+    this.#logger = (options.logger ?? silentLogger()).child({ informer: options.name });
+    this.#backoff = new Backoff({
+      initialMs: options.backoff?.initialMs ?? 800,
+      maxMs: options.backoff?.maxMs ?? 30_000,
+      jitter: 0.2,
+      random: this.#random,
+    });
+  }
+
+  /** Failures that needed a backoff; exposed for tests and diagnostics. */
+  get restarts(): number {
+    return this.#restarts;
+  }
+
+  get lastSyncResourceVersion(): string {
+    return this.#resourceVersion;
+  }
+
+  get isRunning(): boolean {
+    return this.#running;
+  }
+
+  hasSynced(): boolean {
+    return this.#synced;
+  }
+
+  /** Resolves `true` once the first list is in the cache, or `false` if `signal` aborts first. */
+  waitForSync(signal?: AbortSignal): Promise<boolean> {
+    if (this.#synced) return Promise.resolve(true);
+    if (signal?.aborted) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const onAbort = (): void => resolve(false);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.#syncWaiters.push(() => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve(true);
+      });
+    });
+  }
+
+  /**
+   * Subscribes `handler`; if the cache is already filled it first gets an add for every
+   * object, like client-go's AddEventHandler. Returns an unsubscribe function.
+   */
+  addHandler(handler: InformerHandler<T>): () => void {
+    this.#handlers.add(handler);
+    if (this.#synced) {
+      for (const object of this.#cache.values()) this.#call(() => handler.onAdd?.(object));
+    }
+    return () => this.#handlers.delete(handler);
+  }
+
+  get(name: ObjectName): T | undefined {
+    return this.#cache.get(keyOf(name));
+  }
+
+  getByKey(key: string): T | undefined {
+    return this.#cache.get(key);
+  }
+
+  list(namespace?: string): T[] {
+    const all = [...this.#cache.values()];
+    return namespace === undefined ? all : all.filter((o) => o.metadata.namespace === namespace);
+  }
+
+  /** Lists, watches and recovers until `signal` aborts. Never rejects. */
+  async run(signal: AbortSignal): Promise<void> {
+    if (this.#running) throw new Error(`informer ${this.name} is already running`);
+    this.#running = true;
+    let needsList = true;
+    try {
+      while (!signal.aborted) {
+        const startedAt = this.#clock.now();
+        let receivedEvents = false;
+        try {
+          if (needsList) {
+            await this.#relist(signal);
+            needsList = false;
+          }
+          receivedEvents = await this.#watch(signal);
+          // A watch the server closed at once, without a single event, is a failure in
+          // disguise; back off instead of hot-looping on it.
+          if (!receivedEvents && this.#clock.now() - startedAt < 1000 && !signal.aborted) {
+            await sleep(this.#clock, this.#backoff.next(), signal);
+          }
+        } catch (error) {
+          if (signal.aborted) break;
+          if (isGone(error)) {
+            this.#logger.info('resource version expired; relisting', { resourceVersion: this.#resourceVersion });
+            needsList = true;
+            continue;
+          }
+          this.#restarts++;
+          const delayMs = this.#backoff.next();
+          this.#logger.warn(needsList ? 'list failed; retrying' : 'watch failed; resuming', {
+            error: toKubeError(error),
+            retryInMs: Math.round(delayMs),
+            resourceVersion: this.#resourceVersion,
+          });
+          await sleep(this.#clock, delayMs, signal);
+        }
+      }
+    } finally {
+      this.#resyncTimer?.cancel();
+      this.#resyncTimer = undefined;
+      this.#running = false;
+    }
+  }
+
+  async #relist(signal: AbortSignal): Promise<void> {
+    const { items, resourceVersion } = await this.#listerWatcher.list({ signal });
+    if (signal.aborted) return;
+    this.#backoff.reset();
+    const fresh = new Map(items.map((o) => [objectKey(o), o] as const));
+    for (const [key, object] of fresh) {
+      const old = this.#cache.get(key);
+      this.#cache.set(key, object);
+      if (!old) this.#dispatch((h) => h.onAdd?.(object));
+      else if (old.metadata.resourceVersion !== object.metadata.resourceVersion) {
+        this.#dispatch((h) => h.onUpdate?.(old, object));
+      }
+    }
+    for (const [key, old] of [...this.#cache]) {
+      if (fresh.has(key)) continue;
+      this.#cache.delete(key);
+      this.#dispatch((h) => h.onDelete?.(old, { finalStateUnknown: true }));
+    }
+    this.#resourceVersion = resourceVersion;
+    if (!this.#synced) {
+      this.#synced = true;
+      this.#logger.debug('synced', { objects: fresh.size, resourceVersion });
+      for (const resolve of this.#syncWaiters.splice(0)) resolve();
+      this.#scheduleResync(signal);
+    }
+  }
+
+  /** Returns whether any event (bookmarks included) arrived. */
+  async #watch(signal: AbortSignal): Promise<boolean> {
+    let received = false;
+    await this.#listerWatcher.watch({ resourceVersion: this.#resourceVersion, signal }, (event) => {
+      received = true;
+      this.#backoff.reset();
+      this.#apply(event);
+    });
+    return received;
+  }
+
+  #apply(event: WatchEvent<T>): void {
+    const object = event.object;
+    const resourceVersion = object.metadata.resourceVersion;
+    if (event.type !== 'BOOKMARK') {
+      const key = objectKey(object);
+      const old = this.#cache.get(key);
+      if (event.type === 'DELETED') {
+        this.#cache.delete(key);
+        this.#dispatch((h) => h.onDelete?.(object, { finalStateUnknown: false }));
+      } else {
+        this.#cache.set(key, object);
+        if (old) this.#dispatch((h) => h.onUpdate?.(old, object));
+        else this.#dispatch((h) => h.onAdd?.(object));
+      }
+    }
+    if (resourceVersion) this.#resourceVersion = resourceVersion;
+  }
+
+  #scheduleResync(signal: AbortSignal): void {
+    if (this.#resyncPeriodMs <= 0 || signal.aborted) return;
+    this.#resyncTimer = this.#clock.setTimer(
+      () => {
+        for (const object of this.#cache.values()) this.#dispatch((h) => h.onResync?.(object));
+        this.#scheduleResync(signal);
+      },
+      jittered(this.#resyncPeriodMs, 0.1, this.#random),
+    );
+  }
+
+  #dispatch(call: (handler: InformerHandler<T>) => void): void {
+    for (const handler of this.#handlers) this.#call(() => call(handler));
+  }
+
+  #call(fn: () => void): void {
+    try {
+      fn();
+    } catch (error) {
+      // One broken handler must not stop the informer or starve the others.
+      this.#logger.error('event handler failed', { error });
+    }
+  }
+}

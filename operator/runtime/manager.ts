@@ -1,0 +1,343 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { Registry, collectDefaultMetrics } from 'prom-client';
+import type { Clock } from './clock.ts';
+import { sleep, systemClock } from './clock.ts';
+import type { Controller } from './controller.ts';
+import { ControllerBuilder } from './controller-builder.ts';
+import { LeaderElectionLostError } from './errors.ts';
+import { createEventRecorder } from './event-recorder.ts';
+import type { EventObject, EventRecorder } from './event-recorder.ts';
+import { HealthChecks } from './health.ts';
+import type { Check } from './health.ts';
+import { startHttpServer } from './http-server.ts';
+import type { BindAddress, RunningServer } from './http-server.ts';
+import { Informer } from './informer.ts';
+import { KubeClient } from './kube-client.ts';
+import type { KubeTransport } from './kube-client.ts';
+import type { KubeObject, ResourceType } from './kube-object.ts';
+import { LeaderElector } from './leader-election.ts';
+import type { Lease } from './leader-election.ts';
+import { listerWatcherFor } from './lister-watcher.ts';
+import { createLogger } from './logger.ts';
+import type { Logger } from './logger.ts';
+import { createRuntimeMetrics } from './metrics.ts';
+import type { RuntimeMetrics } from './metrics.ts';
+import { createResourceClient } from './resource-client.ts';
+import type { ResourceClient } from './resource-client.ts';
+import { EventResource, LeaseResource } from './resources.ts';
+import type { RuntimeOptions } from './runtime-options.ts';
+
+/** Anything the manager starts and stops with itself. */
+export interface Runnable {
+  /** Runs until `signal` aborts, then finishes its work and resolves. */
+  start(signal: AbortSignal): Promise<void>;
+  /** Only run on the elected leader (default true, like controllers). */
+  needLeaderElection?: boolean;
+}
+
+export interface ManagerOptions {
+  /** Component name: default field manager, log `component`, Lease identity prefix. */
+  name: string;
+  options: RuntimeOptions;
+  kubeConfig?: KubeConfig;
+  /** Instead of a kubeconfig, e.g. an in-memory fake in tests. */
+  transport?: KubeTransport;
+  /** A fresh one (with Node.js default metrics) when omitted; never the global registry. */
+  registry?: Registry;
+  logger?: Logger;
+  clock?: Clock;
+  /** Leader identity; default `<pod name or host name>_<uuid>`. */
+  identity?: string;
+}
+
+export interface InformerSelector {
+  /** Default: the manager's watch namespace (all namespaces when unset). */
+  namespace?: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+}
+
+const IN_CLUSTER_NAMESPACE_FILE = '/var/run/secrets/kubernetes.io/serviceaccount/namespace';
+
+function inClusterNamespace(): string | undefined {
+  return existsSync(IN_CLUSTER_NAMESPACE_FILE) ? readFileSync(IN_CLUSTER_NAMESPACE_FILE, 'utf8').trim() || undefined : undefined;
+}
+
+/**
+ * The composition root's helper (controller-runtime `Manager`): owns the API transport,
+ * metrics registry, logger, shared informers, controllers, leader election and the probe
+ * and metrics servers, and runs them all until a signal asks it to stop.
+ */
+export class Manager {
+  readonly name: string;
+  readonly options: RuntimeOptions;
+  readonly transport: KubeTransport;
+  readonly registry: Registry;
+  readonly logger: Logger;
+  readonly metrics: RuntimeMetrics;
+  readonly clock: Clock;
+  readonly identity: string;
+  readonly healthz = new HealthChecks('healthz');
+  readonly readyz = new HealthChecks('readyz');
+  readonly #informers = new Map<string, Informer<KubeObject>>();
+  readonly #clients = new Map<string, ResourceClient<KubeObject>>();
+  readonly #controllers: Controller[] = [];
+  readonly #runnables: Runnable[] = [];
+  readonly #servers = new Map<'health' | 'metrics', RunningServer>();
+  #leading = false;
+  #started = false;
+
+  constructor(options: ManagerOptions) {
+    this.name = options.name;
+    this.options = options.options;
+    if (options.transport) this.transport = options.transport;
+    else if (options.kubeConfig) this.transport = new KubeClient(options.kubeConfig, { userAgent: options.name });
+    else throw new Error('Manager needs a kubeConfig or a transport');
+    this.clock = options.clock ?? systemClock;
+    this.logger = options.logger ?? createLogger({ level: options.options.logLevel, defaultMeta: { component: options.name } });
+    if (options.registry) this.registry = options.registry;
+    else {
+      this.registry = new Registry();
+      collectDefaultMetrics({ register: this.registry });
+    }
+    this.metrics = createRuntimeMetrics(this.registry);
+    this.identity = options.identity ?? `${options.options.podName ?? hostname()}_${randomUUID()}`;
+    this.healthz.add('ping', () => {});
+    this.readyz.add('ping', () => {});
+    this.readyz.add('informers', () => {
+      // A standby is ready (it serves metrics and waits); a leader once its caches are filled.
+      const unsynced = [...this.#informers.values()].filter((i) => i.isRunning && !i.hasSynced()).map((i) => i.name);
+      if (unsynced.length) throw new Error(`not synced: ${unsynced.join(', ')}`);
+    });
+  }
+
+  /** A plain-JSON client for a kind, writing with this manager's field manager. */
+  client<T extends KubeObject = KubeObject>(resource: ResourceType): ResourceClient<T> {
+    const key = `${resource.group}/${resource.version}/${resource.plural}`;
+    let client = this.#clients.get(key);
+    if (!client) {
+      client = createResourceClient(this.transport, resource, { fieldManager: this.name });
+      this.#clients.set(key, client);
+    }
+    return client as unknown as ResourceClient<T>;
+  }
+
+  /** The shared informer for a kind and selector; started with the controllers. */
+  informer<T extends KubeObject = KubeObject>(resource: ResourceType, selector: InformerSelector = {}): Informer<T> {
+    const namespace = resource.namespaced ? (selector.namespace ?? this.options.watchNamespace) : undefined;
+    const key = [resource.group, resource.plural, namespace ?? '', selector.labelSelector ?? '', selector.fieldSelector ?? ''].join('|');
+    let informer = this.#informers.get(key);
+    if (!informer) {
+      if (this.#started) throw new Error(`informer for ${resource.kind} requested after the manager started`);
+      informer = new Informer<KubeObject>({
+        name: resource.kind,
+        listerWatcher: listerWatcherFor(this.client(resource), { ...selector, namespace }),
+        resyncPeriodMs: this.options.syncPeriodMs,
+        clock: this.clock,
+        logger: this.logger,
+      });
+      this.#informers.set(key, informer);
+    }
+    return informer as unknown as Informer<T>;
+  }
+
+  /** Records events.k8s.io/v1 Events as `reportingController` from this replica. */
+  eventRecorder(reportingController: string): EventRecorder {
+    return createEventRecorder({
+      events: this.client<EventObject>(EventResource),
+      reportingController,
+      reportingInstance: this.options.podName ?? hostname(),
+      clock: this.clock,
+      logger: this.logger.child({ component: 'events' }),
+    });
+  }
+
+  /** Starts a controller definition: `.for(...)`, `.owns(...)`, `.watches(...)`, `.complete(reconciler)`. */
+  controller(name: string): ControllerBuilder {
+    return new ControllerBuilder(this, name);
+  }
+
+  addController(controller: Controller): void {
+    if (this.#started) throw new Error('controllers must be added before the manager starts');
+    if (this.#controllers.some((c) => c.name === controller.name)) {
+      throw new Error(`a controller named ${controller.name} already exists`);
+    }
+    this.#controllers.push(controller);
+  }
+
+  add(runnable: Runnable): void {
+    if (this.#started) throw new Error('runnables must be added before the manager starts');
+    this.#runnables.push(runnable);
+  }
+
+  addHealthzCheck(name: string, check: Check): void {
+    this.healthz.add(name, check);
+  }
+
+  addReadyzCheck(name: string, check: Check): void {
+    this.readyz.add(name, check);
+  }
+
+  isLeader(): boolean {
+    return this.#leading;
+  }
+
+  /**
+   * Runs until `signal` aborts, then shuts down in order: controllers stop taking work and
+   * drain (bounded by the graceful shutdown timeout), informers stop, the lease is released,
+   * servers close. Rejects with LeaderElectionLostError if the lease was lost; the process
+   * should then exit, as controller-runtime's does.
+   */
+  async start(signal: AbortSignal): Promise<void> {
+    if (this.#started) throw new Error('the manager was already started');
+    this.#started = true;
+    this.logger.info('starting manager', { identity: this.identity, leaderElect: this.options.leaderElect });
+    const servers = await this.#startServers();
+    const always = this.#runnables.filter((r) => r.needLeaderElection === false);
+    const alwaysRunning = always.map((r) => r.start(signal));
+    let lost = false;
+    try {
+      if (this.options.leaderElect) {
+        const elector = this.#createElector();
+        if (await elector.acquire(signal)) {
+          const leaderScope = new AbortController();
+          const stopRenewing = new AbortController();
+          const onStop = (): void => leaderScope.abort();
+          signal.addEventListener('abort', onStop, { once: true });
+          const renewing = elector.renewUntilLost(stopRenewing.signal).then((outcome) => {
+            if (outcome === 'lost') {
+              lost = true;
+              leaderScope.abort();
+            }
+          });
+          await this.#lead(leaderScope.signal);
+          signal.removeEventListener('abort', onStop);
+          stopRenewing.abort();
+          await renewing;
+          if (!lost) await elector.release();
+        }
+      } else {
+        await this.#lead(signal);
+      }
+      await this.#bounded(Promise.all(alwaysRunning), 'runnables');
+    } finally {
+      await Promise.all(servers.map((s) => s.close()));
+      this.#servers.clear();
+      this.logger.info('manager stopped');
+    }
+    if (lost) throw new LeaderElectionLostError('leader election lost');
+  }
+
+  /** Runs informers, controllers and leader-only runnables until `scope` aborts, then drains them. */
+  async #lead(scope: AbortSignal): Promise<void> {
+    this.#leading = true;
+    const informerScope = new AbortController();
+    try {
+      for (const controller of this.#controllers) for (const informer of controller.informers) this.#trackInformer(informer);
+      const informersRunning = [...this.#informers.values()].map((i) => i.run(informerScope.signal));
+      const work = [
+        ...this.#controllers.map((c) => c.start(scope)),
+        ...this.#runnables.filter((r) => r.needLeaderElection !== false).map((r) => r.start(scope)),
+      ];
+      await new Promise<void>((resolve) => {
+        if (scope.aborted) resolve();
+        else scope.addEventListener('abort', () => resolve(), { once: true });
+      });
+      this.logger.info('stopping controllers; waiting for in-flight reconciles');
+      // Informers keep running while controllers drain, so in-flight reconciles can still read.
+      await this.#bounded(Promise.all(work), 'controllers');
+      informerScope.abort();
+      await Promise.all(informersRunning);
+    } finally {
+      informerScope.abort();
+      this.#leading = false;
+    }
+  }
+
+  /** Controllers built by hand may watch informers the manager did not create; run those too. */
+  #trackInformer(informer: Informer<KubeObject>): void {
+    if (![...this.#informers.values()].includes(informer)) this.#informers.set(`unshared|${this.#informers.size}`, informer);
+  }
+
+  async #bounded(work: Promise<unknown>, what: string): Promise<void> {
+    const timeoutMs = this.options.gracefulShutdownTimeoutMs;
+    const cancel = new AbortController();
+    let timedOut = false;
+    await Promise.race([
+      work.then(() => cancel.abort()),
+      sleep(this.clock, timeoutMs, cancel.signal).then(() => {
+        if (!cancel.signal.aborted) timedOut = true;
+      }),
+    ]);
+    cancel.abort();
+    if (timedOut) this.logger.warn(`graceful shutdown timed out; abandoning ${what}`, { timeoutMs });
+  }
+
+  #createElector(): LeaderElector {
+    const namespace =
+      this.options.leaderElectionNamespace ?? this.options.podNamespace ?? inClusterNamespace() ?? 'default';
+    const status = this.metrics.leaderElection(this.options.leaderElectionId);
+    status.setLeading(false);
+    return new LeaderElector({
+      leases: this.client<Lease>(LeaseResource),
+      namespace,
+      name: this.options.leaderElectionId,
+      identity: this.identity,
+      leaseDurationMs: this.options.leaseDurationMs,
+      renewDeadlineMs: this.options.renewDeadlineMs,
+      retryPeriodMs: this.options.retryPeriodMs,
+      clock: this.clock,
+      logger: this.logger,
+      onLeadingChange: (leading) => status.setLeading(leading),
+    });
+  }
+
+  async #startServers(): Promise<RunningServer[]> {
+    const servers: RunningServer[] = [];
+    const { metricsBindAddress, healthProbeBindAddress } = this.options;
+    try {
+      if (healthProbeBindAddress) {
+        const probe = (checks: HealthChecks) => async ({ url }: { url: URL }) => {
+          const report = await checks.run({ verbose: url.searchParams.has('verbose') });
+          return { status: report.healthy ? 200 : 500, body: report.body };
+        };
+        const health = await startHttpServer({
+            name: 'health probes',
+            bindAddress: healthProbeBindAddress,
+            routes: { '/healthz': probe(this.healthz), '/readyz': probe(this.readyz) },
+            logger: this.logger,
+          });
+        this.#servers.set('health', health);
+        servers.push(health);
+      }
+      if (metricsBindAddress) {
+        const metrics = await startHttpServer({
+            name: 'metrics',
+            bindAddress: metricsBindAddress,
+            routes: {
+              '/metrics': async () => ({
+                status: 200,
+                contentType: this.registry.contentType,
+                body: await this.registry.metrics(),
+              }),
+            },
+            logger: this.logger,
+          });
+        this.#servers.set('metrics', metrics);
+        servers.push(metrics);
+      }
+    } catch (error) {
+      await Promise.all(servers.map((s) => s.close()));
+      throw error;
+    }
+    return servers;
+  }
+
+  /** Where a server actually listens (a port of 0 picks a free one); undefined when disabled or stopped. */
+  serverAddress(server: 'health' | 'metrics'): BindAddress | undefined {
+    return this.#servers.get(server)?.address;
+  }
+}

@@ -1,0 +1,162 @@
+import { parseBindAddress } from './http-server.ts';
+import type { BindAddress } from './http-server.ts';
+import { LOG_LEVELS } from './logger.ts';
+import type { LogLevel } from './logger.ts';
+import { ConfigError, compileSettings, settingSchemas as s } from './settings.ts';
+import type { CompiledSettings, SettingSpec, SettingsSource, SettingsSpec } from './settings.ts';
+import { z } from 'zod';
+
+const bindAddress = () =>
+  z.string({ error: 'required' }).transform((value, ctx): BindAddress | null => {
+    try {
+      return parseBindAddress(value);
+    } catch (error) {
+      ctx.issues.push({ code: 'custom', message: (error as Error).message, input: value });
+      return z.NEVER;
+    }
+  });
+
+export interface RuntimeDefaults {
+  /** Name of the Lease, e.g. `baremetal-operator-leader`. */
+  leaderElectionId: string;
+  metricsBindAddress?: string;
+  healthProbeBindAddress?: string;
+}
+
+/** The settings every manager understands, named after kubebuilder's flags. */
+export function runtimeSettings(defaults: RuntimeDefaults) {
+  return {
+    metricsBindAddress: {
+      env: 'METRICS_BIND_ADDRESS',
+      flag: '--metrics-bind-address',
+      description: 'Address the /metrics endpoint binds to (host:port, :port, or 0 to disable).',
+      default: defaults.metricsBindAddress ?? ':8080',
+      schema: bindAddress(),
+    },
+    healthProbeBindAddress: {
+      env: 'HEALTH_PROBE_BIND_ADDRESS',
+      flag: '--health-probe-bind-address',
+      description: 'Address the /healthz and /readyz endpoints bind to (0 disables).',
+      default: defaults.healthProbeBindAddress ?? ':8081',
+      schema: bindAddress(),
+    },
+    leaderElect: {
+      env: 'LEADER_ELECT',
+      flag: '--leader-elect',
+      description: 'Elect a leader with a Lease, so only one replica reconciles.',
+      default: 'false',
+      schema: s.boolean(),
+      isBoolean: true,
+    },
+    leaderElectionId: {
+      env: 'LEADER_ELECTION_ID',
+      flag: '--leader-election-id',
+      description: 'Name of the leader election Lease.',
+      default: defaults.leaderElectionId,
+      schema: s.string(),
+    },
+    leaderElectionNamespace: {
+      env: 'LEADER_ELECTION_NAMESPACE',
+      flag: '--leader-election-namespace',
+      description: 'Namespace of the Lease (default: POD_NAMESPACE, the in-cluster namespace, or "default").',
+      schema: s.optionalString(),
+    },
+    leaseDurationMs: {
+      env: 'LEADER_ELECTION_LEASE_DURATION',
+      flag: '--leader-elect-lease-duration',
+      description: 'How long standbys wait after the last renewal before taking over.',
+      default: '15s',
+      schema: s.duration({ min: 1000 }),
+    },
+    renewDeadlineMs: {
+      env: 'LEADER_ELECTION_RENEW_DEADLINE',
+      flag: '--leader-elect-renew-deadline',
+      description: 'How long the leader keeps trying to renew before giving up.',
+      default: '10s',
+      schema: s.duration({ min: 1 }),
+    },
+    retryPeriodMs: {
+      env: 'LEADER_ELECTION_RETRY_PERIOD',
+      flag: '--leader-elect-retry-period',
+      description: 'Pause between leader election attempts.',
+      default: '2s',
+      schema: s.duration({ min: 1 }),
+    },
+    gracefulShutdownTimeoutMs: {
+      env: 'GRACEFUL_SHUTDOWN_TIMEOUT',
+      flag: '--graceful-shutdown-timeout',
+      description: 'How long to let in-flight reconciles finish on shutdown.',
+      default: '30s',
+      schema: s.duration(),
+    },
+    syncPeriodMs: {
+      env: 'SYNC_PERIOD',
+      flag: '--sync-period',
+      description: 'How often every watched object is reconciled again even without changes (0 disables).',
+      default: '10h',
+      schema: s.duration(),
+    },
+    watchNamespace: {
+      env: 'WATCH_NAMESPACE',
+      flag: '--watch-namespace',
+      description: 'Only watch this namespace (default: all namespaces).',
+      schema: s.optionalString(),
+    },
+    logLevel: {
+      env: 'LOG_LEVEL',
+      flag: '--log-level',
+      description: `Log level: ${LOG_LEVELS.join(', ')}.`,
+      default: 'info',
+      schema: s.oneOf(LOG_LEVELS as unknown as readonly [LogLevel, ...LogLevel[]]),
+    },
+    podName: {
+      env: 'POD_NAME',
+      flag: '--pod-name',
+      description: 'This replica\'s name, for the leader identity and Events (default: the host name).',
+      schema: s.optionalString(),
+    },
+    podNamespace: {
+      env: 'POD_NAMESPACE',
+      flag: '--pod-namespace',
+      description: 'This replica\'s namespace.',
+      schema: s.optionalString(),
+    },
+    kubeconfig: {
+      env: 'KUBECONFIG',
+      flag: '--kubeconfig',
+      description: 'Path to a kubeconfig (default: in-cluster config, then ~/.kube/config).',
+      schema: s.optionalString(),
+    },
+  } satisfies SettingsSpec;
+}
+
+export type RuntimeSettingsSpec = ReturnType<typeof runtimeSettings>;
+export type RuntimeOptions = CompiledSettings<RuntimeSettingsSpec>;
+
+function spec(specs: SettingsSpec, key: string): SettingSpec<unknown> {
+  return specs[key] as SettingSpec<unknown>;
+}
+
+/**
+ * Compiles the runtime's settings together with a program's own (`extra`), from the
+ * environment and flags, into one defaulted object. Throws ConfigError naming every bad
+ * setting.
+ */
+export function compileOptions<S extends SettingsSpec = Record<never, never>>(
+  source: SettingsSource,
+  defaults: RuntimeDefaults,
+  extra?: S,
+): RuntimeOptions & CompiledSettings<S> {
+  const specs = { ...runtimeSettings(defaults), ...(extra ?? {}) } as RuntimeSettingsSpec & S;
+  const options = compileSettings(specs, source) as RuntimeOptions & CompiledSettings<S>;
+  const problems: string[] = [];
+  const describe = (key: string) => `${spec(specs, key).env} (${spec(specs, key).flag})`;
+  if (options.renewDeadlineMs >= options.leaseDurationMs) {
+    problems.push(`invalid setting ${describe('renewDeadlineMs')}: must be shorter than the lease duration`);
+  }
+  if (options.retryPeriodMs >= options.renewDeadlineMs) {
+    problems.push(`invalid setting ${describe('retryPeriodMs')}: must be shorter than the renew deadline`);
+  }
+  if (problems.length) throw new ConfigError(problems);
+  return options;
+}

@@ -1,0 +1,128 @@
+import { describe, it, expect } from '@jest/globals';
+import { compileOptions } from './runtime-options.ts';
+import { ConfigError, compileSettings, settingSchemas } from './settings.ts';
+
+const defaults = { leaderElectionId: 'toy-leader' };
+
+function problemsOf(fn: () => unknown): string[] {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('compileOptions', () => {
+  it('fills every runtime setting with controller-runtime defaults', () => {
+    const options = compileOptions({ env: {}, argv: [] }, defaults);
+    expect(options).toEqual({
+      metricsBindAddress: { host: '0.0.0.0', port: 8080 },
+      healthProbeBindAddress: { host: '0.0.0.0', port: 8081 },
+      leaderElect: false,
+      leaderElectionId: 'toy-leader',
+      leaderElectionNamespace: undefined,
+      leaseDurationMs: 15_000,
+      renewDeadlineMs: 10_000,
+      retryPeriodMs: 2_000,
+      gracefulShutdownTimeoutMs: 30_000,
+      syncPeriodMs: 36_000_000,
+      watchNamespace: undefined,
+      logLevel: 'info',
+      podName: undefined,
+      podNamespace: undefined,
+      kubeconfig: undefined,
+    });
+  });
+
+  it('reads the environment, and flags override it', () => {
+    const options = compileOptions(
+      {
+        env: { METRICS_BIND_ADDRESS: '127.0.0.1:9090', LEADER_ELECT: 'true', LOG_LEVEL: 'warn' },
+        argv: ['--metrics-bind-address=0', '--log-level', 'debug', '--leader-elect-lease-duration=30s'],
+      },
+      defaults,
+    );
+    expect(options.metricsBindAddress).toBeNull();
+    expect(options.leaderElect).toBe(true);
+    expect(options.logLevel).toBe('debug');
+    expect(options.leaseDurationMs).toBe(30_000);
+  });
+
+  it('treats a bare boolean flag as true', () => {
+    expect(compileOptions({ argv: ['--leader-elect'] }, defaults).leaderElect).toBe(true);
+    expect(compileOptions({ argv: ['--leader-elect=false'] }, defaults).leaderElect).toBe(false);
+  });
+
+  it('names the variable and the flag of a bad setting', () => {
+    expect(problemsOf(() => compileOptions({ env: { METRICS_BIND_ADDRESS: '8080' } }, defaults))).toEqual([
+      'invalid setting METRICS_BIND_ADDRESS (--metrics-bind-address): "8080" is not host:port, :port or 0 (got "8080")',
+    ]);
+  });
+
+  it('reports every problem at once', () => {
+    const problems = problemsOf(() =>
+      compileOptions({ env: { LOG_LEVEL: 'loud', SYNC_PERIOD: '10' }, argv: ['--leader-elect=maybe', '--nope', 'stray'] }, defaults),
+    );
+    expect(problems).toEqual([
+      'unknown flag --nope (see --help)',
+      'unexpected argument "stray"',
+      'invalid setting LEADER_ELECT (--leader-elect): expected true or false (got "maybe")',
+      expect.stringMatching(/^invalid setting SYNC_PERIOD \(--sync-period\): invalid duration "10"/),
+      'invalid setting LOG_LEVEL (--log-level): expected one of error, warn, info, debug (got "loud")',
+    ]);
+  });
+
+  it('rejects leader election timings that could let two leaders overlap', () => {
+    expect(problemsOf(() => compileOptions({ argv: ['--leader-elect-renew-deadline=20s'] }, defaults))).toEqual([
+      'invalid setting LEADER_ELECTION_RENEW_DEADLINE (--leader-elect-renew-deadline): must be shorter than the lease duration',
+    ]);
+  });
+
+  it('compiles a program\'s own settings alongside', () => {
+    const options = compileOptions({ env: { IRONIC_ENDPOINT: 'http://ironic:6385' } }, defaults, {
+      ironicEndpoint: { env: 'IRONIC_ENDPOINT', flag: '--ironic-endpoint', description: 'Ironic URL', schema: settingSchemas.string() },
+      maxConcurrentReconciles: {
+        env: 'BMO_CONCURRENCY',
+        flag: '--max-concurrent-reconciles',
+        description: 'workers',
+        default: '3',
+        schema: settingSchemas.integer({ min: 1 }),
+      },
+    });
+    expect(options.ironicEndpoint).toBe('http://ironic:6385');
+    expect(options.maxConcurrentReconciles).toBe(3);
+    expect(options.leaderElectionId).toBe('toy-leader');
+  });
+
+  it('answers --help with the usage text', () => {
+    try {
+      compileOptions({ argv: ['--help'] }, defaults);
+      throw new Error('expected help');
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as ConfigError).helpRequested).toBe(true);
+      expect((error as ConfigError).message).toContain('--metrics-bind-address / METRICS_BIND_ADDRESS (default ":8080")');
+    }
+  });
+});
+
+describe('compileSettings', () => {
+  it('asks for required settings that are missing, and for values of non-boolean flags', () => {
+    const spec = { endpoint: { env: 'ENDPOINT', flag: '--endpoint', description: 'x', schema: settingSchemas.string() } };
+    expect(problemsOf(() => compileSettings(spec, { env: {} }))).toEqual(['invalid setting ENDPOINT (--endpoint): required']);
+    expect(problemsOf(() => compileSettings(spec, { argv: ['--endpoint'] }))).toEqual([
+      'flag --endpoint needs a value',
+      'invalid setting ENDPOINT (--endpoint): required',
+    ]);
+    expect(compileSettings(spec, { env: { ENDPOINT: '' }, argv: ['--endpoint', 'x'] }).endpoint).toBe('x');
+  });
+
+  it('checks integer ranges', () => {
+    const spec = { n: { env: 'N', flag: '--n', description: 'n', default: '1', schema: settingSchemas.integer({ min: 1, max: 5 }) } };
+    expect(compileSettings(spec, {}).n).toBe(1);
+    expect(problemsOf(() => compileSettings(spec, { env: { N: '9' } }))).toEqual(['invalid setting N (--n): must be between 1 and 5 (got "9")']);
+    expect(problemsOf(() => compileSettings(spec, { env: { N: '1.5' } }))).toEqual(['invalid setting N (--n): expected an integer (got "1.5")']);
+  });
+});

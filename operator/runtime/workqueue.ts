@@ -1,0 +1,191 @@
+import type { Clock, Timer } from './clock.ts';
+import { systemClock } from './clock.ts';
+import type { RateLimiter } from './rate-limiter.ts';
+import { defaultControllerRateLimiter } from './rate-limiter.ts';
+
+/** Hooks the queue calls so metrics stay out of its logic (client-go `queueMetrics`). */
+export interface WorkQueueMetrics {
+  added(): void;
+  depth(length: number): void;
+  /** An item left the queue for a worker after waiting `waitedMs`. */
+  started(waitedMs: number): void;
+  /** A worker finished an item after `workedMs`. */
+  finished(workedMs: number): void;
+  retried(): void;
+}
+
+export const noopWorkQueueMetrics: WorkQueueMetrics = {
+  added() {},
+  depth() {},
+  started() {},
+  finished() {},
+  retried() {},
+};
+
+export interface WorkQueueOptions<K> {
+  name: string;
+  rateLimiter?: RateLimiter<K>;
+  clock?: Clock;
+  metrics?: WorkQueueMetrics;
+}
+
+/**
+ * client-go's rate-limiting work queue. Rules:
+ * - an item is queued at most once (`dirty` de-duplicates adds);
+ * - an item is never handed to two workers at once (`processing`);
+ * - an item added while being processed is queued again when its worker calls `done`,
+ *   so changes that arrive mid-reconcile are coalesced into one more run;
+ * - delayed adds keep one timer per item and the earliest wins.
+ */
+export class WorkQueue<K = string> {
+  readonly name: string;
+  readonly #rateLimiter: RateLimiter<K>;
+  readonly #clock: Clock;
+  readonly #metrics: WorkQueueMetrics;
+  #queue: K[] = [];
+  readonly #dirty = new Set<K>();
+  readonly #processing = new Set<K>();
+  readonly #waiting = new Map<K, { dueAt: number; timer: Timer }>();
+  readonly #queuedAt = new Map<K, number>();
+  readonly #startedAt = new Map<K, number>();
+  #getters: Array<(item: K | undefined) => void> = [];
+  #drainWaiters: Array<() => void> = [];
+  #shuttingDown = false;
+
+  constructor(options: WorkQueueOptions<K>) {
+    this.name = options.name;
+    this.#clock = options.clock ?? systemClock;
+    this.#rateLimiter = options.rateLimiter ?? defaultControllerRateLimiter<K>({ clock: this.#clock });
+    this.#metrics = options.metrics ?? noopWorkQueueMetrics;
+  }
+
+  get shuttingDown(): boolean {
+    return this.#shuttingDown;
+  }
+
+  /** Items waiting for a worker (not counting those being processed or delayed). */
+  len(): number {
+    return this.#queue.length;
+  }
+
+  isProcessing(item: K): boolean {
+    return this.#processing.has(item);
+  }
+
+  /** Items scheduled with addAfter/addRateLimited that are not yet due. */
+  delayedCount(): number {
+    return this.#waiting.size;
+  }
+
+  add(item: K): void {
+    if (this.#shuttingDown || this.#dirty.has(item)) return;
+    this.#metrics.added();
+    this.#dirty.add(item);
+    if (this.#processing.has(item)) return;
+    this.#push(item);
+  }
+
+  addAfter(item: K, delayMs: number): void {
+    if (this.#shuttingDown) return;
+    if (delayMs <= 0) {
+      this.add(item);
+      return;
+    }
+    const dueAt = this.#clock.now() + delayMs;
+    const existing = this.#waiting.get(item);
+    if (existing && existing.dueAt <= dueAt) return;
+    existing?.timer.cancel();
+    const timer = this.#clock.setTimer(() => {
+      this.#waiting.delete(item);
+      this.add(item);
+    }, delayMs);
+    this.#waiting.set(item, { dueAt, timer });
+  }
+
+  /** Re-adds `item` after the rate limiter's delay; each call counts as a failure. */
+  addRateLimited(item: K): void {
+    if (this.#shuttingDown) return;
+    this.#metrics.retried();
+    this.addAfter(item, this.#rateLimiter.when(item));
+  }
+
+  /** Clears `item`'s failure history: call it when processing succeeded. */
+  forget(item: K): void {
+    this.#rateLimiter.forget(item);
+  }
+
+  numRequeues(item: K): number {
+    return this.#rateLimiter.numRequeues(item);
+  }
+
+  /** Waits for the next item; resolves `undefined` once the queue is shut down. */
+  get(): Promise<K | undefined> {
+    if (this.#shuttingDown) return Promise.resolve(undefined);
+    const item = this.#queue.shift();
+    if (item !== undefined) return Promise.resolve(this.#startProcessing(item));
+    return new Promise((resolve) => this.#getters.push(resolve));
+  }
+
+  /** Marks `item` finished; if it was added again meanwhile it goes back in the queue. */
+  done(item: K): void {
+    if (!this.#processing.delete(item)) return;
+    const startedAt = this.#startedAt.get(item);
+    this.#startedAt.delete(item);
+    if (startedAt !== undefined) this.#metrics.finished(this.#clock.now() - startedAt);
+    if (this.#dirty.has(item) && !this.#shuttingDown) this.#push(item);
+    if (this.#processing.size === 0) this.#notifyDrained();
+  }
+
+  /**
+   * Stops handing out items: pending `get`s resolve `undefined`, delayed items are dropped
+   * and new adds are ignored. Items already queued are left for the next leader or process
+   * to reconcile (reconciliation is level-triggered, so nothing is lost).
+   */
+  shutDown(): void {
+    if (this.#shuttingDown) return;
+    this.#shuttingDown = true;
+    for (const { timer } of this.#waiting.values()) timer.cancel();
+    this.#waiting.clear();
+    const getters = this.#getters;
+    this.#getters = [];
+    for (const resolve of getters) resolve(undefined);
+    if (this.#processing.size === 0) this.#notifyDrained();
+  }
+
+  /** Shuts down and resolves once every in-flight item has been marked done. */
+  shutDownWithDrain(): Promise<void> {
+    this.shutDown();
+    if (this.#processing.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#drainWaiters.push(resolve));
+  }
+
+  #push(item: K): void {
+    this.#queuedAt.set(item, this.#clock.now());
+    const getter = this.#getters.shift();
+    if (getter) {
+      getter(this.#startProcessing(item));
+      return;
+    }
+    this.#queue.push(item);
+    this.#metrics.depth(this.#queue.length);
+  }
+
+  #startProcessing(item: K): K {
+    const now = this.#clock.now();
+    const queuedAt = this.#queuedAt.get(item);
+    this.#queuedAt.delete(item);
+    this.#metrics.depth(this.#queue.length);
+    if (queuedAt !== undefined) this.#metrics.started(now - queuedAt);
+    this.#startedAt.set(item, now);
+    this.#processing.add(item);
+    this.#dirty.delete(item);
+    return item;
+  }
+
+  #notifyDrained(): void {
+    if (!this.#shuttingDown) return;
+    const waiters = this.#drainWaiters;
+    this.#drainWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+}

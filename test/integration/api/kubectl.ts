@@ -1,0 +1,55 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { StackEnv } from '../../support/stack-env.ts';
+
+export interface KubectlResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * kubectl against the test stack, with its own discovery cache so new CRD short names are
+ * seen at once and nothing lands in the developer's ~/.kube/cache.
+ */
+export class Kubectl {
+  readonly #env: Pick<StackEnv, 'kubectl' | 'kubeconfig'>;
+  readonly #cacheDir = mkdtempSync(join(tmpdir(), 'kubectl-cache-'));
+
+  constructor(env: Pick<StackEnv, 'kubectl' | 'kubeconfig'>) {
+    this.#env = env;
+  }
+
+  /** Runs kubectl and reports how it ended; never rejects on a non-zero exit. */
+  run(args: string[], input?: string): Promise<KubectlResult> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(this.#env.kubectl, ['--kubeconfig', this.#env.kubeconfig, '--cache-dir', this.#cacheDir, ...args], {
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+      child.stdin.end(input ?? '');
+    });
+  }
+
+  /** Runs kubectl and resolves to its stdout; rejects with stderr on failure. */
+  async ok(args: string[], input?: string): Promise<string> {
+    const result = await this.run(args, input);
+    if (result.code !== 0) throw new Error(`kubectl ${args.join(' ')} exited with ${result.code}: ${result.stderr.trim()}`);
+    return result.stdout;
+  }
+
+  async json<T>(args: string[]): Promise<T> {
+    return JSON.parse(await this.ok([...args, '-o', 'json'])) as T;
+  }
+
+  dispose(): void {
+    rmSync(this.#cacheDir, { recursive: true, force: true });
+  }
+}
