@@ -62,7 +62,7 @@ describe('buildConfigDrive', () => {
     [
       'broken metadata',
       { metaData: from('metaData', 'key: [secret-value') },
-      'failed to unmarshal metadata from secret myns/metadata-secret (key metaData): invalid YAML (BAD_INDENT) at line 1, column 6',
+      'failed to unmarshal metadata from secret myns/metadata-secret (key metaData): invalid YAML (BAD_INDENT) at line 1, column 19',
     ],
   ])('rejects %s', (_name, parts, message) => {
     const result = buildConfigDrive({ host, liveIso: false, ...parts });
