@@ -15,6 +15,8 @@ const common = {
 const sources = ['operator', 'ironic-client', 'capm3-provider', 'hack'];
 
 export default {
+  // Jest 30 reads the timeout only at the root; integration and e2e tests wait on real servers.
+  testTimeout: 180_000,
   projects: [
     {
       ...common,
@@ -27,7 +29,6 @@ export default {
       testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
-      testTimeout: 180_000,
     },
     {
       ...common,
@@ -35,7 +36,6 @@ export default {
       testMatch: ['<rootDir>/test/e2e/**/*.test.ts'],
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
-      testTimeout: 600_000,
     },
   ],
 };

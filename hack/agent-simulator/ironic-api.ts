@@ -39,6 +39,9 @@ function faultString(body: unknown): string | undefined {
   }
 }
 
+/** What a ramdisk needs from Ironic (an interface so tests can stand in for Ironic). */
+export type RamdiskIronic = Pick<IronicRamdiskApi, 'lookup' | 'heartbeat' | 'continueInspection' | 'provisionState'>;
+
 /** The Ironic API calls a ramdisk makes (lookup, heartbeat, inspection), plus a node state read. */
 export class IronicRamdiskApi {
   readonly #baseUrl: string;

@@ -1,12 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { AgentServices } from './agent.ts';
-import type { RamdiskAgent } from './agent.ts';
-import type { IronicRamdiskApi } from './ironic-api.ts';
+import type { AgentServices, RamdiskAgent } from './agent.ts';
+import type { RamdiskIronic } from './ironic-api.ts';
 import type { Logger } from './log.ts';
 import { bootsIntoDisk, powerEventOf, type SushySystem } from './notifications.ts';
 import { RamdiskSession, type RamdiskPhase } from './ramdisk.ts';
 import type { RecordStore } from './records.ts';
-import type { RedfishClient } from './redfish.ts';
+import type { Bmc } from './redfish.ts';
 
 const POWER_POLL_MS = 500;
 /** sushy applies a power change 1-11 s after the request; give up well after that. */
@@ -25,8 +24,8 @@ export interface MachineOptions {
   heartbeatIntervalMs: number | undefined;
   minHeartbeatIntervalMs: number;
   agentServices: Omit<AgentServices, 'power'>;
-  ironic: IronicRamdiskApi;
-  redfish: RedfishClient;
+  ironic: RamdiskIronic;
+  redfish: Bmc;
   records: RecordStore;
   logger: Logger;
 }

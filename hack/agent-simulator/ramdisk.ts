@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { RamdiskAgent, type AgentServices, type ShutdownReason } from './agent.ts';
 import { Heartbeater } from './heartbeat.ts';
 import { buildInspectionData } from './inspection-data.ts';
-import type { IronicRamdiskApi, LookupAnswer } from './ironic-api.ts';
+import type { LookupAnswer, RamdiskIronic } from './ironic-api.ts';
 
 /** Ironic generates 43-character tokens; "******" means one was already handed out. */
 const MIN_TOKEN_LENGTH = 32;
@@ -15,7 +15,7 @@ const DEFAULT_HEARTBEAT_TIMEOUT_S = 300;
 
 export interface RamdiskOptions {
   services: AgentServices;
-  ironic: IronicRamdiskApi;
+  ironic: RamdiskIronic;
   macs: string[];
   agentUrl: string;
   agentVersion: string;

@@ -8,6 +8,9 @@ export interface RedfishSystemState {
 
 export type ResetType = 'On' | 'ForceOff' | 'GracefulShutdown' | 'ForceRestart' | 'GracefulRestart';
 
+/** What the simulated server needs from its BMC (an interface so tests can stand in for sushy). */
+export type Bmc = Pick<RedfishClient, 'getSystem' | 'reset'>;
+
 /** The two BMC calls the simulated server needs: read its state, and press its power button. */
 export class RedfishClient {
   readonly #baseUrl: string;

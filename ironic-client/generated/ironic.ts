@@ -1107,6 +1107,7 @@ export interface components {
             clean_steps?: components["schemas"]["CleanStep"][];
             /** @description Only with active/rebuild. A URL, a base64 gzipped ISO, or (1.56) an object to build one from. */
             configdrive?: string | components["schemas"]["ConfigDrive"];
+            /** @description Only with active/rebuild. */
             deploy_steps?: components["schemas"]["DeployStep"][];
             /** @description Skip booting the ramdisk; clean (1.70) or service (1.108) only. */
             disable_ramdisk?: boolean;
@@ -1118,7 +1119,8 @@ export interface components {
         };
         /**
          * @description Targets of PUT states/provision. active/deploy and deleted/undeploy are synonyms
-         *     (deploy/undeploy since 1.73); clean needs clean_steps (or a runbook); service (1.87)
+         *     (deploy/undeploy since 1.73), but configdrive and deploy_steps are accepted only with
+         *     active or rebuild; clean needs clean_steps (or a runbook); service (1.87)
          *     needs service_steps (or a runbook); rescue needs rescue_password; unhold since 1.85;
          *     abort from `wait call-back` since 1.110.
          * @enum {string}

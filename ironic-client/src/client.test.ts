@@ -1,7 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Agent as HttpsAgent } from 'node:https';
 import { inspect } from 'node:util';
 import nock from 'nock';
 import { Registry } from 'prom-client';
@@ -284,5 +285,21 @@ describe('metrics', () => {
     scope.done();
     expect(await counterValue(registry, { route: '/v1/drivers' })).toBe(2);
     expect(await counterValue(registry, { route: '/v1' })).toBe(2);
+  });
+});
+
+describe('connection pool', () => {
+  it('closes keep-alive connections on close() and after a refused negotiation', async () => {
+    const destroy = jest.spyOn(HttpsAgent.prototype, 'destroy');
+    try {
+      const { client } = await connectTestClient();
+      client.close();
+      expect(destroy).toHaveBeenCalledTimes(1);
+      mockDiscovery('1.80');
+      await expect(connectIronic({ endpoint: ENDPOINT })).rejects.toBeInstanceOf(IronicVersionUnsupportedError);
+      expect(destroy).toHaveBeenCalledTimes(2);
+    } finally {
+      destroy.mockRestore();
+    }
   });
 });

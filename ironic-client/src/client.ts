@@ -32,6 +32,8 @@ export interface IronicClient {
   readonly drivers: DriverOperations;
   readonly agent: AgentOperations;
   readonly versions: VersionOperations;
+  /** Closes pooled keep-alive connections; later calls open new ones. */
+  close(): void;
 }
 
 /**
@@ -47,7 +49,18 @@ export async function connectIronic(options: IronicClientOptions): Promise<Ironi
     retry: compiled.retry,
     metrics: createRequestMetrics(compiled.metricsRegistry),
   });
-  const { microversion, serverRange } = await negotiateMicroversion(transport);
+  const close = () => {
+    compiled.agents.httpAgent.destroy();
+    compiled.agents.httpsAgent.destroy();
+  };
+  let negotiated;
+  try {
+    negotiated = await negotiateMicroversion(transport);
+  } catch (error) {
+    close();
+    throw error;
+  }
+  const { microversion, serverRange } = negotiated;
   const context: ResourceContext = { transport, microversion, features: featuresAt(microversion) };
   return Object.freeze({
     endpoint: compiled.baseUrl,
@@ -59,5 +72,6 @@ export async function connectIronic(options: IronicClientOptions): Promise<Ironi
     drivers: driverOperations(context),
     agent: agentOperations(context),
     versions: versionOperations(transport),
+    close,
   });
 }

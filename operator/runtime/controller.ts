@@ -196,7 +196,10 @@ export class Controller {
       outcome = 'error';
       const terminal = isTerminalError(error);
       this.#metrics.failed({ terminal });
-      if (terminal) {
+      if (signal.aborted) {
+        // Interrupted by shutdown or lost leadership: whoever runs next picks the key up.
+        log.debug('reconcile interrupted', { error });
+      } else if (terminal) {
         this.queue.forget(key);
         log.error('Reconciler error', { error, terminal: true });
       } else {

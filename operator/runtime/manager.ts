@@ -12,7 +12,6 @@ import { createEventRecorder } from './event-recorder.ts';
 import type { EventObject, EventRecorder } from './event-recorder.ts';
 import { HealthChecks } from './health.ts';
 import type { Check } from './health.ts';
-import { startHttpServer } from './http-server.ts';
 import type { BindAddress, RunningServer } from './http-server.ts';
 import { Informer } from './informer.ts';
 import { KubeClient } from './kube-client.ts';
@@ -21,6 +20,8 @@ import type { KubeObject, ResourceType } from './kube-object.ts';
 import { LeaderElector } from './leader-election.ts';
 import type { Lease } from './leader-election.ts';
 import { listerWatcherFor } from './lister-watcher.ts';
+import { startManagerServers } from './manager-servers.ts';
+import type { ManagerServerName } from './manager-servers.ts';
 import { createLogger } from './logger.ts';
 import type { Logger } from './logger.ts';
 import { createRuntimeMetrics } from './metrics.ts';
@@ -86,7 +87,7 @@ export class Manager {
   readonly #clients = new Map<string, ResourceClient<KubeObject>>();
   readonly #controllers: Controller[] = [];
   readonly #runnables: Runnable[] = [];
-  readonly #servers = new Map<'health' | 'metrics', RunningServer>();
+  #servers = new Map<ManagerServerName, RunningServer>();
   #leading = false;
   #started = false;
 
@@ -195,7 +196,15 @@ export class Manager {
     if (this.#started) throw new Error('the manager was already started');
     this.#started = true;
     this.logger.info('starting manager', { identity: this.identity, leaderElect: this.options.leaderElect });
-    const servers = await this.#startServers();
+    const servers = await startManagerServers({
+      healthProbeBindAddress: this.options.healthProbeBindAddress,
+      metricsBindAddress: this.options.metricsBindAddress,
+      healthz: this.healthz,
+      readyz: this.readyz,
+      registry: this.registry,
+      logger: this.logger,
+    });
+    this.#servers = servers;
     const always = this.#runnables.filter((r) => r.needLeaderElection === false);
     const alwaysRunning = always.map((r) => r.start(signal));
     let lost = false;
@@ -213,19 +222,22 @@ export class Manager {
               leaderScope.abort();
             }
           });
-          await this.#lead(leaderScope.signal);
-          signal.removeEventListener('abort', onStop);
-          stopRenewing.abort();
-          await renewing;
-          if (!lost) await elector.release();
+          try {
+            await this.#lead(leaderScope.signal);
+          } finally {
+            signal.removeEventListener('abort', onStop);
+            stopRenewing.abort();
+            await renewing;
+            if (!lost) await elector.release();
+          }
         }
       } else {
         await this.#lead(signal);
       }
       await this.#bounded(Promise.all(alwaysRunning), 'runnables');
     } finally {
-      await Promise.all(servers.map((s) => s.close()));
-      this.#servers.clear();
+      await Promise.all([...servers.values()].map((s) => s.close()));
+      this.#servers = new Map();
       this.logger.info('manager stopped');
     }
     if (lost) throw new LeaderElectionLostError('leader election lost');
@@ -295,49 +307,8 @@ export class Manager {
     });
   }
 
-  async #startServers(): Promise<RunningServer[]> {
-    const servers: RunningServer[] = [];
-    const { metricsBindAddress, healthProbeBindAddress } = this.options;
-    try {
-      if (healthProbeBindAddress) {
-        const probe = (checks: HealthChecks) => async ({ url }: { url: URL }) => {
-          const report = await checks.run({ verbose: url.searchParams.has('verbose') });
-          return { status: report.healthy ? 200 : 500, body: report.body };
-        };
-        const health = await startHttpServer({
-            name: 'health probes',
-            bindAddress: healthProbeBindAddress,
-            routes: { '/healthz': probe(this.healthz), '/readyz': probe(this.readyz) },
-            logger: this.logger,
-          });
-        this.#servers.set('health', health);
-        servers.push(health);
-      }
-      if (metricsBindAddress) {
-        const metrics = await startHttpServer({
-            name: 'metrics',
-            bindAddress: metricsBindAddress,
-            routes: {
-              '/metrics': async () => ({
-                status: 200,
-                contentType: this.registry.contentType,
-                body: await this.registry.metrics(),
-              }),
-            },
-            logger: this.logger,
-          });
-        this.#servers.set('metrics', metrics);
-        servers.push(metrics);
-      }
-    } catch (error) {
-      await Promise.all(servers.map((s) => s.close()));
-      throw error;
-    }
-    return servers;
-  }
-
   /** Where a server actually listens (a port of 0 picks a free one); undefined when disabled or stopped. */
-  serverAddress(server: 'health' | 'metrics'): BindAddress | undefined {
+  serverAddress(server: ManagerServerName): BindAddress | undefined {
     return this.#servers.get(server)?.address;
   }
 }

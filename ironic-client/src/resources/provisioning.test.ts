@@ -22,8 +22,15 @@ describe('nodes.setProvisionState', () => {
       network_data: { links: [], networks: [], services: [] },
     };
     const deploySteps = [{ interface: 'deploy' as const, step: 'install_coreos', args: {}, priority: 80 }];
-    ironic().put(path, { target: 'deploy', configdrive, deploy_steps: deploySteps }).reply(202);
+    // Ironic 39 refuses configdrive and deploy_steps with "deploy", its synonym of "active".
+    ironic().put(path, { target: 'active', configdrive, deploy_steps: deploySteps }).reply(202);
     await client.nodes.setProvisionState(NODE_UUID, { target: 'deploy', configdrive, deploySteps });
+  });
+
+  it('sends undeploy as deleted', async () => {
+    const { client } = await connectTestClient();
+    ironic().put(path, { target: 'deleted' }).reply(202);
+    await client.nodes.setProvisionState(NODE_UUID, { target: 'undeploy' });
   });
 
   it('accepts a configdrive URL or base64 string', async () => {

@@ -4,7 +4,7 @@ import type { ResourceContext } from './context.ts';
 
 export interface ProvisionStateOptions {
   target: ProvisionVerb;
-  /** Only with active/deploy/rebuild: a URL, a base64 gzipped ISO, or an object Ironic builds one from. */
+  /** Only with active (deploy)/rebuild: a URL, a base64 gzipped ISO, or an object Ironic builds one from. */
   configdrive?: string | ConfigDrive;
   /** Required for `clean` unless a runbook is given. */
   cleanSteps?: CleanStep[];
@@ -25,8 +25,13 @@ export interface ProvisioningOperations {
   setProvisionState(nodeIdent: string, options: ProvisionStateOptions): Promise<void>;
 }
 
+// Ironic runs deploy/undeploy exactly like active/deleted, but its configdrive and deploy_steps
+// checks (utils.check_allow_configdrive, check_allow_deploy_steps) accept only active and
+// rebuild, so the older names are sent on the wire.
+const WIRE_VERBS: Partial<Record<ProvisionVerb, ProvisionVerb>> = { deploy: 'active', undeploy: 'deleted' };
+
 export function toProvisionStateRequest(options: ProvisionStateOptions): ProvisionStateRequest {
-  const request: ProvisionStateRequest = { target: options.target };
+  const request: ProvisionStateRequest = { target: WIRE_VERBS[options.target] ?? options.target };
   if (options.configdrive !== undefined) request.configdrive = options.configdrive;
   if (options.cleanSteps !== undefined) request.clean_steps = options.cleanSteps;
   if (options.deploySteps !== undefined) request.deploy_steps = options.deploySteps;

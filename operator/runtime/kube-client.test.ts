@@ -1,0 +1,85 @@
+import { describe, it, expect, afterEach, beforeAll, afterAll } from '@jest/globals';
+import { KubeConfig } from '@kubernetes/client-node';
+import nock from 'nock';
+import { KubeClient } from './kube-client.ts';
+import type { RawWatchEvent } from './kube-client.ts';
+import { isConflict, isGone, toKubeError } from './kube-errors.ts';
+import { createResourceClient } from './resource-client.ts';
+import type { ResourceType } from './kube-object.ts';
+
+// nock intercepts undici at the socket level: nothing leaves the process.
+const SERVER = 'https://kube.test:6443';
+const Toy: ResourceType = { group: 'example.com', version: 'v1', kind: 'Toy', plural: 'toys', namespaced: true };
+
+function client(): KubeClient {
+  const kubeConfig = new KubeConfig();
+  kubeConfig.loadFromOptions({
+    clusters: [{ name: 'c', server: SERVER, skipTLSVerify: true }],
+    users: [{ name: 'u', token: 'secret-token' }],
+    contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
+    currentContext: 'x',
+  });
+  return new KubeClient(kubeConfig);
+}
+
+beforeAll(() => nock.disableNetConnect());
+afterEach(() => nock.cleanAll());
+afterAll(() => {
+  nock.enableNetConnect();
+  nock.restore();
+});
+
+describe('KubeClient', () => {
+  it('sends patches with their own content type, auth and the field manager, and keeps unknown fields', async () => {
+    const scope = nock(SERVER, { reqheaders: { authorization: 'Bearer secret-token', 'content-type': 'application/merge-patch+json' } })
+      .patch('/apis/example.com/v1/namespaces/ns/toys/t/status', { status: { 'x-custom': true } })
+      .query({ fieldManager: 'toy-controller' })
+      .reply(200, { apiVersion: 'example.com/v1', kind: 'Toy', metadata: { name: 't', creationTimestamp: '2026-01-01T00:00:00Z' }, status: { 'x-custom': true } });
+    const toys = createResourceClient(client(), Toy, { fieldManager: 'toy-controller' });
+    const result = await toys.patch({ namespace: 'ns', name: 't' }, { status: { 'x-custom': true } }, { type: 'merge', subresource: 'status' });
+    expect(result.status).toEqual({ 'x-custom': true });
+    expect(result.metadata.creationTimestamp).toBe('2026-01-01T00:00:00Z');
+    scope.done();
+  });
+
+  it('throws ApiException-shaped errors that toKubeError understands', async () => {
+    nock(SERVER)
+      .put('/apis/example.com/v1/namespaces/ns/toys/t')
+      .reply(409, { kind: 'Status', code: 409, reason: 'Conflict', message: 'the object has been modified' });
+    const toys = createResourceClient(client(), Toy);
+    const error = await toys.replace({ metadata: { name: 't', namespace: 'ns', resourceVersion: '1' } }).catch((e: unknown) => e);
+    expect(isConflict(error)).toBe(true);
+    expect(toKubeError(error).message).toBe('the object has been modified');
+  });
+
+  it('streams watch events and turns an ERROR event into a rejection', async () => {
+    const lines = [
+      { type: 'ADDED', object: { metadata: { name: 'a', resourceVersion: '5' } } },
+      { type: 'BOOKMARK', object: { metadata: { resourceVersion: '6' } } },
+      { type: 'ERROR', object: { kind: 'Status', code: 410, reason: 'Expired', message: 'too old resource version' } },
+    ];
+    nock(SERVER)
+      .get('/apis/example.com/v1/namespaces/ns/toys')
+      .query({ watch: 'true', resourceVersion: '4', allowWatchBookmarks: 'true' })
+      .reply(200, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    const events: RawWatchEvent[] = [];
+    const toys = createResourceClient(client(), Toy);
+    const error = await toys
+      .watch({ namespace: 'ns', resourceVersion: '4', allowWatchBookmarks: true, signal: new AbortController().signal }, (e) =>
+        events.push(e),
+      )
+      .catch((e: unknown) => e);
+    expect(events.map((e) => e.type)).toEqual(['ADDED', 'BOOKMARK']);
+    expect(isGone(error)).toBe(true);
+  });
+
+  it('resolves when the server ends the watch cleanly', async () => {
+    nock(SERVER)
+      .get('/apis/example.com/v1/namespaces/ns/toys')
+      .query(true)
+      .reply(200, JSON.stringify({ type: 'MODIFIED', object: { metadata: { name: 'a' } } }) + '\n');
+    const events: RawWatchEvent[] = [];
+    await createResourceClient(client(), Toy).watch({ namespace: 'ns', signal: new AbortController().signal }, (e) => events.push(e));
+    expect(events).toHaveLength(1);
+  });
+});
