@@ -1,0 +1,169 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { parseSimulatorConfig } from './config.ts';
+import { silentLogger } from './log.ts';
+import { startSimulator, type RunningSimulator } from './simulator.ts';
+import { startTestServer, type TestHttpServer } from './test-support/http-server.ts';
+
+const SYSTEM = '6f1a2b3c-0000-4000-8000-00000000000a';
+const NODE = 'aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee';
+const TOKEN = 't'.repeat(43);
+
+async function eventually<T>(probe: () => T | undefined | Promise<T | undefined>, what: string): Promise<T> {
+  const deadline = Date.now() + 5000;
+  while (Date.now() < deadline) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    await sleep(20);
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+/** A pretend Ironic (ramdisk endpoints) and a pretend sushy (one system), both on loopback. */
+describe('simulator against fake Ironic and sushy', () => {
+  let ironic: TestHttpServer;
+  let sushy: TestHttpServer;
+  let simulator: RunningSimulator;
+  let provisionState = 'clean wait';
+  let power = 'Off';
+  let bootDevice = 'Pxe';
+  const heartbeats: Record<string, string>[] = [];
+  const inspections: Record<string, unknown>[] = [];
+  const resets: string[] = [];
+
+  beforeAll(async () => {
+    ironic = await startTestServer({
+      '/v1/lookup': () => ({
+        body: JSON.stringify({
+          node: { uuid: NODE, properties: {}, instance_info: {}, driver_internal_info: {} },
+          config: { agent_token: TOKEN, heartbeat_timeout: 300, agent_md5_checksum_enable: true },
+        }),
+      }),
+      [`/v1/nodes/${NODE}`]: () => ({ body: JSON.stringify({ provision_state: provisionState }) }),
+      [`/v1/heartbeat/${NODE}`]: (_request, body) => {
+        heartbeats.push(JSON.parse(body) as Record<string, string>);
+        return { status: 202, body: '' };
+      },
+      '/v1/continue_inspection': (_request, body) => {
+        inspections.push(JSON.parse(body) as Record<string, unknown>);
+        return { status: 202, body: JSON.stringify({ node: { uuid: NODE }, config: {} }) };
+      },
+    });
+    sushy = await startTestServer({
+      [`/redfish/v1/Systems/${SYSTEM}`]: () => ({
+        body: JSON.stringify({ PowerState: power, Boot: { BootSourceOverrideTarget: bootDevice } }),
+      }),
+      [`/redfish/v1/Systems/${SYSTEM}/Actions/ComputerSystem.Reset`]: (_request, body) => {
+        resets.push((JSON.parse(body) as { ResetType: string }).ResetType);
+        return { status: 204, body: '' };
+      },
+    });
+    const config = parseSimulatorConfig({
+      listen: { port: 0 },
+      ironicUrl: ironic.url,
+      redfish: { url: sushy.url },
+      bootDelayMs: 0,
+      lookupIntervalMs: 20,
+      heartbeatIntervalMs: 100,
+      minHeartbeatIntervalMs: 0,
+      commandDelayMs: 10,
+      systems: [{ uuid: SYSTEM, name: 'sim-a', nics: [{ mac: '52:54:00:bb:00:01' }] }],
+    });
+    simulator = await startSimulator(config, silentLogger());
+  });
+  afterAll(async () => {
+    await simulator.close();
+    await ironic.close();
+    await sushy.close();
+  });
+
+  const notify = (fields: Record<string, unknown>) =>
+    fetch(`${simulator.url}/`, {
+      method: 'PUT',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ uuid: SYSTEM, name: 'sim-a', nics: [], external_notifier: true, ...fields }),
+    });
+  const agentUrl = () => `${simulator.url}/agents/${SYSTEM}`;
+
+  it('boots the ramdisk on power on, heartbeats and serves the agent API', async () => {
+    const reply = await notify({ power_state: 'Off', boot_device: 'Pxe', pending_power: { power_state: 'On', apply_time: 1 } });
+    expect(reply.status).toBe(204);
+    power = 'On';
+    const first = await eventually(() => heartbeats[0], 'a heartbeat');
+    expect(first).toEqual({ callback_url: agentUrl(), agent_token: TOKEN, agent_version: '11.0.0' });
+
+    expect((await fetch(`${agentUrl()}/v1/commands/`)).status).toBe(401);
+    const listed = await fetch(`${agentUrl()}/v1/commands/?agent_token=${TOKEN}`);
+    expect(await listed.json()).toEqual({ commands: [] });
+
+    const run = await fetch(`${agentUrl()}/v1/commands/?wait=true&agent_token=${TOKEN}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'clean.execute_clean_step', params: { step: { step: 'erase_devices_metadata' }, node: { uuid: NODE }, ports: [] } }),
+    });
+    expect(await run.json()).toMatchObject({ command_name: 'execute_clean_step', command_status: 'SUCCEEDED' });
+    const unknown = await fetch(`${agentUrl()}/v1/commands/?agent_token=${TOKEN}`, {
+      method: 'POST',
+      body: JSON.stringify({ name: 'clean.nope', params: {} }),
+    });
+    expect(unknown.status).toBe(400);
+    expect(await unknown.json()).toEqual({ faultcode: 'Client', faultstring: 'Invalid command: Unknown command: nope' });
+
+    const records = (await (await fetch(`${simulator.url}/records/${SYSTEM}`)).json()) as {
+      boots: unknown[];
+      diskWipes: unknown[];
+    };
+    expect(records.boots).toEqual([expect.objectContaining({ bootDevice: 'Pxe', into: 'ramdisk' })]);
+    expect(records.diskWipes).toHaveLength(3);
+  });
+
+  it('powers itself off on standby.power_off and goes silent once the BMC reports off', async () => {
+    const off = await fetch(`${agentUrl()}/v1/commands/?wait=true&agent_token=${TOKEN}`, {
+      method: 'POST',
+      body: JSON.stringify({ name: 'standby.power_off', params: {} }),
+    });
+    expect(await off.json()).toMatchObject({ command_status: 'SUCCEEDED' });
+    expect(resets).toEqual(['ForceOff']);
+    await notify({ power_state: 'On', pending_power: { power_state: 'Off', apply_time: 1 } });
+    power = 'Off';
+    await eventually(async () => {
+      const status = (await (await fetch(`${simulator.url}/systems`)).json()) as { systems: { os: string }[] };
+      return status.systems[0]?.os === 'off' ? true : undefined;
+    }, 'the server to be off');
+    // No agent runs there any more: the connection is dropped, as for a dead host.
+    await expect(fetch(`${agentUrl()}/v1/commands/?agent_token=${TOKEN}`)).rejects.toThrow();
+  });
+
+  it('posts the inventory when the node waits for inspection', async () => {
+    provisionState = 'inspect wait';
+    await notify({ power_state: 'Off', boot_device: 'Pxe', pending_power: { power_state: 'On', apply_time: 2 } });
+    power = 'On';
+    const data = await eventually(() => inspections[0], 'inspection data');
+    expect(data).toMatchObject({
+      inventory: { interfaces: [expect.objectContaining({ mac_address: '52:54:00:bb:00:01' })], hostname: 'sim-a' },
+      boot_interface: '52:54:00:bb:00:01',
+    });
+    expect(ironic.requests).toContain(`POST /v1/continue_inspection?node_uuid=${NODE}`);
+    const records = (await (await fetch(`${simulator.url}/records`)).json()) as {
+      systems: { inspections: unknown[] }[];
+    };
+    expect(records.systems[0]?.inspections).toEqual([
+      expect.objectContaining({ nodeUuid: NODE, accepted: true, httpStatus: 202 }),
+    ]);
+  });
+
+  it('boots the installed OS when the boot device is the disk', async () => {
+    await notify({ power_state: 'On', pending_power: { power_state: 'Off', apply_time: 3 } });
+    power = 'Off';
+    await notify({ power_state: 'Off', pending_power: null });
+    bootDevice = 'Hdd';
+    await notify({ power_state: 'Off', boot_device: 'Hdd', pending_power: { power_state: 'On', apply_time: 4 } });
+    power = 'On';
+    const status = await eventually(async () => {
+      const body = (await (await fetch(`${simulator.url}/systems`)).json()) as { systems: { os: string }[] };
+      return body.systems[0]?.os === 'disk' ? body.systems[0] : undefined;
+    }, 'a disk boot');
+    expect(status).toMatchObject({ os: 'disk', ramdisk: null });
+    expect(await (await fetch(`${simulator.url}/healthz`)).json()).toEqual({ status: 'ok', systems: 1 });
+  });
+});
