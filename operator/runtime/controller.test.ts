@@ -4,15 +4,15 @@ import { Controller } from './controller.ts';
 import { TerminalError } from './errors.ts';
 import { requestForObject, requestsForOwner } from './event-handlers.ts';
 import { Informer } from './informer.ts';
+import type { WatchEventType } from './kube-client.ts';
 import { keyOf } from './kube-object.ts';
-import type { KubeObject, ResourceType } from './kube-object.ts';
-import { listerWatcherFor } from './lister-watcher.ts';
+import type { KubeObject, OwnerReference, ResourceType } from './kube-object.ts';
+import type { ListerWatcher } from './lister-watcher.ts';
 import { createRuntimeMetrics } from './metrics.ts';
 import { generationChanged } from './predicates.ts';
 import { ItemExponentialFailureRateLimiter } from './rate-limiter.ts';
 import type { ReconcileContext, Request, Result } from './reconciler.ts';
-import { createResourceClient } from './resource-client.ts';
-import { FakeApiServer } from './testing/fake-api-server.ts';
+import type { WatchEvent } from './resource-client.ts';
 import { FakeClock, flushPromises } from './testing/fake-clock.ts';
 
 type Handler = (request: Request, context: ReconcileContext) => Promise<Result | void>;
@@ -203,17 +203,47 @@ describe('Controller', () => {
   });
 });
 
+/**
+ * A ListerWatcher with a fixed initial list and one long-lived watch through which the
+ * test pushes events; enough to feed an Informer without any API server.
+ */
+function scriptedSource(items: KubeObject[] = []) {
+  let push: ((event: WatchEvent<KubeObject>) => void) | undefined;
+  const listerWatcher: ListerWatcher<KubeObject> = {
+    list: async () => ({ items: structuredClone(items), resourceVersion: '1' }),
+    watch: ({ signal }, onEvent) =>
+      new Promise<void>((resolve) => {
+        push = onEvent;
+        signal.addEventListener('abort', () => resolve(), { once: true });
+      }),
+  };
+  const emit = (type: WatchEventType, object: KubeObject): void => {
+    if (!push) throw new Error('the informer is not watching');
+    push({ type, object: structuredClone(object) });
+  };
+  return { listerWatcher, emit };
+}
+
 describe('Controller watches', () => {
   const Toy: ResourceType = { group: 'example.com', version: 'v1', kind: 'Toy', plural: 'toys', namespaced: true };
-  const Part: ResourceType = { group: 'example.com', version: 'v1', kind: 'Part', plural: 'parts', namespaced: true };
+  const toy = (resourceVersion: string, generation: number, extra: Partial<KubeObject> = {}): KubeObject => ({
+    apiVersion: 'example.com/v1',
+    kind: 'Toy',
+    metadata: { name: 't1', namespace: 'ns', uid: 'uid-t1', resourceVersion, generation },
+    ...extra,
+  });
+  const part = (name: string, ownerReferences: OwnerReference[]): KubeObject => ({
+    apiVersion: 'example.com/v1',
+    kind: 'Part',
+    metadata: { name, namespace: 'ns', resourceVersion: '1', ownerReferences },
+  });
 
-  it('enqueues primaries through predicates, owners of secondaries, and primaries on resync', async () => {
-    const api = new FakeApiServer();
+  it('enqueues primaries through predicates, controller owners of secondaries, and primaries on resync', async () => {
     const clock = new FakeClock();
-    const toys = createResourceClient(api, Toy);
-    const parts = createResourceClient(api, Part);
-    const toyInformer = new Informer({ name: 'Toy', listerWatcher: listerWatcherFor(toys), clock, resyncPeriodMs: 600_000, random: () => 0.5 });
-    const partInformer = new Informer({ name: 'Part', listerWatcher: listerWatcherFor(parts), clock });
+    const toys = scriptedSource();
+    const parts = scriptedSource();
+    const toyInformer = new Informer({ name: 'Toy', listerWatcher: toys.listerWatcher, clock, resyncPeriodMs: 600_000, random: () => 0.5 });
+    const partInformer = new Informer({ name: 'Part', listerWatcher: parts.listerWatcher, clock });
     const seen: string[] = [];
     const controller = new Controller({
       name: 'toy',
@@ -224,32 +254,72 @@ describe('Controller watches', () => {
     })
       .watch(toyInformer, { map: requestForObject, predicates: [generationChanged], enqueueOnResync: true })
       .watch(partInformer, { map: requestsForOwner(Toy) });
+    expect(controller.informers).toEqual([toyInformer, partInformer]);
     const stop = new AbortController();
     const running = Promise.all([toyInformer.run(stop.signal), partInformer.run(stop.signal), controller.start(stop.signal)]);
     cleanups.push(async () => {
       stop.abort();
       await running;
     });
+    await flushPromises();
 
-    const created = await toys.create({ metadata: { name: 't1', namespace: 'ns' }, spec: { size: 1 } } as KubeObject);
+    toys.emit('ADDED', toy('2', 1, { spec: { size: 1 } }));
     await flushPromises();
     expect(seen).toEqual(['ns/t1']);
 
-    // A status-only write does not bump the generation: filtered out.
-    await toys.patch({ namespace: 'ns', name: 't1' }, { status: { ready: true } }, { type: 'merge', subresource: 'status' });
+    // A status-only write keeps the generation: filtered out.
+    toys.emit('MODIFIED', toy('3', 1, { spec: { size: 1 }, status: { ready: true } }));
     await flushPromises();
     expect(seen).toEqual(['ns/t1']);
 
-    await toys.patch({ namespace: 'ns', name: 't1' }, { spec: { size: 2 } }, { type: 'merge' });
+    toys.emit('MODIFIED', toy('4', 2, { spec: { size: 2 }, status: { ready: true } }));
     await flushPromises();
     expect(seen).toEqual(['ns/t1', 'ns/t1']);
 
-    const ownerRef = { apiVersion: 'example.com/v1', kind: 'Toy', name: 't1', uid: created.metadata.uid ?? '', controller: true };
-    await parts.create({ metadata: { name: 'p1', namespace: 'ns', ownerReferences: [ownerRef] } });
+    const ownerRef = { apiVersion: 'example.com/v1', kind: 'Toy', name: 't1', uid: 'uid-t1' };
+    parts.emit('ADDED', part('p1', [{ ...ownerRef, controller: true }]));
     await flushPromises();
     expect(seen).toEqual(['ns/t1', 'ns/t1', 'ns/t1']);
 
+    // Not the controller owner, or an owner of another kind: ignored.
+    parts.emit('ADDED', part('p2', [ownerRef, { apiVersion: 'other.io/v1', kind: 'Toy', name: 't9', uid: 'u9', controller: true }]));
+    await flushPromises();
+    expect(seen).toHaveLength(3);
+
     await clock.advance(600_000);
     expect(seen).toEqual(['ns/t1', 'ns/t1', 'ns/t1', 'ns/t1']);
+
+    toys.emit('DELETED', toy('5', 2));
+    await flushPromises();
+    expect(seen).toHaveLength(5);
+  });
+
+  it('reconciles nothing until every watched informer has synced', async () => {
+    const clock = new FakeClock();
+    const toys = scriptedSource([toy('1', 1)]);
+    let listParts!: () => void;
+    const parts: ListerWatcher<KubeObject> = {
+      list: () => new Promise((resolve) => (listParts = () => resolve({ items: [], resourceVersion: '1' }))),
+      watch: ({ signal }) => new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true })),
+    };
+    const toyInformer = new Informer({ name: 'Toy', listerWatcher: toys.listerWatcher, clock });
+    const partInformer = new Informer({ name: 'Part', listerWatcher: parts, clock });
+    const seen: string[] = [];
+    const controller = new Controller({ name: 'toy', clock, reconciler: async (request) => void seen.push(keyOf(request)) })
+      .watch(toyInformer, { map: requestForObject })
+      .watch(partInformer, { map: requestsForOwner(Toy) });
+    const stop = new AbortController();
+    const running = Promise.all([toyInformer.run(stop.signal), partInformer.run(stop.signal), controller.start(stop.signal)]);
+    cleanups.push(async () => {
+      stop.abort();
+      await running;
+    });
+    await flushPromises();
+    expect(toyInformer.hasSynced()).toBe(true);
+    expect(controller.queue.len()).toBe(1);
+    expect(seen).toEqual([]);
+    listParts();
+    await flushPromises();
+    expect(seen).toEqual(['ns/t1']);
   });
 });

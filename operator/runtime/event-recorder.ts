@@ -19,7 +19,7 @@ export interface EventInput {
   reason: string;
   /** What the controller did or failed to do, e.g. `Provision`. */
   action: string;
-  /** Human-readable detail; cut to the API's 1 KiB limit. */
+  /** Human-readable detail; cut to the API's 1 KiB (UTF-8 bytes) limit. */
   note?: string;
   related?: KubeObject;
 }
@@ -59,8 +59,22 @@ export interface EventRecorderOptions {
 const NOTE_LIMIT = 1024;
 const FIELD_LIMIT = 128;
 
+/**
+ * Cuts `text` to at most `limit` UTF-8 bytes, marking the cut with `...`. The API server
+ * counts bytes, not characters, so multi-byte text cut by length would be rejected (and
+ * the Event lost); the cut never splits a character.
+ */
 function truncate(text: string, limit: number): string {
-  return text.length <= limit ? text : text.slice(0, limit - 3) + '...';
+  if (Buffer.byteLength(text, 'utf8') <= limit) return text;
+  let kept = '';
+  let bytes = 0;
+  for (const char of text) {
+    const size = Buffer.byteLength(char, 'utf8');
+    if (bytes + size > limit - 3) break;
+    kept += char;
+    bytes += size;
+  }
+  return kept + '...';
 }
 
 export function createEventRecorder(options: EventRecorderOptions): EventRecorder {

@@ -1,59 +1,153 @@
 import { describe, it, expect } from '@jest/globals';
+import { ApiException } from '@kubernetes/client-node';
 import { addFinalizer, hasFinalizer, removeFinalizer } from './finalizers.ts';
-import { isConflict, isInvalid } from './kube-errors.ts';
+import type { KubeRequest, KubeTransport } from './kube-client.ts';
+import { isConflict } from './kube-errors.ts';
 import type { KubeObject, ResourceType } from './kube-object.ts';
 import { createResourceClient } from './resource-client.ts';
-import { FakeApiServer } from './testing/fake-api-server.ts';
+
+// The round trip through a real API server (test ops, conflicts, deletion once the last
+// finalizer goes) is in test/integration/runtime/finalizers.test.ts.
 
 const Toy: ResourceType = { group: 'example.com', version: 'v1', kind: 'Toy', plural: 'toys', namespaced: true };
 const F = 'example.com/cleanup';
+const PATH = '/apis/example.com/v1/namespaces/ns/toys/t';
+const JSON_PATCH = 'application/json-patch+json';
+const MERGE_PATCH = 'application/merge-patch+json';
 
-async function setup(finalizers?: string[]) {
-  const api = new FakeApiServer();
-  const client = createResourceClient(api, Toy);
-  const obj = await client.create({ metadata: { name: 't', namespace: 'ns', finalizers } } as KubeObject);
-  return { api, client, obj };
+const toy = (finalizers?: string[]): KubeObject => ({
+  metadata: { name: 't', namespace: 'ns', resourceVersion: '42', ...(finalizers ? { finalizers } : {}) },
+});
+
+/** Records each request and answers it with the next canned reply (an Error is thrown). */
+function setup(...replies: unknown[]) {
+  const requests: KubeRequest[] = [];
+  const transport: KubeTransport = {
+    async request<T>(request: KubeRequest): Promise<T> {
+      requests.push(request);
+      const reply = replies.shift();
+      if (reply instanceof Error) throw reply;
+      return reply as T;
+    },
+    watch: () => Promise.reject(new Error('not used')),
+  };
+  return { client: createResourceClient(transport, Toy, { fieldManager: 'toy-controller' }), requests };
 }
 
-describe.each(['json', 'merge'] as const)('finalizers (%s patch)', (strategy) => {
-  it('adds a finalizer to an object without any', async () => {
-    const { client, obj } = await setup();
-    const updated = await addFinalizer(client, obj, F, { strategy });
-    expect(updated.metadata.finalizers).toEqual([F]);
-    expect(hasFinalizer(updated, F)).toBe(true);
+const statusError = (code: number, reason: string) =>
+  new ApiException(code, 'PATCH failed', JSON.stringify({ kind: 'Status', code, reason, message: reason }), {});
+
+describe('hasFinalizer', () => {
+  it('looks the finalizer up in metadata.finalizers', () => {
+    expect(hasFinalizer(toy([F]), F)).toBe(true);
+    expect(hasFinalizer(toy(['other']), F)).toBe(false);
+    expect(hasFinalizer(toy(), F)).toBe(false);
+  });
+});
+
+describe('addFinalizer', () => {
+  it('json (default): guards on the resourceVersion when there is no list yet, and returns the answer', async () => {
+    const answer = toy([F]);
+    const { client, requests } = setup(answer);
+    expect(await addFinalizer(client, toy(), F)).toBe(answer);
+    expect(requests).toEqual([
+      {
+        method: 'PATCH',
+        path: PATH,
+        contentType: JSON_PATCH,
+        query: { fieldManager: 'toy-controller' },
+        body: [
+          { op: 'test', path: '/metadata/resourceVersion', value: '42' },
+          { op: 'add', path: '/metadata/finalizers', value: [F] },
+        ],
+      },
+    ]);
   });
 
-  it('appends to existing finalizers and is a no-op when present', async () => {
-    const { api, client, obj } = await setup(['other']);
-    const updated = await addFinalizer(client, obj, F, { strategy });
-    expect(updated.metadata.finalizers).toEqual(['other', F]);
-    const writes = api.requests.length;
-    expect(await addFinalizer(client, updated, F, { strategy })).toBe(updated);
-    expect(api.requests.length).toBe(writes);
+  it('json: guards on the list it saw and appends to it', async () => {
+    const { client, requests } = setup(toy(['a', 'b', F]));
+    await addFinalizer(client, toy(['a', 'b']), F, { strategy: 'json', fieldManager: 'other' });
+    expect(requests[0]).toMatchObject({
+      contentType: JSON_PATCH,
+      query: { fieldManager: 'other' },
+      body: [
+        { op: 'test', path: '/metadata/finalizers', value: ['a', 'b'] },
+        { op: 'add', path: '/metadata/finalizers/-', value: F },
+      ],
+    });
   });
 
-  it('removes only its own finalizer', async () => {
-    const { client, obj } = await setup(['a', F, 'b']);
-    const updated = await removeFinalizer(client, obj, F, { strategy });
-    expect(updated.metadata.finalizers).toEqual(['a', 'b']);
+  it('merge: sends the whole new list with the resourceVersion it was based on', async () => {
+    const { client, requests } = setup(toy(['a', F]));
+    await addFinalizer(client, toy(['a']), F, { strategy: 'merge' });
+    expect(requests[0]).toMatchObject({
+      method: 'PATCH',
+      path: PATH,
+      contentType: MERGE_PATCH,
+      body: { metadata: { finalizers: ['a', F], resourceVersion: '42' } },
+    });
   });
 
-  it('refuses to write over a list that changed since the object was read', async () => {
-    const { client, obj } = await setup(['a']);
-    await client.patch({ namespace: 'ns', name: 't' }, { metadata: { finalizers: ['b', 'a'] } }, { type: 'merge' });
-    const failure = await removeFinalizer(client, { ...obj, metadata: { ...obj.metadata, finalizers: ['a'] } }, 'a', { strategy }).catch((e: unknown) => e);
-    expect(isConflict(failure) || isInvalid(failure)).toBe(true);
-    expect((await client.get({ namespace: 'ns', name: 't' })).metadata.finalizers).toEqual(['b', 'a']);
+  it.each(['json', 'merge'] as const)('%s: writes nothing when the finalizer is already there', async (strategy) => {
+    const { client, requests } = setup();
+    const obj = toy(['a', F]);
+    expect(await addFinalizer(client, obj, F, { strategy })).toBe(obj);
+    expect(requests).toEqual([]);
   });
 
-  it('lets a deleting object go once the last finalizer is removed', async () => {
-    const { client, obj } = await setup([F]);
-    await client.delete({ namespace: 'ns', name: 't' });
-    const deleting = await client.get({ namespace: 'ns', name: 't' });
-    expect(deleting.metadata.deletionTimestamp).toBeDefined();
-    await removeFinalizer(client, deleting, F, { strategy });
-    await expect(client.get({ namespace: 'ns', name: 't' })).rejects.toMatchObject({ code: 404 });
-    // Removing again from the stale copy: already gone, nothing to do.
+  it('passes a refused write on, for the reconcile to be retried', async () => {
+    const { client } = setup(statusError(422, 'Invalid'));
+    await expect(addFinalizer(client, toy(['a']), F)).rejects.toMatchObject({ code: 422 });
+  });
+});
+
+describe('removeFinalizer', () => {
+  it('json (default): tests the finalizer at its index, then removes that index', async () => {
+    const answer = toy(['a', 'b']);
+    const { client, requests } = setup(answer);
+    expect(await removeFinalizer(client, toy(['a', F, 'b']), F)).toBe(answer);
+    expect(requests).toEqual([
+      {
+        method: 'PATCH',
+        path: PATH,
+        contentType: JSON_PATCH,
+        query: { fieldManager: 'toy-controller' },
+        body: [
+          { op: 'test', path: '/metadata/finalizers/1', value: F },
+          { op: 'remove', path: '/metadata/finalizers/1' },
+        ],
+      },
+    ]);
+  });
+
+  it('merge: sends the list without it, with the resourceVersion it was based on', async () => {
+    const { client, requests } = setup(toy(['a', 'b']));
+    await removeFinalizer(client, toy(['a', F, 'b']), F, { strategy: 'merge' });
+    expect(requests[0]).toMatchObject({ contentType: MERGE_PATCH, body: { metadata: { finalizers: ['a', 'b'], resourceVersion: '42' } } });
+  });
+
+  it('merge: removing the last finalizer sends an empty list, not null', async () => {
+    const { client, requests } = setup(toy([]));
+    await removeFinalizer(client, toy([F]), F, { strategy: 'merge' });
+    expect(requests[0]?.body).toEqual({ metadata: { finalizers: [], resourceVersion: '42' } });
+  });
+
+  it.each(['json', 'merge'] as const)('%s: writes nothing when the finalizer is absent', async (strategy) => {
+    const { client, requests } = setup();
+    const obj = toy(['a']);
+    expect(await removeFinalizer(client, obj, F, { strategy })).toBe(obj);
+    expect(await removeFinalizer(client, toy(), F, { strategy })).toEqual(toy());
+    expect(requests).toEqual([]);
+  });
+
+  it.each(['json', 'merge'] as const)('%s: treats NotFound as done (the object is already gone)', async (strategy) => {
+    const { client } = setup(statusError(404, 'NotFound'));
+    const obj = toy([F]);
     await expect(removeFinalizer(client, obj, F, { strategy })).resolves.toBe(obj);
+  });
+
+  it.each(['json', 'merge'] as const)('%s: passes other failures on', async (strategy) => {
+    const { client } = setup(statusError(409, 'Conflict'));
+    expect(isConflict(await removeFinalizer(client, toy([F]), F, { strategy }).catch((e: unknown) => e))).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
 // Public surface of the controller runtime, for the operator and capm3-provider.
-// Test helpers (FakeApiServer, FakeClock) live in ./testing/index.ts.
+// The test helper (FakeClock) lives in ./testing/index.ts.
 
 export type { Clock, Timer } from './clock.ts';
 export { systemClock, sleep } from './clock.ts';

@@ -1,24 +1,106 @@
 import { describe, it, expect, afterEach } from '@jest/globals';
 import { ApiException } from '@kubernetes/client-node';
 import { Informer } from './informer.ts';
-import type { KubeObject, ResourceType } from './kube-object.ts';
-import { listerWatcherFor } from './lister-watcher.ts';
-import { createResourceClient } from './resource-client.ts';
-import { FakeApiServer } from './testing/fake-api-server.ts';
+import type { WatchEventType } from './kube-client.ts';
+import { KubeStatusError } from './kube-errors.ts';
+import type { KubeObject } from './kube-object.ts';
+import type { ListerWatcher } from './lister-watcher.ts';
+import type { WatchEvent } from './resource-client.ts';
 import { FakeClock, flushPromises } from './testing/fake-clock.ts';
 
-const Toy: ResourceType = { group: 'example.com', version: 'v1', kind: 'Toy', plural: 'toys', namespaced: true };
-const toy = (name: string, spec: Record<string, unknown> = {}): KubeObject => ({ metadata: { name, namespace: 'ns' }, spec });
+type ListReply = { items: KubeObject[]; resourceVersion: string } | { error: unknown };
 
-function setup(options: { resyncPeriodMs?: number } = {}) {
-  const api = new FakeApiServer();
+/** One watch call the informer made; the test decides what it streams and how it ends. */
+interface ScriptedWatch {
+  resourceVersion: string;
+  signal: AbortSignal;
+  emit(type: WatchEventType, object: KubeObject): void;
+  /** Ends the watch as the server would: cleanly, or failing with `error`. */
+  end(error?: unknown): void;
+}
+
+/**
+ * A ListerWatcher that replays canned answers: each list takes the next queued reply,
+ * each watch either fails at once with the next queued error or stays open until the
+ * test ends it or the informer aborts it. It keeps no state of its own.
+ */
+class ScriptedListerWatcher implements ListerWatcher<KubeObject> {
+  readonly watches: ScriptedWatch[] = [];
+  lists = 0;
+  readonly #listReplies: ListReply[] = [];
+  readonly #watchFailures: unknown[] = [];
+
+  replyToList(...replies: ListReply[]): void {
+    this.#listReplies.push(...replies);
+  }
+
+  failNextWatches(...errors: unknown[]): void {
+    this.#watchFailures.push(...errors);
+  }
+
+  get lastWatch(): ScriptedWatch {
+    const last = this.watches.at(-1);
+    if (!last) throw new Error('no watch was opened');
+    return last;
+  }
+
+  async list(): Promise<{ items: KubeObject[]; resourceVersion: string }> {
+    this.lists++;
+    await Promise.resolve();
+    const reply = this.#listReplies.shift();
+    if (!reply) throw new Error('unexpected list');
+    if ('error' in reply) throw reply.error;
+    return { items: reply.items.map((o) => structuredClone(o)), resourceVersion: reply.resourceVersion };
+  }
+
+  watch(options: { resourceVersion: string; signal: AbortSignal }, onEvent: (event: WatchEvent<KubeObject>) => void): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      let open = true;
+      const end = (error?: unknown): void => {
+        if (!open) return;
+        open = false;
+        if (error) reject(error);
+        else resolve();
+      };
+      this.watches.push({
+        resourceVersion: options.resourceVersion,
+        signal: options.signal,
+        emit: (type, object) => {
+          if (open) onEvent({ type, object: structuredClone(object) });
+        },
+        end,
+      });
+      if (this.#watchFailures.length) {
+        end(this.#watchFailures.shift());
+        return;
+      }
+      options.signal.addEventListener('abort', () => end(), { once: true });
+    });
+  }
+}
+
+const toy = (name: string, resourceVersion: string, spec: Record<string, unknown> = {}): KubeObject => ({
+  apiVersion: 'example.com/v1',
+  kind: 'Toy',
+  metadata: { name, namespace: 'ns', resourceVersion },
+  spec,
+});
+const bookmark = (resourceVersion: string): KubeObject => ({ apiVersion: 'example.com/v1', kind: 'Toy', metadata: { resourceVersion } });
+
+const stops: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const stop of stops.splice(0)) await stop();
+});
+
+function setup(options: { resyncPeriodMs?: number; random?: () => number; initialList?: ListReply[] } = {}) {
   const clock = new FakeClock();
-  const client = createResourceClient(api, Toy);
+  const listerWatcher = new ScriptedListerWatcher();
+  listerWatcher.replyToList(...(options.initialList ?? [{ items: [], resourceVersion: '1' }]));
   const informer = new Informer({
     name: 'Toy',
-    listerWatcher: listerWatcherFor(client, { namespace: 'ns', random: () => 0.5 }),
+    listerWatcher,
     clock,
-    random: () => 0.5,
+    random: options.random ?? (() => 0.5),
     resyncPeriodMs: options.resyncPeriodMs,
     backoff: { initialMs: 100, maxMs: 1000 },
   });
@@ -35,135 +117,161 @@ function setup(options: { resyncPeriodMs?: number } = {}) {
     controller.abort();
     await running;
   });
-  return { api, clock, client, informer, events, controller, running };
+  return { clock, listerWatcher, informer, events, controller, running };
 }
 
-const stops: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const stop of stops.splice(0)) await stop();
-});
-
 describe('Informer', () => {
-  it('lists, then reports creates, updates with the old object, and deletes', async () => {
-    const { api, client, informer, events } = setup();
-    await client.create(toy('a', { v: 1 }));
+  it('lists, then watches from the list version, reporting creates, updates with the old object, and deletes', async () => {
+    const { listerWatcher, informer, events } = setup({ initialList: [{ items: [toy('a', '10', { v: 1 })], resourceVersion: '10' }] });
     expect(await informer.waitForSync()).toBe(true);
     await flushPromises();
     expect(events).toEqual(['add a']);
+    expect(listerWatcher.watches.map((w) => w.resourceVersion)).toEqual(['10']);
     events.length = 0;
 
-    await client.create(toy('b', { v: 1 }));
-    await client.patch({ namespace: 'ns', name: 'b' }, { spec: { v: 2 } }, { type: 'merge' });
-    await client.delete({ namespace: 'ns', name: 'b' });
-    await flushPromises();
+    const watch = listerWatcher.lastWatch;
+    watch.emit('ADDED', toy('b', '11', { v: 1 }));
+    watch.emit('MODIFIED', toy('b', '12', { v: 2 }));
+    watch.emit('DELETED', toy('b', '13', { v: 2 }));
     expect(events).toEqual(['add b', 'update b {"v":1}->{"v":2}', 'delete b']);
     expect(informer.list().map((o) => o.metadata.name)).toEqual(['a']);
-    expect(informer.get({ namespace: 'ns', name: 'a' })?.kind).toBe('Toy');
-    expect(informer.lastSyncResourceVersion).toBe(api.resourceVersion);
+    expect(informer.get({ namespace: 'ns', name: 'a' })?.spec).toEqual({ v: 1 });
+    expect(informer.getByKey('ns/b')).toBeUndefined();
+    expect(informer.lastSyncResourceVersion).toBe('13');
+
+    // Bookmarks only move the resume point.
+    watch.emit('BOOKMARK', bookmark('20'));
+    expect(events).toHaveLength(3);
+    expect(informer.lastSyncResourceVersion).toBe('20');
+    expect(informer.list()).toHaveLength(1);
   });
 
   it('fills its cache from the initial list and replays it to late handlers', async () => {
-    const api = new FakeApiServer();
-    const client = createResourceClient(api, Toy);
-    await client.create(toy('a'));
-    await client.create(toy('b'));
-    const informer = new Informer({ name: 'Toy', listerWatcher: listerWatcherFor(client), clock: new FakeClock() });
-    const controller = new AbortController();
-    const running = informer.run(controller.signal);
-    stops.push(async () => {
-      controller.abort();
-      await running;
+    const { informer, listerWatcher } = setup({
+      initialList: [{ items: [toy('a', '1'), toy('b', '2'), { ...toy('c', '3'), metadata: { name: 'c', namespace: 'other', resourceVersion: '3' } }], resourceVersion: '3' }],
     });
     await informer.waitForSync();
     const late: string[] = [];
     informer.addHandler({ onAdd: (o) => late.push(o.metadata.name ?? '') });
-    expect(late.sort()).toEqual(['a', 'b']);
+    expect(late.sort()).toEqual(['a', 'b', 'c']);
+    expect(informer.list('ns').map((o) => o.metadata.name).sort()).toEqual(['a', 'b']);
+    expect(listerWatcher.lists).toBe(1);
   });
 
-  it('resumes a broken watch from the last resourceVersion after a backoff, losing no event', async () => {
-    const { api, clock, client, informer, events } = setup();
-    await informer.waitForSync();
-    await client.create(toy('a', { v: 1 }));
-    await flushPromises();
+  it('waitForSync resolves false when its signal aborts before the first list', async () => {
+    const { informer } = setup({ initialList: [{ error: new Error('connection refused') }] });
+    const abort = new AbortController();
+    const waiting = informer.waitForSync(abort.signal);
+    abort.abort();
+    expect(await waiting).toBe(false);
+    expect(informer.hasSynced()).toBe(false);
+  });
 
-    const down = new Error('socket hang up');
-    api.intercept = (request) => {
-      if (request.query?.watch) throw down;
-    };
-    api.breakWatches(down);
+  it('resumes a broken watch from the last resourceVersion after a growing backoff, without relisting', async () => {
+    const { clock, listerWatcher, informer, events } = setup({ initialList: [{ items: [toy('a', '5', { v: 1 })], resourceVersion: '5' }] });
+    await informer.waitForSync();
+    await flushPromises();
+    listerWatcher.lastWatch.emit('MODIFIED', toy('a', '6', { v: 2 }));
+
+    // The connection drops, and the first reconnect is refused too.
+    listerWatcher.failNextWatches(new Error('connection refused'));
+    listerWatcher.lastWatch.end(new Error('socket hang up'));
     await flushPromises();
     expect(informer.restarts).toBe(1);
-
-    // Changes made while the informer is disconnected.
-    await client.patch({ namespace: 'ns', name: 'a' }, { spec: { v: 2 } }, { type: 'merge' });
-    await client.create(toy('b'));
-    await clock.advance(120); // first retry fails too: backoff grows
+    expect(listerWatcher.watches).toHaveLength(1);
+    await clock.advance(109); // 100 ms + 10 % jitter
+    expect(listerWatcher.watches).toHaveLength(1);
+    await clock.advance(1);
+    expect(listerWatcher.watches).toHaveLength(2);
     expect(informer.restarts).toBe(2);
-    api.intercept = undefined;
-    await clock.advance(240);
+    await clock.advance(219); // the backoff doubled
+    expect(listerWatcher.watches).toHaveLength(2);
+    await clock.advance(1);
+    expect(listerWatcher.watches).toHaveLength(3);
+    expect(informer.restarts).toBe(2);
+
+    listerWatcher.lastWatch.emit('ADDED', toy('b', '7'));
     expect(events).toEqual(['add a', 'update a {"v":1}->{"v":2}', 'add b']);
-    expect(api.openWatches).toBe(1);
-    const lists = api.requests.filter((r) => r.method === 'GET' && !r.query?.watch);
-    expect(lists).toHaveLength(1);
+    expect(listerWatcher.watches.map((w) => w.resourceVersion)).toEqual(['5', '6', '6']);
+    expect(listerWatcher.lists).toBe(1);
+
+    // An event resets the backoff: the next failure waits the initial delay again.
+    listerWatcher.lastWatch.end(new Error('socket hang up'));
+    await clock.advance(110);
+    expect(listerWatcher.watches).toHaveLength(4);
+    expect(listerWatcher.lastWatch.resourceVersion).toBe('7');
+    expect(informer.restarts).toBe(3);
   });
 
-  it('relists on 410 Expired and emits the difference, deletes included', async () => {
-    const { api, clock, client, informer, events } = setup();
-    await client.create(toy('keep', { v: 1 }));
-    await client.create(toy('gone'));
+  it('re-watches at once when the server ends a watch that delivered events, but backs off from an empty one', async () => {
+    const { clock, listerWatcher, informer } = setup();
+    await informer.waitForSync();
+    await flushPromises();
+    listerWatcher.lastWatch.emit('ADDED', toy('a', '2'));
+    listerWatcher.lastWatch.end(); // e.g. timeoutSeconds reached
+    await flushPromises();
+    expect(listerWatcher.watches.map((w) => w.resourceVersion)).toEqual(['1', '2']);
+
+    listerWatcher.lastWatch.end(); // closed at once, nothing delivered: a failure in disguise
+    await flushPromises();
+    expect(listerWatcher.watches).toHaveLength(2);
+    await clock.advance(110);
+    expect(listerWatcher.watches.map((w) => w.resourceVersion)).toEqual(['1', '2', '2']);
+    expect(informer.restarts).toBe(0);
+    expect(listerWatcher.lists).toBe(1);
+  });
+
+  it.each([
+    ['an in-stream ERROR event', () => new KubeStatusError({ kind: 'Status', code: 410, reason: 'Expired', message: 'too old resource version: 3 (42)' })],
+    [
+      'a 410 response',
+      () => new ApiException(410, 'GET failed', '{"kind":"Status","status":"Failure","code":410,"reason":"Gone","message":"too old"}', {}),
+    ],
+  ])('relists at once on 410 Expired (%s) and emits the difference, deletes included', async (_what, gone) => {
+    const { listerWatcher, informer, events } = setup({
+      initialList: [{ items: [toy('keep', '1', { v: 1 }), toy('gone', '2'), toy('same', '3')], resourceVersion: '3' }],
+    });
     await informer.waitForSync();
     await flushPromises();
     events.length = 0;
 
-    api.intercept = (request) => {
-      if (request.query?.watch) throw new Error('connection refused');
-    };
-    api.breakWatches(new Error('connection reset'));
-    await flushPromises();
-    await client.patch({ namespace: 'ns', name: 'keep' }, { spec: { v: 2 } }, { type: 'merge' });
-    await client.delete({ namespace: 'ns', name: 'gone' });
-    await client.create(toy('new'));
-    api.compact();
-    api.intercept = undefined;
-    await clock.advance(1000);
+    listerWatcher.replyToList({ items: [toy('keep', '9', { v: 2 }), toy('same', '3'), toy('new', '8')], resourceVersion: '10' });
+    listerWatcher.lastWatch.end(gone());
+    await flushPromises(); // no clock advance: a relist needs no backoff
+    expect(listerWatcher.lists).toBe(2);
     expect(events.sort()).toEqual(['add new', 'delete gone (unknown)', 'update keep {"v":1}->{"v":2}']);
-    expect(informer.list().map((o) => o.metadata.name).sort()).toEqual(['keep', 'new']);
+    expect(informer.list().map((o) => o.metadata.name).sort()).toEqual(['keep', 'new', 'same']);
+    expect(informer.restarts).toBe(0);
+    expect(listerWatcher.watches.map((w) => w.resourceVersion)).toEqual(['3', '10']);
   });
 
-  it('retries a failing initial list with growing backoff until it succeeds', async () => {
-    const api = new FakeApiServer();
-    const clock = new FakeClock();
-    const client = createResourceClient(api, Toy);
-    await client.create(toy('a'));
-    let failures = 3;
-    api.intercept = (request) => {
-      if (!request.query?.watch && failures-- > 0) {
-        throw new ApiException(503, 'unavailable', '{"code":503,"reason":"ServiceUnavailable"}', {});
-      }
-    };
-    const informer = new Informer({
-      name: 'Toy',
-      listerWatcher: listerWatcherFor(client),
-      clock,
+  it('retries a failing list with growing backoff, and watches only once it succeeds', async () => {
+    const unavailable = () => new ApiException(503, 'unavailable', '{"code":503,"reason":"ServiceUnavailable"}', {});
+    const { clock, listerWatcher, informer } = setup({
       random: () => 0,
-      backoff: { initialMs: 100, maxMs: 10_000 },
-    });
-    const controller = new AbortController();
-    const running = informer.run(controller.signal);
-    stops.push(async () => {
-      controller.abort();
-      await running;
+      initialList: [
+        { error: unavailable() },
+        { error: unavailable() },
+        { error: unavailable() },
+        { items: [toy('a', '4')], resourceVersion: '4' },
+      ],
     });
     await clock.advance(299);
+    expect(listerWatcher.lists).toBe(2);
+    await clock.advance(1);
+    expect(listerWatcher.lists).toBe(3);
+    await clock.advance(399);
     expect(informer.hasSynced()).toBe(false);
-    await clock.advance(401); // 100 + 200 + 400 ms of backoff in total
+    expect(listerWatcher.watches).toHaveLength(0);
+    await clock.advance(1); // 100 + 200 + 400 ms of backoff in total
+    expect(listerWatcher.lists).toBe(4);
     expect(informer.hasSynced()).toBe(true);
     expect(informer.restarts).toBe(3);
+    expect(listerWatcher.watches.map((w) => w.resourceVersion)).toEqual(['4']);
   });
 
   it('re-offers every cached object each resync period', async () => {
-    const { clock, client, informer, events } = setup({ resyncPeriodMs: 60_000 });
-    await client.create(toy('a'));
+    const { clock, informer, events } = setup({ resyncPeriodMs: 60_000, initialList: [{ items: [toy('a', '1')], resourceVersion: '1' }] });
     await informer.waitForSync();
     await flushPromises();
     events.length = 0;
@@ -176,26 +284,47 @@ describe('Informer', () => {
   });
 
   it('keeps delivering to other handlers when one throws', async () => {
-    const { client, informer, events } = setup();
+    const { listerWatcher, informer, events } = setup();
     informer.addHandler({
       onAdd: () => {
         throw new Error('bad handler');
       },
     });
     await informer.waitForSync();
-    await client.create(toy('a'));
     await flushPromises();
-    expect(events).toEqual(['add a']);
+    listerWatcher.lastWatch.emit('ADDED', toy('a', '2'));
+    listerWatcher.lastWatch.emit('MODIFIED', toy('a', '3', { v: 1 }));
+    expect(events).toEqual(['add a', 'update a {}->{"v":1}']);
+  });
+
+  it('refuses to run twice', async () => {
+    const { informer } = setup();
+    await expect(informer.run(new AbortController().signal)).rejects.toThrow(/already running/);
   });
 
   it('stops cleanly on abort, leaving no watch or timer behind', async () => {
-    const { api, clock, informer, controller, running } = setup({ resyncPeriodMs: 1000 });
+    const { clock, listerWatcher, informer, controller, running } = setup({ resyncPeriodMs: 1000 });
     await informer.waitForSync();
     await flushPromises();
+    expect(clock.pendingTimers).toBe(1); // the resync
     controller.abort();
     await running;
     expect(informer.isRunning).toBe(false);
-    expect(api.openWatches).toBe(0);
+    expect(listerWatcher.watches.every((w) => w.signal.aborted)).toBe(true);
     expect(clock.pendingTimers).toBe(0);
+  });
+
+  it('stops while waiting out a backoff', async () => {
+    const { clock, listerWatcher, informer, controller, running } = setup();
+    await informer.waitForSync();
+    await flushPromises();
+    listerWatcher.lastWatch.end(new Error('socket hang up'));
+    await flushPromises();
+    expect(clock.pendingTimers).toBe(1);
+    controller.abort();
+    await running;
+    expect(informer.isRunning).toBe(false);
+    expect(clock.pendingTimers).toBe(0);
+    expect(listerWatcher.watches).toHaveLength(1);
   });
 });

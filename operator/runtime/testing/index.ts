@@ -1,4 +1,3 @@
-// Test helpers for code built on the runtime: an in-memory API server and a manual clock.
-export { FakeApiServer } from './fake-api-server.ts';
+// Test helpers for code built on the runtime: a manual clock. Anything that depends on
+// Kubernetes API semantics is tested against the real API server (test/integration/).
 export { FakeClock, flushPromises } from './fake-clock.ts';
-export { JsonPatchError, applyJsonPatch, applyMergePatch } from './patches.ts';
