@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the local stack needs (idempotent; skips apt when all are present).
 # ipmitool: Ironic's ipmi hardware type refuses to load without it.
+# genisoimage (mkisofs): Ironic builds config drives and virtual-media ISOs with it.
 set -euo pipefail
-packages=(ipmitool openssl)
+packages=(ipmitool openssl genisoimage)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -98,6 +98,8 @@ export const simulatorConfigSchema = z.object({
   heartbeatIntervalMs: z.number().int().positive().optional(),
   /** IPA's floor between two heartbeats, also for the forced one after a command finishes (IPA: 5 s). */
   minHeartbeatIntervalMs: z.number().int().min(0).default(1000),
+  /** A rejected heartbeat is retried after 1-2x this (IPA: 5 s). */
+  heartbeatErrorRetryMs: z.number().int().positive().default(2000),
   /** Retry interval while lookup finds no node (IPA starts at 1 s). */
   lookupIntervalMs: z.number().int().positive().default(1000),
   /** Simulated duration of every asynchronous agent command (clean/deploy steps, image writes...). */

@@ -12,6 +12,7 @@ describe('Heartbeater', () => {
       },
       nextIntervalMs: () => 60_000,
       minIntervalMs: 150,
+      errorRetryMs: 1000,
     });
     heartbeater.start();
     await sleep(50);
@@ -27,12 +28,13 @@ describe('Heartbeater', () => {
     expect(heartbeater.running).toBe(false);
   });
 
-  it('retries a rejected heartbeat after 1-2x the floor', async () => {
+  it('retries a rejected heartbeat after 1-2x the error retry time', async () => {
     let calls = 0;
     const heartbeater = new Heartbeater({
       send: async () => ++calls > 1,
       nextIntervalMs: () => 60_000,
-      minIntervalMs: 100,
+      minIntervalMs: 0,
+      errorRetryMs: 100,
       random: () => 0,
     });
     heartbeater.start();

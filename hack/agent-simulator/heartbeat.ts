@@ -3,8 +3,10 @@ export interface HeartbeaterOptions {
   send: () => Promise<boolean>;
   /** Wait after an accepted heartbeat. */
   nextIntervalMs: () => number;
-  /** IPA's min_heartbeat_interval: the floor for forced heartbeats; failures retry after 1-2x this. */
+  /** IPA's min_heartbeat_interval: the floor between a heartbeat and a forced one. */
   minIntervalMs: number;
+  /** A rejected heartbeat is retried after 1-2x this (IPA: 1-2x its 5 s floor). */
+  errorRetryMs: number;
   onError?: (error: unknown) => void;
   random?: () => number;
 }
@@ -74,7 +76,7 @@ export class Heartbeater {
       this.#forced = this.#forceGeneration !== generationAtSend;
       this.#intervalMs = this.#options.nextIntervalMs();
     } else {
-      this.#intervalMs = this.#options.minIntervalMs * (1 + random());
+      this.#intervalMs = this.#options.errorRetryMs * (1 + random());
     }
     this.#previousAt = Date.now();
   }

@@ -100,6 +100,7 @@ export class IronicRamdiskApi {
       `/v1/nodes/${encodeURIComponent(nodeUuid)}?fields=provision_state`,
       INSPECTION_API_VERSION,
     );
+    if (reply.status !== 200) throw new Error(`HTTP ${reply.status} ${reply.error ?? ''}`.trim());
     return reply.body?.provision_state;
   }
 }

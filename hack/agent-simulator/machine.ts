@@ -23,6 +23,7 @@ export interface MachineOptions {
   lookupIntervalMs: number;
   heartbeatIntervalMs: number | undefined;
   minHeartbeatIntervalMs: number;
+  heartbeatErrorRetryMs: number;
   agentServices: Omit<AgentServices, 'power'>;
   ironic: RamdiskIronic;
   redfish: Bmc;
@@ -180,6 +181,7 @@ export class SimulatedMachine {
         lookupIntervalMs: this.#options.lookupIntervalMs,
         heartbeatIntervalMs: this.#options.heartbeatIntervalMs,
         minHeartbeatIntervalMs: this.#options.minHeartbeatIntervalMs,
+        heartbeatErrorRetryMs: this.#options.heartbeatErrorRetryMs,
       });
       this.#ramdisk.start();
     }

@@ -22,6 +22,7 @@ export interface RamdiskOptions {
   lookupIntervalMs: number;
   heartbeatIntervalMs: number | undefined;
   minHeartbeatIntervalMs: number;
+  heartbeatErrorRetryMs: number;
 }
 
 export type RamdiskPhase = 'looking-up' | 'inspected' | 'heartbeating' | 'locked-down' | 'rescue' | 'halted' | 'stopped';
@@ -81,10 +82,13 @@ export class RamdiskSession {
     const state = await this.#settledProvisionState(answer.node.uuid);
     if (this.#stopped) return;
     if (state === 'inspect wait') {
-      await this.#inspect(answer.node.uuid);
+      await this.#inspect(answer.node.uuid, { recordRefusal: true });
       return;
     }
-    this.#startAgent(answer);
+    // Without the state (e.g. no API credentials) do what IPA with an inspection URL does: try,
+    // and carry on as an agent if Ironic says the node is not being inspected.
+    if (state === undefined && (await this.#inspect(answer.node.uuid, { recordRefusal: false }))) return;
+    if (!this.#stopped) this.#startAgent(answer);
   }
 
   /** IPA's lookup loop: retried until Ironic knows a node with our MACs in a state that expects a ramdisk. */
@@ -132,7 +136,8 @@ export class RamdiskSession {
     }
   }
 
-  async #inspect(nodeUuid: string): Promise<void> {
+  /** Posts the inventory; true when Ironic took it. */
+  async #inspect(nodeUuid: string, options: { recordRefusal: boolean }): Promise<boolean> {
     const { services } = this.#options;
     let status = 0;
     let error: string | undefined;
@@ -144,6 +149,7 @@ export class RamdiskSession {
       error = (failure as Error).message;
     }
     const accepted = status === 202 || status === 200;
+    if (!accepted && !options.recordRefusal) return false;
     services.records.addInspection(services.systemUuid, {
       nodeUuid,
       accepted,
@@ -152,7 +158,8 @@ export class RamdiskSession {
     });
     this.#log(accepted ? 'info' : 'warn', 'inspection data posted', { nodeUuid, httpStatus: status, error });
     // Ironic powers the server off after processing the data; until then the ramdisk just idles.
-    if (!this.#stopped) this.#phase = 'inspected';
+    if (accepted && !this.#stopped) this.#phase = 'inspected';
+    return accepted;
   }
 
   #startAgent(answer: LookupAnswer): void {
@@ -168,6 +175,7 @@ export class RamdiskSession {
     const timeoutMs = (config.heartbeat_timeout ?? DEFAULT_HEARTBEAT_TIMEOUT_S) * 1000;
     const heartbeater = new Heartbeater({
       minIntervalMs: this.#options.minHeartbeatIntervalMs,
+      errorRetryMs: this.#options.heartbeatErrorRetryMs,
       // IPA waits 0.3-0.6 of the heartbeat timeout between heartbeats.
       nextIntervalMs: () => this.#options.heartbeatIntervalMs ?? timeoutMs * (0.3 + 0.3 * Math.random()),
       send: () => this.#heartbeat(node.uuid, agent.token),

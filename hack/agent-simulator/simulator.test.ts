@@ -27,6 +27,8 @@ describe('simulator against fake Ironic and sushy', () => {
   let provisionState = 'clean wait';
   let power = 'Off';
   let bootDevice = 'Pxe';
+  let nodeReadStatus = 200;
+  let inspectionStatus = 202;
   const heartbeats: Record<string, string>[] = [];
   const inspections: Record<string, unknown>[] = [];
   const resets: string[] = [];
@@ -39,14 +41,17 @@ describe('simulator against fake Ironic and sushy', () => {
           config: { agent_token: TOKEN, heartbeat_timeout: 300, agent_md5_checksum_enable: true },
         }),
       }),
-      [`/v1/nodes/${NODE}`]: () => ({ body: JSON.stringify({ provision_state: provisionState }) }),
+      [`/v1/nodes/${NODE}`]: () =>
+        nodeReadStatus === 200
+          ? { body: JSON.stringify({ provision_state: provisionState }) }
+          : { status: nodeReadStatus, body: JSON.stringify({ error_message: '{"faultstring": "nope"}' }) },
       [`/v1/heartbeat/${NODE}`]: (_request, body) => {
         heartbeats.push(JSON.parse(body) as Record<string, string>);
         return { status: 202, body: '' };
       },
       '/v1/continue_inspection': (_request, body) => {
         inspections.push(JSON.parse(body) as Record<string, unknown>);
-        return { status: 202, body: JSON.stringify({ node: { uuid: NODE }, config: {} }) };
+        return { status: inspectionStatus, body: JSON.stringify({ node: { uuid: NODE }, config: {} }) };
       },
     });
     sushy = await startTestServer({
@@ -165,5 +170,22 @@ describe('simulator against fake Ironic and sushy', () => {
     }, 'a disk boot');
     expect(status).toMatchObject({ os: 'disk', ramdisk: null });
     expect(await (await fetch(`${simulator.url}/healthz`)).json()).toEqual({ status: 'ok', systems: 1 });
+  });
+
+  it('without access to the node state, tries inspection first and becomes an agent when Ironic declines', async () => {
+    nodeReadStatus = 401;
+    inspectionStatus = 404;
+    bootDevice = 'Pxe';
+    await notify({ power_state: 'On', pending_power: { power_state: 'Off', apply_time: 5 } });
+    power = 'Off';
+    await notify({ power_state: 'Off', pending_power: null });
+    const attemptsBefore = inspections.length;
+    const heartbeatsBefore = heartbeats.length;
+    await notify({ power_state: 'Off', boot_device: 'Pxe', pending_power: { power_state: 'On', apply_time: 6 } });
+    power = 'On';
+    await eventually(() => (heartbeats.length > heartbeatsBefore ? true : undefined), 'heartbeats after the declined inspection');
+    expect(inspections.length).toBe(attemptsBefore + 1);
+    const records = (await (await fetch(`${simulator.url}/records/${SYSTEM}`)).json()) as { inspections: unknown[] };
+    expect(records.inspections).toHaveLength(1); // the declined attempt is not an inspection
   });
 });

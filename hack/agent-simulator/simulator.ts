@@ -54,6 +54,7 @@ export async function startSimulator(config: SimulatorConfig, logger: Logger = c
         lookupIntervalMs: config.lookupIntervalMs,
         heartbeatIntervalMs: config.heartbeatIntervalMs,
         minHeartbeatIntervalMs: config.minHeartbeatIntervalMs,
+        heartbeatErrorRetryMs: config.heartbeatErrorRetryMs,
         agentServices: {
           systemUuid: uuid,
           inventory: buildInventory(system),

@@ -49,6 +49,9 @@ host_ip = 127.0.0.1
 port = ${options.port}
 api_workers = 1
 public_endpoint = http://127.0.0.1:${options.port}
+# Handed to the ramdisk on lookup: IPA heartbeats every 0.3-0.6 x this, so a heartbeat
+# Ironic skips (node locked) costs seconds instead of minutes.
+ramdisk_heartbeat_timeout = 10
 
 [conductor]
 automated_clean = true
@@ -88,6 +91,9 @@ dhcp_provider = none
 require_tls = false
 deploy_logs_collect = never
 post_deploy_get_power_state_retry_interval = 1
+# sushy's fake driver applies power changes 1-11 s late; wait that long for the agent's own
+# power off before falling back to a hard one.
+post_deploy_get_power_state_retries = 15
 command_timeout = 60
 
 [inspector]

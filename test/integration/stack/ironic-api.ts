@@ -39,6 +39,18 @@ export class RawIronic {
     await this.request('PUT', `/v1/nodes/${id}/states/provision`, body);
   }
 
+  /** Waits until the node is in `state`, whatever its target (e.g. `inspect wait`). */
+  async waitForProvisionState(id: string, state: string, timeoutMs = 60_000): Promise<RawIronicNode> {
+    const deadline = Date.now() + timeoutMs;
+    let node = await this.node(id);
+    while (node.provision_state !== state) {
+      if (Date.now() > deadline) throw new Error(`node ${id} still ${node.provision_state} after ${timeoutMs} ms, waiting for ${state}`);
+      await sleep(250);
+      node = await this.node(id);
+    }
+    return node;
+  }
+
   /** Waits for a stable provision state; fails at once on Ironic's failure states with last_error. */
   async waitForState(id: string, state: string, timeoutMs = 240_000): Promise<RawIronicNode> {
     const deadline = Date.now() + timeoutMs;
