@@ -1,0 +1,17 @@
+/** The exponent stops here, so the longest wait is about 8.5 hours. */
+export const MAX_BACKOFF_COUNT = 9;
+
+/**
+ * BMO's `calculateBackoff`: 2^errorCount minutes minus up to half of it at random, so
+ * hosts that failed together do not retry together. 1 ⇒ 1-2 min, 2 ⇒ 2-4 min … 9 ⇒ 4h16m-8h32m.
+ */
+export function errorBackoffMs(errorCount: number, random: () => number = Math.random): number {
+  const exponent = Math.min(Math.max(errorCount, 0), MAX_BACKOFF_COUNT);
+  const base = 2 ** exponent;
+  return Math.round((base - random() * base * 0.5) * 60_000);
+}
+
+/** Spreads a short delay by up to +25 %, like BMO's Ironic poll delays. */
+export function withJitter(delayMs: number, random: () => number = Math.random): number {
+  return Math.round(delayMs * (1 + 0.25 * random()));
+}

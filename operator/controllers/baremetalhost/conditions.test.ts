@@ -1,0 +1,40 @@
+import { describe, expect, it } from '@jest/globals';
+import { computeConditions } from './conditions.ts';
+import { TEST_NOW, hostFor, registeredStatus } from './testing/hosts.ts';
+
+const summary = (conditions: ReturnType<typeof computeConditions>) => Object.fromEntries(conditions.map((c) => [c.type, `${c.status}/${c.reason}`]));
+
+describe('conditions', () => {
+  it('describes an available host', () => {
+    const conditions = computeConditions(hostFor({ status: registeredStatus('available') }), TEST_NOW);
+    expect(summary(conditions)).toEqual({
+      Manageable: 'True/Manageable',
+      AvailableForProvisioning: 'True/Available',
+      Provisioned: 'False/NotProvisioned',
+      Ready: 'False/NotProvisioned',
+      Progressing: 'False/NotProgressing',
+      Healthy: 'Unknown/Unknown',
+    });
+    expect(conditions[0]).toMatchObject({ observedGeneration: 1, lastTransitionTime: '2026-05-01T12:00:00Z' });
+  });
+
+  it('marks a provisioned host ready, unless in error or detached', () => {
+    expect(summary(computeConditions(hostFor({ status: registeredStatus('provisioned') }), TEST_NOW)).Ready).toBe('True/Provisioned');
+    expect(summary(computeConditions(hostFor({ status: registeredStatus('provisioned', { operationalStatus: 'error' }) }), TEST_NOW)).Ready).toBe('False/Error');
+    const detached = summary(computeConditions(hostFor({ status: registeredStatus('provisioned', { operationalStatus: 'detached' }) }), TEST_NOW));
+    expect([detached.Ready, detached.Progressing]).toEqual(['False/Detached', 'False/Detached']);
+  });
+
+  it('shows registration failures and progress reasons', () => {
+    expect(summary(computeConditions(hostFor({ status: registeredStatus('registering', { operationalStatus: 'error' }) }), TEST_NOW)).Manageable).toBe('False/RegistrationFailed');
+    expect(summary(computeConditions(hostFor({ status: registeredStatus('powering off before delete') }), TEST_NOW)).Progressing).toBe('True/PoweringOffBeforeDelete');
+    expect(summary(computeConditions(hostFor({ status: registeredStatus('unmanaged') }), TEST_NOW)).Manageable).toBe('False/NotManaged');
+  });
+
+  it('keeps the transition time when a condition does not change, even if set twice in one pass', () => {
+    const host = hostFor({ status: registeredStatus('provisioned', { operationalStatus: 'error' }) });
+    host.status.conditions = computeConditions(host, new Date('2026-05-01T10:00:00Z'));
+    const later = computeConditions(host, TEST_NOW);
+    expect(later.find((c) => c.type === 'Ready')?.lastTransitionTime).toBe('2026-05-01T10:00:00Z');
+  });
+});

@@ -1,0 +1,136 @@
+import type { Condition, ConditionStatus } from '../../api/conditions.ts';
+import { setCondition } from '../../runtime/conditions.ts';
+import type { Host } from './host.ts';
+
+/** Condition types and reasons, spelled as BMO spells them. */
+export const CONDITION = {
+  manageable: 'Manageable',
+  availableForProvisioning: 'AvailableForProvisioning',
+  provisioned: 'Provisioned',
+  ready: 'Ready',
+  progressing: 'Progressing',
+  healthy: 'Healthy',
+} as const;
+
+export const REASON = {
+  manageable: 'Manageable',
+  notManaged: 'NotManaged',
+  registering: 'Registering',
+  registrationFailed: 'RegistrationFailed',
+  provisioned: 'Provisioned',
+  notProvisioned: 'NotProvisioned',
+  provisioning: 'Provisioning',
+  error: 'Error',
+  detached: 'Detached',
+  servicing: 'Servicing',
+  available: 'Available',
+  notAvailable: 'NotAvailable',
+  inspecting: 'Inspecting',
+  preparing: 'Preparing',
+  deprovisioning: 'Deprovisioning',
+  poweringOffBeforeDelete: 'PoweringOffBeforeDelete',
+  deleting: 'Deleting',
+  notProgressing: 'NotProgressing',
+  unknownHealth: 'Unknown',
+} as const;
+
+type Setting = [type: string, status: ConditionStatus, reason: string];
+
+function progressing(reason: string): Setting[] {
+  return [
+    [CONDITION.manageable, 'True', REASON.manageable],
+    [CONDITION.availableForProvisioning, 'False', REASON.notAvailable],
+    [CONDITION.provisioned, 'False', REASON.notProvisioned],
+    [CONDITION.ready, 'False', REASON.notProvisioned],
+    [CONDITION.progressing, 'True', reason],
+  ];
+}
+
+function settingsForState(host: Host): Setting[] {
+  switch (host.status.provisioning.state) {
+    case '':
+    case 'unmanaged':
+      return [
+        [CONDITION.manageable, 'False', REASON.notManaged],
+        [CONDITION.availableForProvisioning, 'False', REASON.notAvailable],
+        [CONDITION.provisioned, 'False', REASON.notProvisioned],
+        [CONDITION.ready, 'False', REASON.notProvisioned],
+        [CONDITION.progressing, 'False', REASON.notProgressing],
+      ];
+    case 'registering':
+      return [
+        [CONDITION.manageable, 'False', host.status.operationalStatus === 'error' ? REASON.registrationFailed : REASON.registering],
+        [CONDITION.availableForProvisioning, 'False', REASON.notAvailable],
+        [CONDITION.provisioned, 'False', REASON.notProvisioned],
+        [CONDITION.ready, 'False', REASON.notProvisioned],
+        [CONDITION.progressing, 'True', REASON.registering],
+      ];
+    case 'preparing':
+      return progressing(REASON.preparing);
+    case 'ready':
+    case 'available':
+      return [
+        [CONDITION.manageable, 'True', REASON.manageable],
+        [CONDITION.availableForProvisioning, 'True', REASON.available],
+        [CONDITION.provisioned, 'False', REASON.notProvisioned],
+        [CONDITION.ready, 'False', REASON.notProvisioned],
+        [CONDITION.progressing, 'False', REASON.notProgressing],
+      ];
+    case 'provisioning':
+      return progressing(REASON.provisioning);
+    case 'provisioned':
+    case 'externally provisioned':
+      return [
+        [CONDITION.manageable, 'True', REASON.manageable],
+        [CONDITION.availableForProvisioning, 'False', REASON.notAvailable],
+        [CONDITION.provisioned, 'True', REASON.provisioned],
+        [CONDITION.ready, 'True', REASON.provisioned],
+        [CONDITION.progressing, 'False', REASON.notProgressing],
+      ];
+    case 'deprovisioning':
+      return progressing(REASON.deprovisioning);
+    case 'inspecting':
+    case 'match profile':
+      return progressing(REASON.inspecting);
+    case 'powering off before delete':
+      return progressing(REASON.poweringOffBeforeDelete);
+    case 'deleting':
+      return progressing(REASON.deleting);
+  }
+}
+
+function settingsForOperationalStatus(host: Host): Setting[] {
+  switch (host.status.operationalStatus) {
+    case 'error':
+      return [[CONDITION.ready, 'False', REASON.error]];
+    case 'servicing':
+      return [[CONDITION.ready, 'False', REASON.servicing]];
+    case 'detached':
+      return [
+        [CONDITION.ready, 'False', REASON.detached],
+        [CONDITION.progressing, 'False', REASON.detached],
+      ];
+    default:
+      return [];
+  }
+}
+
+/**
+ * BMO's `computeConditions`, recomputed on every pass. Our provisioner does not report
+ * node health or power faults, so Healthy stays Unknown unless something else set it.
+ */
+export function computeConditions(host: Host, now: Date): Condition[] {
+  let conditions: Condition[] = host.status.conditions ?? [];
+  const generation = host.metadata.generation;
+  const apply = ([type, status, reason]: Setting): void => {
+    conditions = setCondition(conditions, { type, status, reason, ...(generation !== undefined ? { observedGeneration: generation } : {}) }, { now });
+  };
+  // Later settings win; applying each type once keeps lastTransitionTime honest.
+  const byType = new Map<string, Setting>();
+  for (const setting of [...settingsForState(host), ...settingsForOperationalStatus(host)]) byType.set(setting[0], setting);
+  for (const setting of byType.values()) apply(setting);
+  // Health is the provisioner's to report; without a report it stays (or becomes) Unknown.
+  const healthy = conditions.find((c) => c.type === CONDITION.healthy);
+  if (!healthy || healthy.reason === REASON.unknownHealth) apply([CONDITION.healthy, 'Unknown', REASON.unknownHealth]);
+  return conditions;
+}

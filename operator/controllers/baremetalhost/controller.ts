@@ -1,0 +1,63 @@
+import { BareMetalHostResource } from '../../api/baremetalhost.ts';
+import { HardwareDataResource } from '../../api/hardwaredata.ts';
+import type { Provisioner } from '../../provisioner/provisioner.ts';
+import type { Controller } from '../../runtime/controller.ts';
+import type { KubeObject } from '../../runtime/kube-object.ts';
+import type { Manager } from '../../runtime/manager.ts';
+import { SecretResource } from '../../runtime/resources.ts';
+import { EVENT_SOURCE } from './events.ts';
+import { HardwareDataStore } from './hardware-data-store.ts';
+import { createHostMetrics } from './metrics.ts';
+import type { HostSummary } from './metrics.ts';
+import { hostChanged } from './predicates.ts';
+import { BareMetalHostReconciler } from './reconciler.ts';
+import { CLAIMED_SECRET_SELECTOR, SecretStore } from './secret-store.ts';
+import type { SecretObject } from './secret-store.ts';
+import type { StateMachineSettings } from './state-context.ts';
+
+export const CONTROLLER_NAME = 'baremetalhost';
+
+export interface BareMetalHostControllerOptions {
+  provisioner: Provisioner;
+  settings: StateMachineSettings;
+  /** Hosts reconciled at once (BMO_CONCURRENCY); one host is never reconciled twice at a time. */
+  maxConcurrentReconciles: number;
+  random?: () => number;
+}
+
+function summaryOf(host: KubeObject): HostSummary {
+  const status = (host.status ?? {}) as { operationalStatus?: string; provisioning?: { state?: string } };
+  return { state: status.provisioning?.state ?? '', operationalStatus: status.operationalStatus ?? '' };
+}
+
+/**
+ * Wires the BareMetalHost controller into a manager: hosts (status-only updates ignored),
+ * the Secrets hosts claimed (labelled cache, any owner reference), and the HardwareData
+ * they control.
+ */
+export function setupBareMetalHostController(manager: Manager, options: BareMetalHostControllerOptions): Controller {
+  const hostCache = manager.informer<KubeObject>(BareMetalHostResource);
+  const secrets = new SecretStore({
+    client: manager.client<SecretObject>(SecretResource),
+    cache: manager.informer<SecretObject>(SecretResource, { labelSelector: CLAIMED_SECRET_SELECTOR }),
+  });
+  const hardwareData = new HardwareDataStore({ client: manager.client(HardwareDataResource), cache: manager.informer(HardwareDataResource) });
+  const reconciler = new BareMetalHostReconciler({
+    hosts: { client: manager.client(BareMetalHostResource), cache: hostCache },
+    secrets,
+    hardwareData,
+    provisioner: options.provisioner,
+    events: manager.eventRecorder(EVENT_SOURCE),
+    metrics: createHostMetrics(manager.registry, { hosts: () => hostCache.list().map(summaryOf) }),
+    settings: options.settings,
+    clock: manager.clock,
+    ...(options.random ? { random: options.random } : {}),
+  });
+  return manager
+    .controller(CONTROLLER_NAME)
+    .for(BareMetalHostResource, { predicates: [hostChanged] })
+    .owns(SecretResource, { controllerOnly: false, labelSelector: CLAIMED_SECRET_SELECTOR })
+    .owns(HardwareDataResource)
+    .withOptions({ maxConcurrentReconciles: options.maxConcurrentReconciles })
+    .complete(reconciler);
+}

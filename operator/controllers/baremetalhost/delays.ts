@@ -1,0 +1,17 @@
+/** BMO's fixed delays, in milliseconds. */
+export const DELAYS = {
+  /** Unmanaged hosts and detached hosts are looked at again this often. */
+  slowPollMs: 10 * 60_000,
+  /** Steady-state power monitoring of available and provisioned hosts. */
+  powerPollMs: 60_000,
+  /** A credentials Secret that does not exist yet. */
+  missingSecretMs: 10_000,
+  /** Retry after a transient provisioner failure (Ironic unreachable, busy), before jitter. */
+  transientRetryMs: 10_000,
+} as const;
+
+/** Failures in the deletion path tolerated before giving up on that step (BMO's `retryCount`). */
+export const DELETION_RETRY_COUNT = 3;
+
+/** Default provisioning attempts per image before giving up (BMO `--max-provisioning-retries`). */
+export const DEFAULT_MAX_PROVISIONING_RETRIES = 5;

@@ -1,0 +1,38 @@
+import type { ProvisioningState } from '../../api/provisioning-state.ts';
+import { deleteDelayedForDetached } from './annotations.ts';
+import { DELETION_RETRY_COUNT } from './delays.ts';
+import type { Host } from './host.ts';
+import { hasDetachedAnnotation, isDeleting, stateOf } from './host.ts';
+
+/** What a deletion request means for the host now: a state to move to, `hold` (detached with deleteAction delay), or nothing. */
+export type DeletionRoute = ProvisioningState | 'hold' | undefined;
+
+/**
+ * BMO's `checkInitiateDelete`. Detached hosts skip power-off and deprovisioning (the
+ * annotation counts before the status catches up); unregistered ones go straight to
+ * deleting; deployed ones deprovision first; everything else powers off first.
+ */
+export function deletionRoute(host: Host): DeletionRoute {
+  if (!isDeleting(host)) return undefined;
+  const state = stateOf(host);
+  if (state !== 'deleting' && (host.status.operationalStatus === 'detached' || hasDetachedAnnotation(host))) {
+    return deleteDelayedForDetached(host) ? 'hold' : 'deleting';
+  }
+  const stuckRegistering = host.status.errorType === 'registration error' && host.status.errorCount > DELETION_RETRY_COUNT;
+  switch (state) {
+    case '':
+    case 'unmanaged':
+    case 'registering':
+      return 'deleting';
+    case 'provisioning':
+    case 'provisioned':
+      return 'deprovisioning';
+    case 'deprovisioning':
+    case 'powering off before delete':
+      return stuckRegistering ? 'deleting' : undefined;
+    case 'deleting':
+      return undefined;
+    default:
+      return 'powering off before delete';
+  }
+}

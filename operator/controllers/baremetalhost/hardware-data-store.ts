@@ -1,0 +1,92 @@
+import { HARDWARE_DATA_FINALIZER } from '../../api/finalizers.ts';
+import { METAL3_API_VERSION } from '../../api/group-version.ts';
+import type { HardwareDetails } from '../../api/hardware-details.ts';
+import { hardwareDataSchema } from '../../api/hardwaredata.ts';
+import type { HardwareData } from '../../api/hardwaredata.ts';
+import { removeFinalizer } from '../../runtime/finalizers.ts';
+import type { Informer } from '../../runtime/informer.ts';
+import { isNotFound } from '../../runtime/kube-errors.ts';
+import type { KubeObject, ObjectName } from '../../runtime/kube-object.ts';
+import type { ResourceClient } from '../../runtime/resource-client.ts';
+
+/** The host a HardwareData belongs to; it shares the host's name and namespace. */
+export interface HardwareDataOwner {
+  namespace: string;
+  name: string;
+  uid: string;
+}
+
+/** What the controller needs of HardwareData; HardwareDataStore is the Kubernetes implementation. */
+export interface HardwareDataAccess {
+  get(name: ObjectName): HardwareData | undefined;
+  holds(name: ObjectName): boolean;
+  replace(owner: HardwareDataOwner, hardware: HardwareDetails): Promise<void>;
+  release(name: ObjectName): Promise<void>;
+}
+
+/**
+ * HardwareData objects: read from the cache, replaced after each inspection (controller
+ * owner reference to the host, finalizer so they outlive a host being deleted only until
+ * the controller lets go).
+ */
+export class HardwareDataStore implements HardwareDataAccess {
+  readonly #client: ResourceClient<KubeObject>;
+  readonly #cache: Informer<KubeObject>;
+
+  constructor(options: { client: ResourceClient<KubeObject>; cache: Informer<KubeObject> }) {
+    this.#client = options.client;
+    this.#cache = options.cache;
+  }
+
+  /** The cached HardwareData, if any and if it parses. */
+  get(name: ObjectName): HardwareData | undefined {
+    const cached = this.#cache.get(name);
+    if (!cached) return undefined;
+    const parsed = hardwareDataSchema.safeParse(cached);
+    return parsed.success ? parsed.data : undefined;
+  }
+
+  /** Creates the host's HardwareData, or replaces an existing one wholesale. */
+  async replace(owner: HardwareDataOwner, hardware: HardwareDetails): Promise<void> {
+    const name = { namespace: owner.namespace, name: owner.name };
+    let existing = await this.#fetch(name);
+    if (existing?.metadata.deletionTimestamp) {
+      // Someone deleted it: let that finish, then create a fresh one.
+      await removeFinalizer(this.#client, existing, HARDWARE_DATA_FINALIZER);
+      existing = undefined;
+    }
+    const metadata = {
+      ...(existing?.metadata ?? {}),
+      name: owner.name,
+      namespace: owner.namespace,
+      finalizers: [...new Set([...(existing?.metadata.finalizers ?? []), HARDWARE_DATA_FINALIZER])],
+      ownerReferences: [
+        ...(existing?.metadata.ownerReferences ?? []).filter((ref) => ref.uid !== owner.uid && ref.controller !== true),
+        { apiVersion: METAL3_API_VERSION, kind: 'BareMetalHost', name: owner.name, uid: owner.uid, controller: true, blockOwnerDeletion: true },
+      ],
+    };
+    const object: KubeObject = { metadata, spec: { hardware } };
+    if (existing) await this.#client.replace(object);
+    else await this.#client.create(object);
+  }
+
+  /** Lets a deleted host's HardwareData go (read fresh: the finalizer may be newer than the cache). */
+  async release(name: ObjectName): Promise<void> {
+    const existing = await this.#fetch(name);
+    if (existing) await removeFinalizer(this.#client, existing, HARDWARE_DATA_FINALIZER);
+  }
+
+  /** Whether the cached copy still carries our finalizer. */
+  holds(name: ObjectName): boolean {
+    return this.#cache.get(name)?.metadata.finalizers?.includes(HARDWARE_DATA_FINALIZER) ?? false;
+  }
+
+  async #fetch(name: ObjectName): Promise<KubeObject | undefined> {
+    try {
+      return await this.#client.get(name);
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    }
+  }
+}

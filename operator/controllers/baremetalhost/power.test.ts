@@ -1,0 +1,77 @@
+import { describe, expect, it } from '@jest/globals';
+import { REBOOT_ANNOTATION_PREFIX } from '../../api/annotations.ts';
+import { busy, failed } from '../../provisioner/result.ts';
+import { manageHostPower } from './power.ts';
+import { ScriptedProvisioner, withNode } from './testing/scripted-provisioner.ts';
+import { contextFor, hostFor, reasonsOf, registeredStatus } from './testing/hosts.ts';
+
+describe('power management at rest', () => {
+  it('mirrors the observed power state first', async () => {
+    const provisioner = new ScriptedProvisioner();
+    withNode(provisioner, { namespace: 'test', name: 'host-0' }, { poweredOn: true });
+    const host = hostFor({ status: registeredStatus('provisioned', { poweredOn: false, operationalStatus: 'error', errorType: 'power management error' }) });
+    expect(await manageHostPower(host, contextFor(provisioner))).toEqual({ kind: 'update' });
+    expect(host.status).toMatchObject({ poweredOn: true, operationalStatus: 'OK' });
+  });
+
+  it('powers on an online host and powers off an offline one, softly first', async () => {
+    const provisioner = new ScriptedProvisioner().script('powerOn', busy(3000, 'powering on')).script('powerOff', busy(3000, 'powering off'));
+    withNode(provisioner, { namespace: 'test', name: 'host-0' });
+    const context = contextFor(provisioner);
+    expect(await manageHostPower(hostFor({ status: registeredStatus('available') }), context)).toEqual({ kind: 'continue', afterMs: 3000 });
+    provisioner.nodeOf({ namespace: 'test', name: 'host-0' })!.poweredOn = true;
+    const offline = hostFor({ spec: { online: false }, status: registeredStatus('available', { poweredOn: true }) });
+    await manageHostPower(offline, context);
+    expect(provisioner.callsOf('powerOff')[0]).toMatchObject({ mode: 'soft', force: false });
+    expect(reasonsOf(context)).toEqual(['PowerOn', 'PowerOff']);
+    expect(context.metrics).toEqual([{ metric: 'powerChange', on: true }, { metric: 'powerChange', on: false }]);
+  });
+
+  it('goes hard after an error, and prefixes a failed soft power off', async () => {
+    const provisioner = new ScriptedProvisioner().script('powerOff', failed('soft off unsupported'), failed('BMC gone'));
+    withNode(provisioner, { namespace: 'test', name: 'host-0' }, { poweredOn: true });
+    const host = hostFor({ spec: { online: false }, status: registeredStatus('provisioned', { poweredOn: true }) });
+    expect(await manageHostPower(host, contextFor(provisioner))).toEqual({
+      kind: 'failed',
+      errorType: 'power management error',
+      message: 'Continuing with hard poweroff after soft poweroff fails. More details: soft off unsupported',
+    });
+    host.status.errorType = 'power management error';
+    host.status.errorCount = 1;
+    await manageHostPower(host, contextFor(provisioner));
+    expect(provisioner.callsOf('powerOff')[1]).toMatchObject({ mode: 'hard', force: true });
+  });
+
+  it('does a one-shot reboot: off while annotated, annotation dropped once off, then back on', async () => {
+    const provisioner = new ScriptedProvisioner();
+    withNode(provisioner, { namespace: 'test', name: 'host-0' }, { poweredOn: true });
+    const annotations = { [REBOOT_ANNOTATION_PREFIX]: '{"mode":"hard"}' };
+    const host = hostFor({ metadata: { annotations }, status: registeredStatus('provisioned', { poweredOn: true }) });
+    const context = contextFor(provisioner);
+    expect(await manageHostPower(host, context)).toEqual({ kind: 'update', afterMs: 60_000 });
+    expect(provisioner.callsOf('powerOff')[0]).toMatchObject({ mode: 'hard' });
+    expect(await manageHostPower(host, context)).toEqual({ kind: 'continue' });
+    expect(context.removedAnnotations).toEqual([[REBOOT_ANNOTATION_PREFIX]]);
+  });
+
+  it('holds the host off while a phased reboot annotation exists, and ignores unforced ones outside provisioned', async () => {
+    const provisioner = new ScriptedProvisioner();
+    withNode(provisioner, { namespace: 'test', name: 'host-0' }, { poweredOn: false });
+    const annotations = { [`${REBOOT_ANNOTATION_PREFIX}/remediation`]: '' };
+    const held = hostFor({ metadata: { annotations }, status: registeredStatus('provisioned') });
+    expect(await manageHostPower(held, contextFor(provisioner))).toEqual({ kind: 'continue', afterMs: 60_000 });
+    const available = hostFor({ metadata: { annotations }, status: registeredStatus('available') });
+    await manageHostPower(available, contextFor(provisioner));
+    expect(provisioner.callsOf('powerOn')).toHaveLength(1);
+  });
+
+  it('reports an unreadable reboot annotation and assumes soft', async () => {
+    const provisioner = new ScriptedProvisioner().script('powerOff', busy(10, 'off'));
+    withNode(provisioner, { namespace: 'test', name: 'host-0' }, { poweredOn: true });
+    const host = hostFor({ metadata: { annotations: { [REBOOT_ANNOTATION_PREFIX]: 'hard!' } }, status: registeredStatus('provisioned', { poweredOn: true }) });
+    const context = contextFor(provisioner);
+    await manageHostPower(host, context);
+    expect(reasonsOf(context)[0]).toBe('InvalidAnnotationValue');
+    expect(provisioner.callsOf('powerOff')[0]).toMatchObject({ mode: 'soft' });
+  });
+});

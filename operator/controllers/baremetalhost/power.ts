@@ -1,0 +1,67 @@
+import { REBOOT_ANNOTATION_PREFIX } from '../../api/annotations.ts';
+import type { Action } from './action.ts';
+import { continueAfter, failed, update } from './action.ts';
+import { hasOneShotReboot, rebootRequest } from './annotations.ts';
+import { DELAYS } from './delays.ts';
+import { normal, warning } from './events.ts';
+import { clearError } from './host-status.ts';
+import type { Host } from './host.ts';
+import { identityOf, stateOf } from './host.ts';
+import type { StateContext } from './state-context.ts';
+import { note, publish } from './state-context.ts';
+import { stillBusy } from './states/handler.ts';
+
+const SOFT_POWER_OFF_FAILED = 'Continuing with hard poweroff after soft poweroff fails. More details: ';
+
+/**
+ * BMO's `manageHostPower` for hosts at rest (available, provisioned, externally
+ * provisioned): mirror the observed power state, honour reboot annotations, and drive
+ * the power towards `spec.online`. Looks again every minute.
+ */
+export async function manageHostPower(host: Host, context: StateContext): Promise<Action> {
+  const status = host.status;
+  const identity = identityOf(host);
+  const observed = await context.provisioner.hardwareState({ host: identity });
+  if (observed.poweredOn !== undefined && observed.poweredOn !== status.poweredOn) {
+    status.poweredOn = observed.poweredOn;
+    if (status.operationalStatus === 'error' && status.errorType === 'power management error') clearError(status);
+    return update();
+  }
+  // A one-shot reboot is done once the host is off: drop it and power back on.
+  if (!status.poweredOn && hasOneShotReboot(host)) {
+    await context.ports.removeAnnotations([REBOOT_ANNOTATION_PREFIX]);
+    return continueAfter();
+  }
+  const provisioned = stateOf(host) === 'provisioned' || stateOf(host) === 'externally provisioned';
+  const reboot = rebootRequest(host, { forcedOnly: !provisioned });
+  for (const value of reboot.invalidValues) {
+    publish(context, warning('InvalidAnnotationValue', `could not parse reboot annotation (${value}) - invalid json, assuming soft-reboot`));
+  }
+  const wantOn = host.spec.online && !reboot.requested;
+  if (status.poweredOn === wantOn) return continueAfter(DELAYS.powerPollMs);
+
+  // After a failure BMO stops being gentle.
+  const mode = status.errorCount > 0 ? 'hard' : reboot.mode;
+  // After a power failure the provisioner retries past the error it left behind.
+  const force = status.errorType === 'power management error';
+  const result = wantOn
+    ? await context.provisioner.powerOn({ host: identity, mode: 'hard', force })
+    : await context.provisioner.powerOff({ host: identity, mode, force, automatedCleaningMode: host.spec.automatedCleaningMode });
+  // With power-off disabled the provisioner rebooted instead, so the reboot is complete.
+  if (host.spec.disablePowerOff && hasOneShotReboot(host)) {
+    await context.ports.removeAnnotations([REBOOT_ANNOTATION_PREFIX]);
+    return continueAfter();
+  }
+  if (result.kind === 'failed') {
+    const clarified = !wantOn && mode === 'soft' && status.errorType !== 'power management error';
+    return failed('power management error', clarified ? SOFT_POWER_OFF_FAILED + result.message : result.message);
+  }
+  if (result.kind === 'busy') {
+    note(context, { metric: 'powerChange', on: wantOn });
+    publish(context, wantOn ? normal('PowerOn', 'Host powered on') : normal('PowerOff', mode === 'soft' ? 'Host soft powered off' : 'Host powered off'));
+    return stillBusy(host, result.afterMs);
+  }
+  status.poweredOn = wantOn;
+  status.errorCount = 0;
+  return update(DELAYS.powerPollMs);
+}

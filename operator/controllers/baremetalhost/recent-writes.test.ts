@@ -1,0 +1,29 @@
+import { describe, expect, it } from '@jest/globals';
+import type { KubeObject } from '../../runtime/kube-object.ts';
+import { RecentWrites } from './recent-writes.ts';
+
+const at = (resourceVersion: string): KubeObject => ({ metadata: { name: 'h', namespace: 'n', resourceVersion } });
+
+describe('read-your-writes', () => {
+  it('serves our write while the cache still shows any version we replaced', () => {
+    const recent = new RecentWrites<KubeObject>();
+    recent.remember('n/h', '1', at('2'));
+    recent.remember('n/h', '2', at('3'));
+    expect(recent.freshest('n/h', at('1'))?.metadata.resourceVersion).toBe('3');
+    expect(recent.freshest('n/h', at('2'))?.metadata.resourceVersion).toBe('3');
+  });
+
+  it('trusts the cache once it moved on, and forgets', () => {
+    const recent = new RecentWrites<KubeObject>();
+    recent.remember('n/h', '1', at('2'));
+    expect(recent.freshest('n/h', at('5'))?.metadata.resourceVersion).toBe('5');
+    expect(recent.size).toBe(0);
+  });
+
+  it('forgets objects that are gone', () => {
+    const recent = new RecentWrites<KubeObject>();
+    recent.remember('n/h', '1', at('2'));
+    expect(recent.freshest('n/h', undefined)).toBeUndefined();
+    expect(recent.size).toBe(0);
+  });
+});

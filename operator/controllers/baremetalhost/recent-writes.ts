@@ -1,0 +1,42 @@
+import type { KubeObject } from '../../runtime/kube-object.ts';
+
+interface Entry<T> {
+  /** Versions the informer may still show that are older than `object`. */
+  stale: Set<string>;
+  object: T;
+}
+
+/**
+ * Read-your-writes over an informer cache. After this controller writes an object, the
+ * cache may still hold the version before the write for a moment; reconciling that stale
+ * copy would repeat work and then fail on a conflict. Until the cache moves past the
+ * versions we replaced, reads return what our last write returned.
+ */
+export class RecentWrites<T extends KubeObject> {
+  readonly #entries = new Map<string, Entry<T>>();
+
+  /** Records that `replacedVersion` was overwritten by `written`. */
+  remember(key: string, replacedVersion: string | undefined, written: T): void {
+    const stale = new Set(this.#entries.get(key)?.stale ?? []);
+    if (replacedVersion) stale.add(replacedVersion);
+    this.#entries.set(key, { stale, object: written });
+  }
+
+  /** The newest copy we know of: the cache's, unless it still shows a version we replaced. */
+  freshest(key: string, cached: T | undefined): T | undefined {
+    const entry = this.#entries.get(key);
+    if (!entry) return cached;
+    const version = cached?.metadata.resourceVersion;
+    if (cached && version !== undefined && entry.stale.has(version)) return entry.object;
+    this.#entries.delete(key);
+    return cached;
+  }
+
+  forget(key: string): void {
+    this.#entries.delete(key);
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+}

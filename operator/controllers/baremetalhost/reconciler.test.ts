@@ -1,0 +1,190 @@
+import { describe, expect, it } from '@jest/globals';
+import { HARDWARE_DETAILS_ANNOTATION, PAUSED_ANNOTATION, STATUS_ANNOTATION } from '../../api/annotations.ts';
+import type { BareMetalHostInput } from '../../api/baremetalhost.ts';
+import { bareMetalHostStatusSchema } from '../../api/baremetalhost-status.ts';
+import { BAREMETALHOST_FINALIZER } from '../../api/finalizers.ts';
+import { TransientProvisionerError } from '../../provisioner/result.ts';
+import { ProvisionerNotReadyError } from './provisioner-not-ready.ts';
+import { ScriptedProvisioner, withNode } from './testing/scripted-provisioner.ts';
+import { BMC_ADDRESS, registeredStatus } from './testing/hosts.ts';
+import { ReconcilerHarness, bmcSecret } from './testing/reconciler-harness.ts';
+
+function host(overrides: { metadata?: Record<string, unknown>; spec?: Record<string, unknown>; status?: unknown } = {}): BareMetalHostInput {
+  return {
+    apiVersion: 'metal3.io/v1alpha1',
+    kind: 'BareMetalHost',
+    metadata: { name: 'host-0', namespace: 'test', uid: 'uid-0', generation: 1, resourceVersion: '5', finalizers: [BAREMETALHOST_FINALIZER], ...overrides.metadata },
+    spec: { online: true, bmc: { address: BMC_ADDRESS, credentialsName: 'bmc-secret' }, ...overrides.spec },
+    // A stored status has every field BMO writes; parsing fills the zero values in.
+    ...(overrides.status ? { status: bareMetalHostStatusSchema.parse(overrides.status) } : {}),
+  } as BareMetalHostInput;
+}
+
+function harness(options: { host: BareMetalHostInput; provisioner?: ScriptedProvisioner; secret?: boolean }) {
+  const provisioner = options.provisioner ?? new ScriptedProvisioner();
+  const h = new ReconcilerHarness({ provisioner, host: options.host });
+  if (options.secret !== false) h.secrets.set('test/bmc-secret', bmcSecret());
+  return { h, provisioner };
+}
+
+describe('the BareMetalHost reconciler', () => {
+  it('does nothing at all for a paused host', async () => {
+    const { h, provisioner } = harness({ host: host({ metadata: { annotations: { [PAUSED_ANNOTATION]: 'metal3.io/capm3' } } }) });
+    expect(await h.reconcile()).toEqual({});
+    expect(h.patches).toEqual([]);
+    expect(provisioner.calls).toEqual([]);
+  });
+
+  it('adds its finalizer first', async () => {
+    const { h } = harness({ host: host({ metadata: { finalizers: [] } }) });
+    expect(await h.reconcile()).toEqual({ requeue: true });
+    expect(h.patches).toHaveLength(1);
+    expect(h.patches[0]?.options.type).toBe('json');
+  });
+
+  it('writes a new host a complete first status with one merge patch', async () => {
+    const { h } = harness({ host: host() });
+    expect(await h.reconcile()).toEqual({ requeue: true });
+    const [status] = h.statusPatches();
+    expect(status).toMatchObject({
+      operationalStatus: '',
+      errorMessage: '',
+      errorCount: 0,
+      poweredOn: false,
+      lastUpdated: '2026-05-01T12:00:00Z',
+      provisioning: { state: 'registering', ID: '', bootMode: 'UEFI' },
+    });
+    expect(h.patches[0]?.body).toMatchObject({ metadata: { resourceVersion: '5' } });
+    expect(await h.metric('metal3_provisioning_state_change_total')).toContain('prev_state="",new_state="registering"} 1');
+    expect(await h.metric('metal3_reconcile_total')).toContain('namespace="test",host="host-0"} 1');
+  });
+
+  it('claims the credentials Secret, with a finalizer, while registering', async () => {
+    const { h } = harness({ host: host({ status: registeredStatus('registering') }) });
+    await h.reconcile();
+    expect(h.claims).toEqual([{ name: 'bmc-secret', finalizer: true, owner: 'host-0' }]);
+  });
+
+  it('reports a missing Secret as a registration error and retries in 10 s', async () => {
+    const { h } = harness({ host: host({ status: registeredStatus('registering', { errorCount: 1 }) }), secret: false });
+    expect(await h.reconcile()).toEqual({ requeueAfter: 10_000 });
+    expect(h.statusPatches()[0]).toMatchObject({
+      operationalStatus: 'error',
+      errorType: 'registration error',
+      errorMessage: "BMC CredentialsName secret doesn't exist The BMC secret test/bmc-secret does not exist",
+      errorCount: 2,
+    });
+    expect(h.events[0]).toMatchObject({ type: 'Warning', reason: 'BMCCredentialError' });
+    expect(await h.metric('metal3_credentials_missing_total')).toContain('metal3_credentials_missing_total 1');
+  });
+
+  it('waits for an edit on invalid credentials, never showing their values', async () => {
+    const { h } = harness({ host: host({ status: registeredStatus('registering') }) });
+    h.secrets.set('test/bmc-secret', bmcSecret({ username: 'admin' }));
+    expect(await h.reconcile()).toEqual({});
+    expect(h.statusPatches()[0]).toMatchObject({ errorMessage: "Validation error with BMC credentials: Missing BMC connection details 'password' in credentials" });
+    expect(JSON.stringify(h.patches)).not.toContain('admin');
+    expect(await h.metric('metal3_credentials_invalid_total')).toContain('metal3_credentials_invalid_total 1');
+  });
+
+  it('reports an unknown BMC type without requeueing', async () => {
+    const { h } = harness({ host: host({ spec: { bmc: { address: 'foo://127.0.0.1', credentialsName: 'bmc-secret' } }, status: registeredStatus('registering') }) });
+    expect(await h.reconcile()).toEqual({});
+    expect(h.statusPatches()[0]).toMatchObject({ errorMessage: "Unknown BMC type 'foo' for address foo://127.0.0.1" });
+  });
+
+  it('retries transient provisioner errors soon, recording nothing', async () => {
+    const provisioner = new ScriptedProvisioner().script('register', new TransientProvisionerError('connect ECONNREFUSED 127.0.0.1:6385'));
+    const { h } = harness({ host: host({ status: registeredStatus('available') }), provisioner });
+    expect(await h.reconcile()).toEqual({ requeueAfter: 10_000 });
+    expect(h.patches).toEqual([]);
+    expect(h.events).toEqual([]);
+  });
+
+  it('waits 30 s for a provisioner that is not ready, counting it', async () => {
+    const provisioner = new ScriptedProvisioner().script('register', new ProvisionerNotReadyError('ironic is starting'));
+    const { h } = harness({ host: host({ status: registeredStatus('available') }), provisioner });
+    expect(await h.reconcile()).toEqual({ requeueAfter: 30_000 });
+    expect(await h.metric('metal3_provisioner_not_ready_total')).toContain('metal3_provisioner_not_ready_total 1');
+  });
+
+  it('writes nothing when nothing changed', async () => {
+    const provisioner = new ScriptedProvisioner();
+    withNode(provisioner, { namespace: 'test', name: 'host-0' }, { poweredOn: true });
+    const { h } = harness({ host: host({ status: registeredStatus('available', { poweredOn: true }) }), provisioner });
+    await h.reconcile();
+    expect(h.statusPatches()).toHaveLength(1);
+    // What the API server would now hold: our conditions, at the version our write returned.
+    const conditions = (h.statusPatches()[0] as { conditions: unknown }).conditions;
+    h.host = { ...h.host!, metadata: { ...h.host!.metadata, resourceVersion: '101' }, status: { ...(h.host!.status as object), conditions } };
+    h.patches.length = 0;
+    expect(await h.reconcile()).toEqual({ requeueAfter: 60_000 });
+    expect(JSON.stringify(h.patches.map((p) => p.body))).toBe('[]');
+  });
+
+  it('records a failure with backoff and a Warning event', async () => {
+    const image = { url: 'http://127.0.0.1/image.raw' };
+    const provisioner = new ScriptedProvisioner();
+    withNode(provisioner, { namespace: 'test', name: 'host-0' });
+    const { h } = harness({ host: host({ spec: { image }, status: registeredStatus('provisioning') }), provisioner });
+    expect(await h.reconcile()).toEqual({ requeueAfter: 120_000 });
+    expect(h.statusPatches()[0]).toMatchObject({ operationalStatus: 'error', errorType: 'provisioning error', errorCount: 1 });
+    expect(h.events.map((e) => [e.type, e.reason, e.action])).toEqual([['Warning', 'ProvisioningError', 'Provision']]);
+    expect(await h.metric('metal3_host_error_total')).toContain('error_type="ProvisioningError"} 1');
+  });
+
+  it('restores an empty status from the status annotation, preferring HardwareData, then drops the annotation', async () => {
+    const saved = JSON.stringify({ operationalStatus: 'OK', provisioning: { state: 'provisioned', ID: 'node-1' }, hardware: { ramMebibytes: 1 } });
+    const { h } = harness({ host: host({ metadata: { annotations: { [STATUS_ANNOTATION]: saved } } }) });
+    h.hardwareData = { metadata: { name: 'host-0', namespace: 'test' }, spec: { hardware: { ramMebibytes: 2 } } };
+    expect(await h.reconcile()).toEqual({ requeue: true });
+    expect(h.statusPatches()[0]).toMatchObject({ provisioning: { state: 'provisioned', ID: 'node-1' }, hardware: { ramMebibytes: 2 }, lastUpdated: '2026-05-01T12:00:00Z' });
+    h.host = host({ metadata: { resourceVersion: '101', annotations: { [STATUS_ANNOTATION]: saved } }, status: registeredStatus('provisioned') });
+    h.patches.length = 0;
+    expect(await h.reconcile()).toEqual({ requeue: true });
+    expect(h.patches[0]?.body).toMatchObject({ metadata: { annotations: { [STATUS_ANNOTATION]: null } } });
+  });
+
+  it('takes hardware details from the annotation when inspection is disabled', async () => {
+    const { h } = harness({
+      host: host({ spec: { inspectionMode: 'disabled' }, metadata: { annotations: { [HARDWARE_DETAILS_ANNOTATION]: '{"ramMebibytes":4096}' } }, status: registeredStatus('registering') }),
+    });
+    expect(await h.reconcile()).toEqual({ requeue: true });
+    expect(h.statusPatches()[0]).toMatchObject({ hardware: { ramMebibytes: 4096 } });
+    expect(h.patches[1]?.body).toMatchObject({ metadata: { annotations: { [HARDWARE_DETAILS_ANNOTATION]: null } } });
+    expect(h.reasons()).toEqual(['UpdateHardwareDetails']);
+  });
+
+  it('rejects unreadable hardware details without retrying', async () => {
+    const { h } = harness({ host: host({ spec: { inspectionMode: 'disabled' }, metadata: { annotations: { [HARDWARE_DETAILS_ANNOTATION]: '{"ram":1}' } }, status: registeredStatus('registering') }) });
+    await expect(h.reconcile()).rejects.toMatchObject({ name: 'TerminalError' });
+  });
+
+  it('fills spec.architecture from HardwareData', async () => {
+    const { h } = harness({ host: host({ status: registeredStatus('available') }) });
+    h.hardwareData = { metadata: { name: 'host-0', namespace: 'test' }, spec: { hardware: { cpu: { arch: 'aarch64' } } } };
+    expect(await h.reconcile()).toEqual({ requeue: true });
+    expect(h.patches[0]?.body).toMatchObject({ spec: { architecture: 'aarch64' } });
+  });
+
+  it('on deletion removes the node, releases the Secret and HardwareData, then its finalizer', async () => {
+    const provisioner = new ScriptedProvisioner();
+    withNode(provisioner, { namespace: 'test', name: 'host-0' });
+    const { h } = harness({ host: host({ metadata: { deletionTimestamp: '2026-05-01T11:59:00Z' }, status: registeredStatus('deleting') }), provisioner });
+    expect(await h.reconcile()).toEqual({});
+    expect(provisioner.nodes.size).toBe(0);
+    expect(h.releasedSecrets).toEqual(['test/bmc-secret']);
+    expect(h.releasedHardwareData).toEqual(['test/host-0']);
+    expect(h.patches.at(-1)?.body).toEqual([
+      { op: 'test', path: '/metadata/finalizers/0', value: BAREMETALHOST_FINALIZER },
+      { op: 'remove', path: '/metadata/finalizers/0' },
+    ]);
+    expect(h.claims).toEqual([{ name: 'bmc-secret', finalizer: false, owner: 'host-0' }]);
+  });
+
+  it('goes on deleting without credentials', async () => {
+    const { h } = harness({ host: host({ metadata: { deletionTimestamp: '2026-05-01T11:59:00Z' }, status: registeredStatus('available') }), secret: false });
+    expect(await h.reconcile()).toEqual({ requeue: true });
+    expect(h.statusPatches()[0]).toMatchObject({ provisioning: { state: 'powering off before delete' } });
+  });
+});

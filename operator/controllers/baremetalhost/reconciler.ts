@@ -1,0 +1,233 @@
+import { PAUSED_ANNOTATION } from '../../api/annotations.ts';
+import { bareMetalHostSchema } from '../../api/baremetalhost.ts';
+import { bareMetalHostStatusSchema } from '../../api/baremetalhost-status.ts';
+import { BAREMETALHOST_FINALIZER } from '../../api/finalizers.ts';
+import type { ProvisioningState } from '../../api/provisioning-state.ts';
+import type { Provisioner } from '../../provisioner/provisioner.ts';
+import { NeedsRegistrationError, TransientProvisionerError } from '../../provisioner/result.ts';
+import type { Clock } from '../../runtime/clock.ts';
+import { systemClock } from '../../runtime/clock.ts';
+import { formatTime } from '../../runtime/conditions.ts';
+import { TerminalError } from '../../runtime/errors.ts';
+import type { EventRecorder } from '../../runtime/event-recorder.ts';
+import { hasFinalizer } from '../../runtime/finalizers.ts';
+import type { Informer } from '../../runtime/informer.ts';
+import { keyOf } from '../../runtime/kube-object.ts';
+import type { KubeObject } from '../../runtime/kube-object.ts';
+import type { Logger } from '../../runtime/logger.ts';
+import type { ReconcileContext, Reconciler, Request, Result } from '../../runtime/reconciler.ts';
+import type { ResourceClient } from '../../runtime/resource-client.ts';
+import type { Action } from './action.ts';
+import { withJitter } from './backoff.ts';
+import { computeConditions } from './conditions.ts';
+import { readConfigDrive } from './config-drive-reader.ts';
+import { loadHostCredentials } from './credentials-loader.ts';
+import type { CredentialsOutcome } from './credentials-loader.ts';
+import { DELAYS } from './delays.ts';
+import { eventActionFor } from './event-actions.ts';
+import type { HostEvent } from './events.ts';
+import { warning } from './events.ts';
+import type { HardwareDataAccess } from './hardware-data-store.ts';
+import { consumeHardwareDetails, reconcileHostData } from './host-data.ts';
+import type { HostDataStep } from './host-data.ts';
+import { HostSession } from './host-session.ts';
+import { recordError } from './host-status.ts';
+import type { Host } from './host.ts';
+import { isDeleting, stateOf } from './host.ts';
+import { createMergePatch } from './merge-patch.ts';
+import type { HostMetrics } from './metrics.ts';
+import { ProvisionerNotReadyError } from './provisioner-not-ready.ts';
+import { RecentWrites } from './recent-writes.ts';
+import { requeueFor } from './requeue.ts';
+import type { SecretAccess } from './secret-store.ts';
+import type { HostCredentials, StateContext, StateMachineSettings } from './state-context.ts';
+import { reconcileState } from './state-machine.ts';
+
+export interface BareMetalHostReconcilerOptions {
+  hosts: { client: ResourceClient<KubeObject>; cache: Pick<Informer<KubeObject>, 'get'> };
+  secrets: SecretAccess;
+  hardwareData: HardwareDataAccess;
+  provisioner: Provisioner;
+  events: EventRecorder;
+  metrics: HostMetrics;
+  settings: StateMachineSettings;
+  clock?: Clock;
+  random?: () => number;
+}
+
+/** What one pass carries between its steps. */
+interface Pass {
+  request: Request;
+  host: Host;
+  /** The state the pass started in: what the controller was doing, for events. */
+  initialState: ProvisioningState;
+  session: HostSession;
+  now: Date;
+  log: Logger;
+  signal: AbortSignal;
+}
+
+/**
+ * The BareMetalHost reconciler, in BMO's order: paused, host data and annotations,
+ * finalizer, credentials, then the state machine; afterwards conditions, one status merge
+ * patch if anything changed, metrics and events, and when to look again.
+ */
+export class BareMetalHostReconciler implements Reconciler {
+  readonly #options: BareMetalHostReconcilerOptions;
+  readonly #clock: Clock;
+  readonly #random: () => number;
+  readonly #recent = new RecentWrites<KubeObject>();
+
+  constructor(options: BareMetalHostReconcilerOptions) {
+    this.#options = options;
+    this.#clock = options.clock ?? systemClock;
+    this.#random = options.random ?? Math.random;
+  }
+
+  async reconcile(request: Request, context: ReconcileContext): Promise<Result> {
+    this.#options.metrics.reconciled(request);
+    try {
+      return await this.#reconcile(request, context);
+    } catch (error) {
+      this.#options.metrics.reconcileFailed();
+      throw error;
+    }
+  }
+
+  async #reconcile(request: Request, { log, signal }: ReconcileContext): Promise<Result> {
+    const raw = this.#recent.freshest(keyOf(request), this.#options.hosts.cache.get(request));
+    if (!raw) return {};
+    if (PAUSED_ANNOTATION in (raw.metadata.annotations ?? {})) {
+      log.info('host is paused, no work to do');
+      return {};
+    }
+    const parsed = bareMetalHostSchema.safeParse(raw);
+    if (!parsed.success) {
+      const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
+      throw new TerminalError(`BareMetalHost ${keyOf(request)} does not match its schema: ${problems}`);
+    }
+    const host: Host = { ...parsed.data, status: structuredClone(parsed.data.status ?? bareMetalHostStatusSchema.parse({})) };
+    const session = new HostSession({ client: this.#options.hosts.client, recent: this.#recent, host: raw, signal });
+    const pass: Pass = { request, host, initialState: stateOf(host), session, now: new Date(this.#clock.now()), log, signal };
+
+    const step: HostDataStep = {
+      host,
+      storedStatus: raw.status,
+      hardwareData: this.#options.hardwareData.get(request),
+      session,
+      hardwareDataStore: this.#options.hardwareData,
+      now: pass.now,
+      log,
+      publish: (event) => this.#publish(pass, event),
+    };
+    if ((await reconcileHostData(step)) === 'requeue') return { requeue: true };
+    if ((await consumeHardwareDetails(step)) === 'requeue') return { requeue: true };
+    if (!isDeleting(host) && !hasFinalizer(raw, BAREMETALHOST_FINALIZER)) {
+      log.info('adding finalizer');
+      await session.addFinalizer();
+      return { requeue: true };
+    }
+
+    let credentials: HostCredentials | undefined;
+    if (stateOf(host) !== '' && stateOf(host) !== 'unmanaged') {
+      const loaded = await this.#loadCredentials(pass);
+      if (loaded.ok) credentials = loaded.credentials;
+      // A host being deleted goes on without them; deletion must not wait for a fixed Secret.
+      else if (!isDeleting(host)) return this.#credentialsError(pass, loaded);
+    }
+    return this.#runStateMachine(pass, { hardwareData: step.hardwareData, credentials });
+  }
+
+  async #loadCredentials(pass: Pass): Promise<CredentialsOutcome> {
+    try {
+      return await loadHostCredentials(pass.host, this.#options.secrets, { signal: pass.signal });
+    } catch (error) {
+      this.#options.metrics.credentials('unhandled');
+      throw new Error('an unhandled failure occurred with the BMC secret', { cause: error });
+    }
+  }
+
+  /** BMO's `credentialsErrorResult`: record a registration error; retry only a missing Secret. */
+  async #credentialsError(pass: Pass, outcome: Extract<CredentialsOutcome, { ok: false }>): Promise<Result> {
+    this.#options.metrics.credentials(outcome.missingSecret ? 'missing' : 'invalid');
+    recordError(pass.host.status, 'registration error', outcome.error.message);
+    await this.#saveStatus(pass);
+    await this.#publish(pass, warning('BMCCredentialError', outcome.error.message));
+    // Other problems are fixed by editing the host or its (claimed, hence watched) Secret.
+    return outcome.missingSecret ? { requeueAfter: DELAYS.missingSecretMs } : {};
+  }
+
+  async #runStateMachine(pass: Pass, inputs: Pick<StateContext, 'hardwareData' | 'credentials'>): Promise<Result> {
+    const { host, session } = pass;
+    const context: StateContext = {
+      provisioner: this.#options.provisioner,
+      ...(inputs.credentials ? { credentials: inputs.credentials } : {}),
+      ...(inputs.hardwareData ? { hardwareData: inputs.hardwareData } : {}),
+      settings: this.#options.settings,
+      ports: {
+        replaceHardwareData: (details) =>
+          this.#options.hardwareData.replace({ namespace: host.metadata.namespace ?? '', name: host.metadata.name ?? '', uid: host.metadata.uid ?? '' }, details),
+        readConfigDrive: () => readConfigDrive(host, this.#options.secrets),
+        removeAnnotations: (keys) => session.removeAnnotations(keys),
+      },
+      now: () => pass.now,
+      random: this.#random,
+      log: pass.log.child({ state: stateOf(host) }),
+      events: [],
+      metrics: [],
+    };
+    let action: Action;
+    try {
+      action = await reconcileState(host, context);
+    } catch (error) {
+      if (error instanceof ProvisionerNotReadyError) this.#options.metrics.provisionerNotReady();
+      if (error instanceof TransientProvisionerError || error instanceof NeedsRegistrationError) {
+        // An Ironic outage must not turn into a recorded, backed-off host error.
+        pass.log.info('provisioner unavailable; retrying without recording an error', { reason: error.message });
+        const retryAfterMs = error instanceof TransientProvisionerError ? error.retryAfterMs : undefined;
+        return { requeueAfter: retryAfterMs ?? withJitter(DELAYS.transientRetryMs, this.#random) };
+      }
+      throw error;
+    }
+    if (action.kind === 'deleted') await this.#release(pass);
+    else await this.#saveStatus(pass);
+    for (const metric of context.metrics) this.#options.metrics.apply(metric, pass.request);
+    for (const event of context.events) await this.#publish(pass, event);
+    return requeueFor(action, { errorCount: host.status.errorCount, random: this.#random });
+  }
+
+  /** Conditions, then one merge patch of what changed; lastUpdated only moves with a real change. */
+  async #saveStatus(pass: Pass): Promise<void> {
+    const { host } = pass;
+    host.status.conditions = computeConditions(host, pass.now);
+    const stored = (pass.session.latest.status ?? {}) as Record<string, unknown>;
+    const patch = createMergePatch(stored, { ...host.status, lastUpdated: stored.lastUpdated });
+    if (patch === undefined) return;
+    pass.log.info('saving host status', { operationalStatus: host.status.operationalStatus, provisioningState: stateOf(host) });
+    await pass.session.patchStatus({ ...(patch as Record<string, unknown>), lastUpdated: formatTime(pass.now) });
+  }
+
+  /** The provisioner let go of the host: release its Secret and HardwareData, then the host itself. */
+  async #release(pass: Pass): Promise<void> {
+    const { host } = pass;
+    const namespace = host.metadata.namespace ?? '';
+    const credentialsName = host.spec.bmc?.credentialsName;
+    if (credentialsName) await this.#options.secrets.release({ namespace, name: credentialsName });
+    await this.#options.hardwareData.release({ namespace, name: host.metadata.name ?? '' });
+    await pass.session.removeFinalizer();
+    pass.log.info('cleanup is complete, removed finalizer');
+  }
+
+  #publish(pass: Pass, event: HostEvent): Promise<void> {
+    const consumer = pass.host.spec.consumerRef;
+    return this.#options.events.event(pass.session.latest, {
+      type: event.type,
+      reason: event.reason,
+      action: eventActionFor(pass.initialState),
+      note: event.message,
+      ...(consumer?.name
+        ? { related: { apiVersion: consumer.apiVersion, kind: consumer.kind, metadata: { name: consumer.name, namespace: consumer.namespace ?? pass.host.metadata.namespace } } }
+        : {}),
+    });
+  }
+}

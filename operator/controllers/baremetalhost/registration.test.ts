@@ -1,0 +1,100 @@
+import { describe, expect, it } from '@jest/globals';
+import { busy, failed } from '../../provisioner/result.ts';
+import { ensureRegistered } from './registration.ts';
+import { ScriptedProvisioner, withNode } from './testing/scripted-provisioner.ts';
+import { contextFor, credentialsFor, hostFor, reasonsOf, registeredStatus } from './testing/hosts.ts';
+
+describe('registration before every handler', () => {
+  it('is a no-op for a registered host with unchanged credentials', async () => {
+    const provisioner = new ScriptedProvisioner();
+    withNode(provisioner, { namespace: 'test', name: 'host-0' });
+    const host = hostFor({ status: registeredStatus('available') });
+    expect(await ensureRegistered(host, contextFor(provisioner))).toBeUndefined();
+    expect(provisioner.callsOf('register')[0]).toMatchObject({ credentialsChanged: false, retryAfterFailure: false, bootMode: 'UEFI' });
+  });
+
+  it('is skipped in none, unmanaged, match profile and deleting, and without credentials', async () => {
+    const provisioner = new ScriptedProvisioner();
+    for (const state of ['', 'unmanaged', 'match profile', 'deleting']) {
+      expect(await ensureRegistered(hostFor({ status: registeredStatus(state) }), contextFor(provisioner))).toBeUndefined();
+    }
+    expect(await ensureRegistered(hostFor({ status: registeredStatus('available') }), contextFor(provisioner, { credentials: undefined }))).toBeUndefined();
+    expect(provisioner.callsOf('register')).toEqual([]);
+  });
+
+  it('re-sends credentials when the Secret changed, and records tried and good versions', async () => {
+    const provisioner = new ScriptedProvisioner();
+    withNode(provisioner, { namespace: 'test', name: 'host-0' });
+    const host = hostFor({ status: registeredStatus('provisioned') });
+    const context = contextFor(provisioner, { credentials: credentialsFor('11') });
+    expect(await ensureRegistered(host, context)).toEqual({ kind: 'update' });
+    expect(provisioner.callsOf('register')[0]).toMatchObject({ credentialsChanged: true, credentials: { username: 'admin' } });
+    expect(host.status.triedCredentials?.credentialsVersion).toBe('11');
+    expect(host.status.goodCredentials?.credentialsVersion).toBe('11');
+    expect(reasonsOf(context)).toEqual(['BMCAccessValidated']);
+    expect(context.metrics).toContainEqual({ metric: 'credentialsUpdated' });
+    // The re-registration is timed like the first one.
+    expect(host.status.operationHistory?.register).toMatchObject({ start: '2026-05-01T12:00:00Z', end: '2026-05-01T12:00:00Z' });
+  });
+
+  it('keeps the good credentials when registration with new ones fails', async () => {
+    const provisioner = new ScriptedProvisioner().script('register', failed('Failed to get power state: 401'));
+    const host = hostFor({ status: registeredStatus('available') });
+    const action = await ensureRegistered(host, contextFor(provisioner, { credentials: credentialsFor('12') }));
+    expect(action).toEqual({ kind: 'failed', errorType: 'registration error', message: 'Failed to get power state: 401' });
+    expect(host.status.triedCredentials?.credentialsVersion).toBe('12');
+    expect(host.status.goodCredentials?.credentialsVersion).toBe('10');
+  });
+
+  it('retries the operation after a registration error and clears it on success', async () => {
+    const provisioner = new ScriptedProvisioner();
+    withNode(provisioner, { namespace: 'test', name: 'host-0' });
+    const host = hostFor({ status: registeredStatus('available', { operationalStatus: 'error', errorType: 'registration error', errorMessage: 'x', errorCount: 2 }) });
+    expect(await ensureRegistered(host, contextFor(provisioner))).toEqual({ kind: 'update' });
+    expect(provisioner.callsOf('register')[0]).toMatchObject({ retryAfterFailure: true });
+    expect(host.status).toMatchObject({ operationalStatus: 'OK', errorMessage: '' });
+  });
+
+  it('waits while the node is being enrolled', async () => {
+    const provisioner = new ScriptedProvisioner().script('register', busy(3000, 'verifying'));
+    const host = hostFor({ status: { provisioning: { state: 'registering' } } });
+    expect(await ensureRegistered(host, contextFor(provisioner))).toEqual({ kind: 'continue', afterMs: 3000 });
+    expect(host.status.triedCredentials?.credentialsVersion).toBe('10');
+  });
+
+  it('records a new node id, without a Registered event when it replaces a known one', async () => {
+    const provisioner = new ScriptedProvisioner();
+    const host = hostFor({ status: registeredStatus('preparing', { provisioning: { ID: 'old-node' } }) });
+    const context = contextFor(provisioner);
+    await ensureRegistered(host, context);
+    expect(host.status.provisioning.ID).toBe('in-memory-1');
+    expect(reasonsOf(context)).not.toContain('Registered');
+  });
+
+  it('sets the hardware profile and root device hints first (ProfileSet)', async () => {
+    const provisioner = new ScriptedProvisioner();
+    const host = hostFor({ spec: { bmc: { address: 'libvirt://127.0.0.1', credentialsName: 'bmc-secret' } }, status: { provisioning: { state: 'registering' } } });
+    const context = contextFor(provisioner);
+    expect(await ensureRegistered(host, context)).toEqual({ kind: 'update' });
+    expect(host.status.hardwareProfile).toBe('libvirt');
+    expect(host.status.provisioning.rootDeviceHints).toEqual({ deviceName: '/dev/vda' });
+    expect(reasonsOf(context)).toEqual(['Registered', 'ProfileSet']);
+  });
+
+  it('tells the provisioner what is deployed and the known MACs', async () => {
+    const provisioner = new ScriptedProvisioner();
+    withNode(provisioner, { namespace: 'test', name: 'host-0' });
+    const image = { url: 'http://127.0.0.1/live.iso', format: 'live-iso' as const };
+    const host = hostFor({
+      spec: { image, inspectionMode: 'agent' },
+      status: registeredStatus('provisioned', { provisioning: { image }, hardware: { nics: [{ mac: '00:00:5e:00:53:01' }, { mac: '00:00:5e:00:53:01' }] } }),
+    });
+    await ensureRegistered(host, contextFor(provisioner));
+    expect(provisioner.callsOf('register')[0]).toMatchObject({
+      currentImage: image,
+      hasCustomDeploy: false,
+      inspectionMode: 'agent',
+      knownMacAddresses: ['00:00:5e:00:53:01'],
+    });
+  });
+});

@@ -1,0 +1,121 @@
+import type { Image } from '../../api/image.ts';
+import type { Action } from './action.ts';
+import { continueAfter, failed, update } from './action.ts';
+import { hostArchitecture } from './architecture.ts';
+import { credentialsMatch, credentialsStatusFor } from './credentials-status.ts';
+import { normal } from './events.ts';
+import { clearError, clearHostProvisioningSettings } from './host-status.ts';
+import type { Host } from './host.ts';
+import { bootModeOf, identityOf, inspectionDisabled, stateOf } from './host.ts';
+import { recordOperationEnd, recordOperationStart } from './operation-history.ts';
+import { profileNameOf, updateRootDeviceHints } from './provisioning-settings.ts';
+import type { HostCredentials, StateContext } from './state-context.ts';
+import { note, publish } from './state-context.ts';
+
+const NOT_REGISTERED_IN = new Set(['', 'unmanaged', 'match profile', 'deleting']);
+
+/** MACs inspection found, so ports can be recreated if the provisioner lost its database. */
+function knownMacAddresses(host: Host, context: StateContext): string[] {
+  const nics = context.hardwareData?.spec.hardware?.nics ?? host.status.hardware?.nics ?? [];
+  return [...new Set(nics.map((nic) => nic.mac).filter((mac): mac is string => Boolean(mac)))];
+}
+
+/** BMO's getCurrentImage and hasCustomDeploy: what is (being) deployed decides the deploy interface. */
+function currentDeployment(host: Host): { currentImage?: Image; hasCustomDeploy: boolean } {
+  const deploying = stateOf(host) === 'provisioning' || stateOf(host) === 'externally provisioned';
+  const provisioned = host.status.provisioning.image?.url ? host.status.provisioning.image : undefined;
+  const image = provisioned ?? (deploying && host.spec.image?.url ? host.spec.image : undefined);
+  const hasCustomDeploy = Boolean(host.status.provisioning.customDeploy?.method) || (deploying && Boolean(host.spec.customDeploy?.method));
+  return { ...(image ? { currentImage: image } : {}), hasCustomDeploy };
+}
+
+type Registration = { kind: 'registered'; changed: boolean } | { kind: 'pending'; action: Action };
+
+async function registerHost(host: Host, context: StateContext, credentials: HostCredentials): Promise<Registration> {
+  const status = host.status;
+  let changed = false;
+  const credentialsChanged = !credentialsMatch(status.triedCredentials, credentials.secret);
+  if (credentialsChanged) {
+    status.triedCredentials = credentialsStatusFor(credentials.secret);
+    note(context, { metric: 'credentialsUpdated' });
+    changed = true;
+  }
+  const result = await context.provisioner.register({
+    host: identityOf(host),
+    bmc: credentials.access,
+    credentials: credentials.login,
+    ...(host.spec.bootMACAddress ? { bootMacAddress: host.spec.bootMACAddress } : {}),
+    bootMode: status.provisioning.bootMode ?? bootModeOf(host),
+    architecture: hostArchitecture(host),
+    credentialsChanged,
+    retryAfterFailure: status.errorType === 'registration error',
+    automatedCleaningMode: host.spec.automatedCleaningMode,
+    disablePowerOff: host.spec.disablePowerOff ?? false,
+    knownMacAddresses: knownMacAddresses(host, context),
+    inspectionDisabled: inspectionDisabled(host),
+    ...(host.spec.inspectionMode ? { inspectionMode: host.spec.inspectionMode } : {}),
+    ...currentDeployment(host),
+  });
+  if (result.kind === 'failed') return { kind: 'pending', action: failed('registration error', result.message) };
+  if (result.kind === 'busy') {
+    clearError(status);
+    return { kind: 'pending', action: continueAfter(result.afterMs) };
+  }
+  const nodeId = result.value.nodeId;
+  if (nodeId && nodeId !== status.provisioning.ID) {
+    context.log.info('setting provisioning id', { id: nodeId });
+    if (!status.provisioning.ID) publish(context, normal('Registered', 'Registered new host'));
+    status.provisioning.ID = nodeId;
+    if (stateOf(host) === 'preparing') clearHostProvisioningSettings(status);
+    changed = true;
+  }
+
+  const profile = profileNameOf(host);
+  const profileChanged = status.hardwareProfile !== profile;
+  if (profileChanged) {
+    status.hardwareProfile = profile;
+    publish(context, normal('ProfileSet', `Hardware profile set: ${profile}`));
+  }
+  const hints = updateRootDeviceHints(host, status);
+  if (!hints.ok) return { kind: 'pending', action: failed('registration error', hints.message) };
+  if (profileChanged || hints.changed) return { kind: 'pending', action: update() };
+
+  const newCredentials = !credentialsMatch(status.goodCredentials, credentials.secret);
+  if (newCredentials) {
+    status.goodCredentials = credentialsStatusFor(credentials.secret);
+    publish(context, normal('BMCAccessValidated', 'Verified access to BMC'));
+    changed = true;
+  }
+  if (status.errorType === 'registration error' || newCredentials) changed = clearError(status) || changed;
+  return { kind: 'registered', changed };
+}
+
+/**
+ * BMO's `ensureRegistered`, run before the handler of every state except none, unmanaged,
+ * match profile and deleting: registration is idempotent and re-creates the node when the
+ * provisioner lost it; new credentials are sent when the Secret changed. Undefined means
+ * "registered, nothing to save, go on to the handler".
+ */
+export async function ensureRegistered(host: Host, context: StateContext): Promise<Action | undefined> {
+  const credentials = context.credentials;
+  // Deleting without credentials: registering again could only fail.
+  if (!credentials) return undefined;
+  const state = stateOf(host);
+  if (NOT_REGISTERED_IN.has(state)) return undefined;
+  const status = host.status;
+  const now = context.now();
+  if (state !== 'registering' && (status.errorType === 'registration error' || !credentialsMatch(status.goodCredentials, credentials.secret))) {
+    context.log.info('retrying registration', { lastError: status.errorMessage });
+    recordOperationStart(status, 'registering', now);
+  }
+  const registration = await registerHost(host, context, credentials);
+  if (registration.kind === 'pending') return registration.action;
+  if (state !== 'registering') {
+    const ended = recordOperationEnd(status, 'registering', now);
+    if (ended) {
+      note(context, ended);
+      return update();
+    }
+  }
+  return registration.changed ? update() : undefined;
+}

@@ -1,0 +1,82 @@
+import type { ErrorType } from '../../api/error-type.ts';
+import type { HardwareData } from '../../api/hardwaredata.ts';
+import type { HardwareDetails } from '../../api/hardware-details.ts';
+import type { ProvisioningState } from '../../api/provisioning-state.ts';
+import type { BMCAccess, BMCCredentials } from '../../bmc/index.ts';
+import type { HostConfigResult } from '../../configdrive/index.ts';
+import type { ConfigDrive } from '../../provisioner/provisioner.ts';
+import type { Provisioner } from '../../provisioner/provisioner.ts';
+import type { Logger } from '../../runtime/logger.ts';
+import type { HostEvent } from './events.ts';
+
+/** The operations whose durations BMO records in operationHistory and histograms. */
+export type Operation = 'register' | 'inspect' | 'provision' | 'deprovision';
+
+/** A metric to bump once the status is saved (BMO's post-save callbacks). */
+export type MetricNote =
+  | { metric: 'hostUnmanaged' }
+  | { metric: 'registrationRequired' }
+  | { metric: 'credentialsUpdated' }
+  | { metric: 'hostError'; errorType: ErrorType }
+  | { metric: 'powerChange'; on: boolean }
+  | { metric: 'delayed'; deprovisioning: boolean }
+  | { metric: 'stateChange'; from: ProvisioningState; to: ProvisioningState }
+  | { metric: 'operationDuration'; operation: Operation; seconds: number }
+  | { metric: 'deleteWithoutDeprovisioning' }
+  | { metric: 'deleteWithoutPoweringOff' }
+  | { metric: 'deleteDelayedForDetached' }
+  | { metric: 'hostConfigDataError'; dataType: string };
+
+/** Kubernetes work a handler may need, kept behind functions so handlers stay testable without an API server. */
+export interface HostPorts {
+  /** Creates (or re-creates) the host's HardwareData with these details. */
+  replaceHardwareData(details: HardwareDetails): Promise<void>;
+  /** Reads the userData, networkData and metaData Secrets into a config drive. */
+  readConfigDrive(): Promise<HostConfigResult<ConfigDrive | undefined>>;
+  /** Removes annotations from the host (a metadata patch, not a status write). */
+  removeAnnotations(keys: string[]): Promise<void>;
+}
+
+/** The credentials Secret as status.triedCredentials/goodCredentials record it. */
+export interface CredentialsSecretRef {
+  name: string;
+  namespace: string;
+  resourceVersion: string;
+}
+
+export interface HostCredentials {
+  access: BMCAccess;
+  login: BMCCredentials;
+  secret: CredentialsSecretRef;
+}
+
+export interface StateMachineSettings {
+  /** Provisioning attempts per image before giving up; 0 means unlimited. */
+  maxProvisioningRetries: number;
+  /** After this long in deletion, remaining cleanup steps are skipped; 0 means never. */
+  deletionTimeoutMs: number;
+}
+
+/** Everything a state handler may use besides the host draft. */
+export interface StateContext {
+  provisioner: Provisioner;
+  /** Loaded and valid; absent only for unmanaged hosts and for deletions without usable credentials. */
+  credentials?: HostCredentials;
+  hardwareData?: HardwareData;
+  settings: StateMachineSettings;
+  ports: HostPorts;
+  now(): Date;
+  random(): number;
+  log: Logger;
+  /** Collected during the pass, published by the reconciler after saving. */
+  events: HostEvent[];
+  metrics: MetricNote[];
+}
+
+export function publish(context: StateContext, event: HostEvent): void {
+  context.events.push(event);
+}
+
+export function note(context: StateContext, metric: MetricNote): void {
+  context.metrics.push(metric);
+}

@@ -1,0 +1,41 @@
+import { complete, continueAfter, failed } from '../action.ts';
+import { clearError, clearHostProvisioningSettings } from '../host-status.ts';
+import { identityOf } from '../host.ts';
+import { pendingProvisioningSettings, saveProvisioningSettings } from '../provisioning-settings.ts';
+import type { StateHandler } from './handler.ts';
+
+/**
+ * Applies RAID and root device hints (manual cleaning in Ironic). The provisioner gets the
+ * target and what status says was applied; status takes the target once the work has
+ * started (or turned out unnecessary), so polling never starts it twice. After a failed
+ * clean nothing counts as applied.
+ */
+export const handlePreparing: StateHandler = async (host, context) => {
+  const pending = pendingProvisioningSettings(host);
+  if (!pending.ok) return failed('preparation error', pending.message);
+  const retrying = host.status.errorType === 'preparation error';
+  const target = pending.status.provisioning;
+  const applied = host.status.provisioning.raid;
+  const result = await context.provisioner.prepare({
+    host: identityOf(host),
+    ...(target.raid ? { raid: target.raid } : {}),
+    ...(!retrying && applied ? { actualRaid: applied } : {}),
+    ...(target.rootDeviceHints ? { rootDeviceHints: target.rootDeviceHints } : {}),
+    retryAfterFailure: retrying,
+    ...(context.credentials ? { bmc: context.credentials.access } : {}),
+  });
+  const changed = pending.changed || retrying;
+  if (result.kind === 'failed') {
+    // Forget what was (partly) applied so the next attempt starts over.
+    if (changed) clearHostProvisioningSettings(host.status);
+    return failed('preparation error', result.message);
+  }
+  if (changed && (result.kind === 'done' || result.started)) saveProvisioningSettings(host, host.status);
+  if (result.kind === 'busy') {
+    if (result.started) clearError(host.status);
+    return continueAfter(result.afterMs);
+  }
+  clearError(host.status);
+  host.status.errorCount = 0;
+  return complete('available');
+};

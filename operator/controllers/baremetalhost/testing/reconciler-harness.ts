@@ -1,0 +1,116 @@
+import { Registry } from 'prom-client';
+import type { BareMetalHostInput } from '../../../api/baremetalhost.ts';
+import type { HardwareData } from '../../../api/hardwaredata.ts';
+import type { Provisioner } from '../../../provisioner/provisioner.ts';
+import type { EventInput, EventRecorder } from '../../../runtime/event-recorder.ts';
+import { keyOf } from '../../../runtime/kube-object.ts';
+import type { KubeObject, ObjectName } from '../../../runtime/kube-object.ts';
+import { silentLogger } from '../../../runtime/logger.ts';
+import type { ReconcileContext, Result } from '../../../runtime/reconciler.ts';
+import type { PatchOptions, ResourceClient } from '../../../runtime/resource-client.ts';
+import type { HardwareDataAccess } from '../hardware-data-store.ts';
+import { createHostMetrics } from '../metrics.ts';
+import { BareMetalHostReconciler } from '../reconciler.ts';
+import type { SecretAccess, SecretObject } from '../secret-store.ts';
+import { TEST_NOW } from './hosts.ts';
+
+export interface RecordedPatch {
+  body: unknown;
+  options: PatchOptions;
+}
+
+const base64 = (text: string) => Buffer.from(text).toString('base64');
+
+/** A BMC Secret as the API returns it. */
+export function bmcSecret(data: Record<string, string> = { username: 'admin', password: 'secret' }): SecretObject {
+  return {
+    metadata: { name: 'bmc-secret', namespace: 'test', resourceVersion: '10' },
+    data: Object.fromEntries(Object.entries(data).map(([key, value]) => [key, base64(value)])),
+  };
+}
+
+/**
+ * The reconciler with recording stand-ins for its Kubernetes collaborators. Nothing here
+ * imitates API server behaviour: writes are only recorded (each returns the object with a
+ * new resourceVersion), so tests check what the reconciler asked for. Behaviour that needs
+ * the API server's semantics is covered by test/integration/baremetalhost.
+ */
+export class ReconcilerHarness {
+  readonly registry = new Registry();
+  readonly patches: RecordedPatch[] = [];
+  readonly events: EventInput[] = [];
+  readonly claims: Array<{ name: string; finalizer: boolean; owner?: string }> = [];
+  readonly releasedSecrets: string[] = [];
+  readonly releasedHardwareData: string[] = [];
+  readonly replacedHardwareData: string[] = [];
+  readonly secrets = new Map<string, SecretObject>();
+  hardwareData: HardwareData | undefined;
+  host: KubeObject | undefined;
+  readonly reconciler: BareMetalHostReconciler;
+  #version = 100;
+
+  constructor(options: { provisioner: Provisioner; host?: BareMetalHostInput }) {
+    this.host = options.host as KubeObject | undefined;
+    const client = {
+      resource: { group: 'metal3.io', version: 'v1alpha1', kind: 'BareMetalHost', plural: 'baremetalhosts', namespaced: true },
+      patch: async (_name: ObjectName, body: unknown, patchOptions: PatchOptions) => {
+        this.patches.push({ body, options: patchOptions });
+        const current = this.host ?? { metadata: {} };
+        return { ...current, metadata: { ...current.metadata, resourceVersion: String(++this.#version) } };
+      },
+    } as unknown as ResourceClient<KubeObject>;
+    const secrets: SecretAccess = {
+      find: async (name) => this.secrets.get(keyOf(name)),
+      claim: async (secret, claim) => {
+        this.claims.push({ name: secret.metadata.name ?? '', finalizer: claim.finalizer, ...(claim.owner ? { owner: claim.owner.name } : {}) });
+        return secret;
+      },
+      release: async (name) => {
+        this.releasedSecrets.push(keyOf(name));
+      },
+    };
+    const hardwareData: HardwareDataAccess = {
+      get: () => this.hardwareData,
+      holds: () => this.hardwareData !== undefined,
+      replace: async (owner) => {
+        this.replacedHardwareData.push(`${owner.namespace}/${owner.name}`);
+      },
+      release: async (name) => {
+        this.releasedHardwareData.push(keyOf(name));
+      },
+    };
+    const events: EventRecorder = {
+      event: async (_regarding, input) => {
+        this.events.push(input);
+      },
+    };
+    this.reconciler = new BareMetalHostReconciler({
+      hosts: { client, cache: { get: () => this.host } },
+      secrets,
+      hardwareData,
+      provisioner: options.provisioner,
+      events,
+      metrics: createHostMetrics(this.registry, { hosts: () => [] }),
+      settings: { maxProvisioningRetries: 5, deletionTimeoutMs: 60 * 60_000 },
+      clock: { now: () => TEST_NOW.getTime(), setTimer: () => ({ cancel() {} }) },
+      random: () => 0,
+    });
+  }
+
+  reconcile(): Promise<Result> {
+    const context: ReconcileContext = { signal: new AbortController().signal, log: silentLogger(), reconcileID: 'test', controller: 'baremetalhost' };
+    return this.reconciler.reconcile({ namespace: 'test', name: 'host-0' }, context);
+  }
+
+  statusPatches(): Array<Record<string, unknown>> {
+    return this.patches.filter((p) => p.options.subresource === 'status').map((p) => (p.body as { status: Record<string, unknown> }).status);
+  }
+
+  reasons(): string[] {
+    return this.events.map((event) => event.reason);
+  }
+
+  async metric(name: string): Promise<string> {
+    return (await this.registry.getSingleMetricAsString(name)) ?? '';
+  }
+}

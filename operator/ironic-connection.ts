@@ -1,0 +1,99 @@
+import { accessSync, constants, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Registry } from 'prom-client';
+import { connectIronic } from '../ironic-client/index.ts';
+import type { IronicAuthOptions } from '../ironic-client/index.ts';
+import { ProvisionerNotReadyError } from './controllers/baremetalhost/provisioner-not-ready.ts';
+import type { Provisioner } from './provisioner/provisioner.ts';
+import { createIronicProvisioner } from './provisioner/ironic/index.ts';
+import type { Clock } from './runtime/clock.ts';
+import type { Logger } from './runtime/logger.ts';
+import type { OperatorSettings } from './settings.ts';
+
+/** BMO reads Ironic basic auth from `<METAL3_AUTH_ROOT_DIR>/ironic/{username,password}` when they exist. */
+export function ironicAuthFor(authRootDir: string): IronicAuthOptions {
+  const credentialsDir = join(authRootDir, 'ironic');
+  return existsSync(join(credentialsDir, 'username')) ? { type: 'http_basic', credentialsDir } : { type: 'none' };
+}
+
+/** Files the Ironic connection needs that are missing or unreadable, as start-up problems. */
+export function ironicFileProblems(settings: Pick<OperatorSettings, 'authRootDir' | 'ironicCaCertFile'>): string[] {
+  const problems: string[] = [];
+  const readable = (path: string) => {
+    try {
+      accessSync(path, constants.R_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (settings.ironicCaCertFile && !readable(settings.ironicCaCertFile)) {
+    problems.push(`invalid setting IRONIC_CACERT_FILE (--ironic-cacert-file): cannot read ${settings.ironicCaCertFile}`);
+  }
+  const auth = ironicAuthFor(settings.authRootDir);
+  if (auth.type === 'http_basic' && 'credentialsDir' in auth && !readable(join(auth.credentialsDir, 'password'))) {
+    problems.push(`invalid setting METAL3_AUTH_ROOT_DIR (--auth-root-dir): ${auth.credentialsDir}/username exists but password cannot be read`);
+  }
+  return problems;
+}
+
+/**
+ * A provisioner that connects on first use. Until Ironic answers (it may start after the
+ * operator), every call fails with ProvisionerNotReadyError: hosts wait 30 s without
+ * recording an error, as BMO does with ErrNotReady.
+ */
+export function lazyProvisioner(connect: () => Promise<Provisioner>): Provisioner {
+  let connecting: Promise<Provisioner> | undefined;
+  const ready = (): Promise<Provisioner> => {
+    connecting ??= connect().catch((error: unknown) => {
+      connecting = undefined;
+      throw new ProvisionerNotReadyError(`provisioner is not ready: ${(error as Error).message}`, { cause: error });
+    });
+    return connecting;
+  };
+  return {
+    register: async (o) => (await ready()).register(o),
+    inspect: async (o) => (await ready()).inspect(o),
+    prepare: async (o) => (await ready()).prepare(o),
+    provision: async (o) => (await ready()).provision(o),
+    adopt: async (o) => (await ready()).adopt(o),
+    deprovision: async (o) => (await ready()).deprovision(o),
+    powerOn: async (o) => (await ready()).powerOn(o),
+    powerOff: async (o) => (await ready()).powerOff(o),
+    hardwareState: async (o) => (await ready()).hardwareState(o),
+    delete: async (o) => (await ready()).delete(o),
+    detach: async (o) => (await ready()).detach(o),
+    hasCapacity: async (o) => (await ready()).hasCapacity(o),
+  };
+}
+
+export interface IronicProvisionerDeps {
+  settings: OperatorSettings;
+  logger: Logger;
+  registry: Registry;
+  clock: Clock;
+}
+
+/** The Ironic provisioner from the compiled settings, connecting (and negotiating the API version) lazily. */
+export function ironicProvisioner(deps: IronicProvisionerDeps): Provisioner {
+  const { settings } = deps;
+  return lazyProvisioner(async () => {
+    const client = await connectIronic({
+      endpoint: settings.ironicEndpoint ?? '',
+      auth: ironicAuthFor(settings.authRootDir),
+      tls: { ...(settings.ironicCaCertFile ? { caFile: settings.ironicCaCertFile } : {}), insecure: settings.ironicInsecure },
+      metricsRegistry: deps.registry,
+    });
+    deps.logger.info('connected to ironic', { endpoint: client.endpoint, microversion: client.microversion });
+    return createIronicProvisioner({
+      client,
+      log: deps.logger.child({ component: 'ironic-provisioner' }),
+      clock: deps.clock,
+      provisioningLimit: settings.provisioningLimit,
+      provisioningNetworkDisabled: settings.provisioningNetworkDisabled,
+      ...(settings.deployKernelUrl ? { deployKernelUrl: settings.deployKernelUrl } : {}),
+      ...(settings.deployRamdiskUrl ? { deployRamdiskUrl: settings.deployRamdiskUrl } : {}),
+      ...(settings.deployIsoUrl ? { deployIsoUrl: settings.deployIsoUrl } : {}),
+    });
+  });
+}

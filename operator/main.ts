@@ -1,0 +1,78 @@
+// The operator's composition root: settings, logger, Kubernetes and provisioner clients and
+// the BareMetalHost controller are built here, once, and passed down. No singletons.
+import { Registry, collectDefaultMetrics } from 'prom-client';
+import { setupBareMetalHostController } from './controllers/baremetalhost/index.ts';
+import { ironicFileProblems, ironicProvisioner } from './ironic-connection.ts';
+import { FixtureProvisioner } from './provisioner/fixture/index.ts';
+import type { Provisioner } from './provisioner/provisioner.ts';
+import { ConfigError, Manager, createLogger, loadKubeConfig, setupSignalHandler, systemClock } from './runtime/index.ts';
+import type { Logger, SignalProcess } from './runtime/index.ts';
+import { OPERATOR_NAME, compileOperatorSettings } from './settings.ts';
+import type { OperatorSettings } from './settings.ts';
+
+export interface OperatorRun {
+  argv: readonly string[];
+  env: Record<string, string | undefined>;
+  /** Where usage and configuration errors go. */
+  stdout?: (text: string) => void;
+  stderr?: (text: string) => void;
+  process?: SignalProcess;
+}
+
+function buildProvisioner(settings: OperatorSettings, deps: { logger: Logger; registry: Registry }): Provisioner {
+  if (settings.provisioner === 'fixture') {
+    deps.logger.info('using the in-memory fixture provisioner: no hardware is touched');
+    return new FixtureProvisioner();
+  }
+  return ironicProvisioner({ settings, logger: deps.logger, registry: deps.registry, clock: systemClock });
+}
+
+/** Runs the operator until SIGTERM/SIGINT; resolves to the process exit code. */
+export async function runOperator(run: OperatorRun): Promise<number> {
+  const stdout = run.stdout ?? ((text) => process.stdout.write(text));
+  const stderr = run.stderr ?? ((text) => process.stderr.write(text));
+  let settings: OperatorSettings;
+  try {
+    settings = compileOperatorSettings({ argv: run.argv, env: run.env });
+    const problems = settings.provisioner === 'ironic' ? ironicFileProblems(settings) : [];
+    if (problems.length > 0) throw new ConfigError(problems);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    if (error.helpRequested) {
+      stdout(`${error.message}\n`);
+      return 0;
+    }
+    stderr(`${OPERATOR_NAME}: cannot start:\n${error.problems.map((problem) => `  ${problem}`).join('\n')}\n`);
+    return 2;
+  }
+
+  const logger = createLogger({ level: settings.logLevel, defaultMeta: { component: OPERATOR_NAME } });
+  const signals = setupSignalHandler({ logger, ...(run.process ? { process: run.process } : {}) });
+  try {
+    const registry = new Registry();
+    collectDefaultMetrics({ register: registry });
+    const manager = new Manager({ name: OPERATOR_NAME, options: settings, kubeConfig: loadKubeConfig(settings.kubeconfig), registry, logger });
+    setupBareMetalHostController(manager, {
+      provisioner: buildProvisioner(settings, { logger, registry }),
+      settings: { maxProvisioningRetries: settings.maxProvisioningRetries, deletionTimeoutMs: settings.deletionTimeoutMs },
+      maxConcurrentReconciles: settings.concurrency,
+    });
+    logger.info('starting', {
+      provisioner: settings.provisioner,
+      watchNamespace: settings.watchNamespace ?? '(all)',
+      concurrency: settings.concurrency,
+      provisioningLimit: settings.provisioningLimit,
+    });
+    await manager.start(signals.signal);
+    return 0;
+  } catch (error) {
+    logger.error('operator failed', { error });
+    return 1;
+  } finally {
+    signals.dispose();
+  }
+}
+
+if (import.meta.main) {
+  process.exitCode = await runOperator({ argv: process.argv.slice(2), env: process.env });
+}

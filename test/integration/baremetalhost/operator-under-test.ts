@@ -1,0 +1,93 @@
+import { Registry } from 'prom-client';
+import { setupBareMetalHostController } from '../../../operator/controllers/baremetalhost/index.ts';
+import { FixtureProvisioner } from '../../../operator/provisioner/fixture/index.ts';
+import type { Provisioner } from '../../../operator/provisioner/provisioner.ts';
+import { TransientProvisionerError } from '../../../operator/provisioner/result.ts';
+import { KubeClient, Manager, createLogger, loadKubeConfig, silentLogger } from '../../../operator/runtime/index.ts';
+import type { Logger } from '../../../operator/runtime/index.ts';
+import { compileOperatorSettings } from '../../../operator/settings.ts';
+import type { StackEnv } from '../../support/stack-env.ts';
+
+function testLogger(): Logger {
+  const level = process.env.BMH_TEST_LOG;
+  return level === 'debug' || level === 'info' || level === 'warn' || level === 'error'
+    ? createLogger({ level, defaultMeta: { test: 'baremetalhost' } })
+    : silentLogger();
+}
+
+export interface OperatorUnderTest {
+  manager: Manager;
+  fixture: FixtureProvisioner;
+  /** The next `count` registrations fail as if Ironic were unreachable. */
+  simulateOutage(count: number): void;
+  stop(): Promise<void>;
+}
+
+/** The fixture, with registrations that can be made to throw a transient error. */
+function withOutages(fixture: FixtureProvisioner): { provisioner: Provisioner; simulateOutage(count: number): void } {
+  let failures = 0;
+  const provisioner: Provisioner = {
+    register: async (options) => {
+      if (failures > 0) {
+        failures--;
+        throw new TransientProvisionerError('connect ECONNREFUSED 127.0.0.1:6385', { retryAfterMs: 200 });
+      }
+      return fixture.register(options);
+    },
+    inspect: (o) => fixture.inspect(o),
+    prepare: (o) => fixture.prepare(o),
+    provision: (o) => fixture.provision(o),
+    adopt: (o) => fixture.adopt(o),
+    deprovision: (o) => fixture.deprovision(o),
+    powerOn: (o) => fixture.powerOn(o),
+    powerOff: (o) => fixture.powerOff(o),
+    hardwareState: (o) => fixture.hardwareState(o),
+    delete: (o) => fixture.delete(o),
+    detach: (o) => fixture.detach(o),
+    hasCapacity: (o) => fixture.hasCapacity(o),
+  };
+  return { provisioner, simulateOutage: (count) => (failures = count) };
+}
+
+/**
+ * The operator as main.ts composes it, in process, against the stack's real API server,
+ * with the shared fixture provisioner, watching only `namespace`, servers on free ports.
+ */
+export function startOperator(env: StackEnv, namespace: string): OperatorUnderTest {
+  const settings = compileOperatorSettings({
+    argv: [
+      '--provisioner=fixture',
+      `--watch-namespace=${namespace}`,
+      '--metrics-bind-address=127.0.0.1:0',
+      '--health-probe-bind-address=127.0.0.1:0',
+      '--graceful-shutdown-timeout=10s',
+    ],
+    env: {},
+  });
+  const manager = new Manager({
+    name: 'baremetal-operator',
+    options: settings,
+    transport: new KubeClient(loadKubeConfig(env.kubeconfig)),
+    registry: new Registry(),
+    logger: testLogger(),
+  });
+  // The fixture's BMO-like delays (up to 10 s per step), shortened for a test.
+  const fixture = new FixtureProvisioner({ delays: { registerMs: 200, inspectMs: 200, provisionMs: 200, adoptMs: 200, powerMs: 0, deleteMs: 0 } });
+  const { provisioner, simulateOutage } = withOutages(fixture);
+  setupBareMetalHostController(manager, {
+    provisioner,
+    settings: { maxProvisioningRetries: settings.maxProvisioningRetries, deletionTimeoutMs: settings.deletionTimeoutMs },
+    maxConcurrentReconciles: 4,
+  });
+  const abort = new AbortController();
+  const running = manager.start(abort.signal);
+  return {
+    manager,
+    fixture,
+    simulateOutage,
+    stop: async () => {
+      abort.abort();
+      await running;
+    },
+  };
+}
