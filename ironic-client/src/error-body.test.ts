@@ -58,6 +58,13 @@ describe('parseErrorBody', () => {
     expect(parseErrorBody('  plain failure \n').faultstring).toBe('plain failure');
   });
 
+  it('reads the http_basic middleware\'s {"error": {"message"}} body', () => {
+    expect(parseErrorBody({ error: { message: 'Incorrect username or password', code: 401 } })).toEqual({
+      faultstring: 'Incorrect username or password',
+    });
+    expect(parseErrorBody('{"error":{"message":"Authorization required","code":401}}').faultstring).toBe('Authorization required');
+  });
+
   it('copes with empty and unknown bodies', () => {
     expect(parseErrorBody(undefined).faultstring).toBe('(empty error body)');
     expect(parseErrorBody('').faultstring).toBe('(empty error body)');
@@ -92,6 +99,16 @@ describe('errorFromResponse', () => {
     expect(error.kind).toBe(kind);
     expect(error.name).toBe('IronicApiError');
     expect(error.transient).toBe(false);
+  });
+
+  it('says that authentication failed on a 401, without the request headers', () => {
+    const error = errorFromResponse(401, { error: { message: 'Incorrect username or password', code: 401 } }, request);
+    expect(error.kind).toBe('unauthorized');
+    expect(error.faultstring).toBe('Incorrect username or password');
+    expect(error.message).toBe(
+      'Ironic PUT http://ironic.test:6385/v1/nodes/n1/states/provision returned 401: authentication failed: Incorrect username or password',
+    );
+    expect(JSON.stringify(error)).not.toMatch(/authorization/i);
   });
 
   it('tells a NodeLocked conflict from a permanent one', () => {

@@ -1,6 +1,8 @@
 // Turns an Ironic error response into a typed error. Ironic wraps every error body as
 // {"error_message": "<string>"}; the string is usually JSON of {faultcode, faultstring, debuginfo},
-// WebOb errors (e.g. 406) give JSON of {code, title, description}, and anything else is kept raw.
+// WebOb errors (e.g. 406) give JSON of {code, title, description}, the http_basic middleware
+// (ironic.common.auth_basic) answers 401s with {"error": {"message", "code"}}, and anything else
+// is kept raw.
 import {
   IronicApiError,
   IronicBadRequestError,
@@ -57,6 +59,7 @@ export function parseErrorBody(body: unknown): Fault {
     }
     const direct = faultFromObject(parsed);
     if (direct) return direct;
+    if (isRecord(parsed.error) && typeof parsed.error.message === 'string') return { faultstring: parsed.error.message };
     return { faultstring: JSON.stringify(parsed) };
   }
   if (typeof parsed === 'string' && parsed.trim() !== '') return { faultstring: parsed.trim() };

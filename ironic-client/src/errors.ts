@@ -52,6 +52,10 @@ export interface ApiErrorDetails {
   debuginfo?: string | undefined;
 }
 
+// Ironic's own 401 texts ("Authorization required", "Incorrect username or password") do not
+// say that the client's credentials are at fault; the message does.
+const STATUS_MEANINGS: Partial<Record<number, string>> = { 401: 'authentication failed' };
+
 /** Ironic answered with a non-2xx status. */
 export class IronicApiError extends IronicError {
   readonly kind: IronicErrorKind = 'api';
@@ -63,7 +67,9 @@ export class IronicApiError extends IronicError {
 
   constructor(details: ApiErrorDetails, request: IronicRequestInfo, attempts = 1) {
     const retried = attempts > 1 ? ` (gave up after ${attempts} attempts)` : '';
-    super(`Ironic ${request.method} ${request.url} returned ${details.status}: ${details.faultstring}${retried}`, request, attempts);
+    const meaning = STATUS_MEANINGS[details.status];
+    const summary = meaning ? `${meaning}: ${details.faultstring}` : details.faultstring;
+    super(`Ironic ${request.method} ${request.url} returned ${details.status}: ${summary}${retried}`, request, attempts);
     this.status = details.status;
     this.faultstring = details.faultstring;
     this.faultcode = details.faultcode;

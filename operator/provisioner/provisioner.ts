@@ -1,4 +1,4 @@
-import type { BootMode, AutomatedCleaningMode } from '../api/baremetalhost-enums.ts';
+import type { BootMode, AutomatedCleaningMode, InspectionMode } from '../api/baremetalhost-enums.ts';
 import type { CustomDeploy } from '../api/custom-deploy.ts';
 import type { HardwareDetails } from '../api/hardware-details.ts';
 import type { Image } from '../api/image.ts';
@@ -34,6 +34,23 @@ export interface RegisterOptions {
   knownMacAddresses: string[];
   /** Inspection is disabled: a boot MAC is then mandatory. */
   inspectionDisabled: boolean;
+  /** spec.inspectionMode: `fast` needs an out-of-band inspect interface and sets it at creation. */
+  inspectionMode?: InspectionMode;
+  /** status.provisioning.image: a live ISO registers with the `ramdisk` deploy interface. */
+  currentImage?: Image;
+  /** A custom deploy is configured: registers with the `custom-agent` deploy interface. */
+  hasCustomDeploy?: boolean;
+  /** A ready PreprovisioningImage overrides the provisioner's deploy kernel/ramdisk/ISO. */
+  preprovisioningImage?: PreprovisioningImage;
+}
+
+/** The ramdisk a PreprovisioningImage built for this host (BMO's `provisioner.PreprovisioningImage`). */
+export interface PreprovisioningImage {
+  format: 'iso' | 'initrd';
+  imageUrl: string;
+  /** For `initrd`: the kernel to boot it with; the provisioner's deploy kernel otherwise. */
+  kernelUrl?: string;
+  extraKernelParams?: string;
 }
 
 export interface InspectOptions {
@@ -42,13 +59,31 @@ export interface InspectOptions {
   retryAfterFailure: boolean;
   /** Start a new inspection even if Ironic already holds an inventory (re-inspection). */
   refresh: boolean;
+  /** A forced reboot was asked for (reboot annotation with force): abort a waiting inspection. */
+  forceReboot?: boolean;
+  bootMode?: BootMode;
+  architecture?: string;
+  /** The host's BMC, for its out-of-band inspect interface in `fast` mode (else `redfish`). */
+  bmc?: BMCAccess;
 }
 
 export interface PrepareOptions {
   host: HostIdentity;
+  /** Target RAID layout (spec.raid). */
   raid?: RaidConfig;
+  /**
+   * The layout last applied (status.provisioning.raid); undefined after a preparation error
+   * or when never applied. Clean steps run only when it differs from `raid`.
+   */
+  actualRaid?: RaidConfig;
   rootDeviceHints?: RootDeviceHints;
   retryAfterFailure: boolean;
+  /** The host's BMC, for its RAID interface; the node's current one is used when absent. */
+  bmc?: BMCAccess;
+  /** BIOS settings to change (HostFirmwareSettings spec entries that differ from status). */
+  firmwareSettings?: Array<{ name: string; value: string | number }>;
+  /** Firmware components to flash (HostFirmwareComponents updates not yet applied). */
+  firmwareUpdates?: Array<{ component: string; url: string }>;
 }
 
 export interface ConfigDrive {
@@ -65,6 +100,23 @@ export interface ProvisionOptions {
   rootDeviceHints?: RootDeviceHints;
   bootMode: BootMode;
   retryAfterFailure: boolean;
+  /** A forced reboot was asked for while the deploy ramdisk waits: undeploy to boot a new one. */
+  forceReboot?: boolean;
+  /** Base64 registry credentials for oci:// images (`instance_info.image_pull_secret`). */
+  imagePullSecret?: string;
+}
+
+export interface AdoptOptions {
+  host: HostIdentity;
+  retryAfterFailure: boolean;
+  /** The host is deprovisioning: a manageable node is left for deprovision to `provide`. */
+  deprovisioning?: boolean;
+}
+
+export interface CapacityOptions {
+  host?: HostIdentity;
+  /** Virtual-media hosts are never limited (BMO); pass the host's BMC to apply that rule. */
+  bmc?: BMCAccess;
 }
 
 export interface DeprovisionOptions {
@@ -79,6 +131,8 @@ export interface PowerOptions {
   mode: 'soft' | 'hard';
   /** Interrupt an inspection or cleaning in progress to change power. */
   force: boolean;
+  /** spec.automatedCleaningMode: with `disabled`, a waiting automated clean is aborted to power off. */
+  automatedCleaningMode?: AutomatedCleaningMode;
 }
 
 export interface DeleteOptions {
@@ -101,7 +155,7 @@ export interface Provisioner {
   prepare(options: PrepareOptions): Promise<ProvisionerResult>;
   provision(options: ProvisionOptions): Promise<ProvisionerResult>;
   /** Re-adopt a provisioned node (after Ironic lost its database) without touching its disks. */
-  adopt(options: { host: HostIdentity; retryAfterFailure: boolean }): Promise<ProvisionerResult>;
+  adopt(options: AdoptOptions): Promise<ProvisionerResult>;
   deprovision(options: DeprovisionOptions): Promise<ProvisionerResult>;
   powerOn(options: PowerOptions): Promise<ProvisionerResult>;
   powerOff(options: PowerOptions): Promise<ProvisionerResult>;
@@ -111,5 +165,5 @@ export interface Provisioner {
   /** Remove the node without deprovisioning (the detached annotation). */
   detach(options: DeleteOptions & { force: boolean }): Promise<ProvisionerResult>;
   /** False when too many hosts are already inspecting/cleaning/deploying (BMO's PROVISIONING_LIMIT). */
-  hasCapacity(): Promise<boolean>;
+  hasCapacity(options?: CapacityOptions): Promise<boolean>;
 }

@@ -7,8 +7,20 @@
  */
 export type ProvisionerResult<T = undefined> =
   | { kind: 'done'; value: T }
-  | { kind: 'busy'; afterMs: number; reason: string }
+  | Busy
   | { kind: 'failed'; message: string };
+
+/**
+ * Still going. `started` says this very call began the operation (BMO's `started`): the
+ * caller records what it asked for, e.g. drops the inspect annotation or saves the RAID
+ * settings it handed to prepare, so the next call does not start it again.
+ */
+export interface Busy {
+  kind: 'busy';
+  afterMs: number;
+  reason: string;
+  started?: boolean;
+}
 
 export function done(): ProvisionerResult;
 export function done<T>(value: T): ProvisionerResult<T>;
@@ -16,8 +28,8 @@ export function done<T>(value?: T): ProvisionerResult<T | undefined> {
   return { kind: 'done', value };
 }
 
-export function busy(afterMs: number, reason: string): { kind: 'busy'; afterMs: number; reason: string } {
-  return { kind: 'busy', afterMs, reason };
+export function busy(afterMs: number, reason: string, options: { started?: boolean } = {}): Busy {
+  return options.started ? { kind: 'busy', afterMs, reason, started: true } : { kind: 'busy', afterMs, reason };
 }
 
 export function failed(message: string): { kind: 'failed'; message: string } {

@@ -4,8 +4,8 @@ import { stringify } from 'yaml';
 import { repoRoot } from '../../../hack/stack/paths.ts';
 import { SEED_FIXTURE_DIR, seedDocumentsOfKind, seedFixtureFiles } from '../../../operator/api/testing/seed-fixtures.ts';
 import { readStackEnv } from '../../support/stack-env.ts';
-import { Kubectl } from './kubectl.ts';
-import { createUniqueNamespace, deleteNamespace, ensureNamespace } from './namespaces.ts';
+import { Kubectl } from '../../support/kubectl.ts';
+import { createUniqueNamespace, deleteNamespace, ensureNamespace } from '../../support/namespaces.ts';
 
 const CRD_NAMES = ['baremetalhosts.metal3.io', 'hardwaredata.metal3.io'];
 /** The namespace the seed manifests name; they are applied unchanged, so it has to exist. */

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { repoRoot } from '../../../hack/stack/paths.ts';
 import { readStackEnv } from '../../support/stack-env.ts';
 import { waitFor } from '../../support/wait-for.ts';
-import { Kubectl } from '../api/kubectl.ts';
-import { createUniqueNamespace, deleteNamespace } from '../api/namespaces.ts';
+import { Kubectl } from '../../support/kubectl.ts';
+import { createUniqueNamespace, deleteNamespace } from '../../support/namespaces.ts';
 import { startOperator } from './operator-under-test.ts';
 import type { OperatorUnderTest } from './operator-under-test.ts';
 

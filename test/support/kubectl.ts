@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { StackEnv } from '../../support/stack-env.ts';
+import type { StackEnv } from './stack-env.ts';
 
 export interface KubectlResult {
   code: number;

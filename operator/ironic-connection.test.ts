@@ -1,0 +1,40 @@
+import { describe, expect, it } from '@jest/globals';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ProvisionerNotReadyError } from './controllers/baremetalhost/provisioner-not-ready.ts';
+import { ScriptedProvisioner } from './controllers/baremetalhost/testing/scripted-provisioner.ts';
+import { ironicAuthFor, ironicFileProblems, lazyProvisioner } from './ironic-connection.ts';
+
+describe('the Ironic connection', () => {
+  it('uses basic auth only when the credential files exist', () => {
+    const root = mkdtempSync(join(tmpdir(), 'auth-'));
+    expect(ironicAuthFor(root)).toEqual({ type: 'none' });
+    mkdirSync(join(root, 'ironic'));
+    writeFileSync(join(root, 'ironic', 'username'), 'ironic\n');
+    expect(ironicFileProblems({ authRootDir: root, ironicCaCertFile: undefined })).toEqual([expect.stringContaining('password cannot be read')]);
+    writeFileSync(join(root, 'ironic', 'password'), 'pw\n');
+    expect(ironicAuthFor(root)).toEqual({ type: 'http_basic', credentialsDir: join(root, 'ironic') });
+    expect(ironicFileProblems({ authRootDir: root, ironicCaCertFile: undefined })).toEqual([]);
+  });
+
+  it('names an unreadable CA file', () => {
+    expect(ironicFileProblems({ authRootDir: '/nonexistent', ironicCaCertFile: '/nonexistent/ca.pem' })).toEqual([
+      'invalid setting IRONIC_CACERT_FILE (--ironic-cacert-file): cannot read /nonexistent/ca.pem',
+    ]);
+  });
+
+  it('is not ready until it connects, then connects once', async () => {
+    let attempts = 0;
+    const real = new ScriptedProvisioner();
+    const provisioner = lazyProvisioner(async () => {
+      attempts++;
+      if (attempts === 1) throw new Error('ECONNREFUSED');
+      return real;
+    });
+    await expect(provisioner.hasCapacity()).rejects.toBeInstanceOf(ProvisionerNotReadyError);
+    expect(await provisioner.hasCapacity()).toBe(true);
+    expect(await provisioner.hasCapacity()).toBe(true);
+    expect(attempts).toBe(2);
+  });
+});

@@ -1,0 +1,35 @@
+// What every verb works with: the compiled config, the client, delays and the shared caches.
+import type { IronicClient } from '../../../ironic-client/index.ts';
+import type { Logger } from '../../runtime/logger.ts';
+import type { HostIdentity } from '../provisioner.ts';
+import { createDelays } from './delays.ts';
+import type { Delays } from './delays.ts';
+import { NodeCache } from './node-cache.ts';
+import type { IronicProvisionerConfig } from './options.ts';
+import { TtlCache } from './ttl-cache.ts';
+
+export interface ProvisionerContext {
+  config: IronicProvisionerConfig;
+  client: IronicClient;
+  delays: Delays;
+  nodes: NodeCache;
+  /** Node UUID to the MACs known to have ports on it. */
+  knownPorts: TtlCache<ReadonlySet<string>>;
+  log: Logger;
+}
+
+export function createContext(config: IronicProvisionerConfig): ProvisionerContext {
+  return {
+    config,
+    client: config.client,
+    delays: createDelays(config),
+    nodes: new NodeCache({ clock: config.clock, ttlMs: config.nodeCacheTtlMs }),
+    knownPorts: new TtlCache({ clock: config.clock, ttlMs: config.portCacheTtlMs }),
+    log: config.log,
+  };
+}
+
+/** The same context with a logger naming the host, for one call. */
+export function forHost(context: ProvisionerContext, host: HostIdentity, verb: string): ProvisionerContext {
+  return { ...context, log: context.log.child({ host: `${host.namespace}/${host.name}`, verb }) };
+}

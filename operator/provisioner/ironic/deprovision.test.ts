@@ -1,0 +1,93 @@
+import { describe, expect, it } from '@jest/globals';
+import { makeNode } from '../../../ironic-client/test-support/fixtures.ts';
+import { useNock } from '../../../ironic-client/test-support/nock-lifecycle.ts';
+import type { DeprovisionOptions } from '../provisioner.ts';
+import { TransientProvisionerError } from '../result.ts';
+import { HOST, NODE_PATH, startKit } from './testing/ironic-test-kit.ts';
+
+useNock();
+
+const options = (overrides: Partial<DeprovisionOptions> = {}): DeprovisionOptions => ({
+  host: HOST,
+  automatedCleaningMode: 'metadata',
+  retryAfterFailure: false,
+  ...overrides,
+});
+
+describe('deprovision', () => {
+  it('undeploys an active node whose automated_clean already matches', async () => {
+    const kit = await startKit();
+    kit.ironic.get(NODE_PATH).reply(200, makeNode({ provision_state: 'active', automated_clean: true }));
+    kit.ironic.put(`${NODE_PATH}/states/provision`).reply(202);
+
+    expect(await kit.provisioner.deprovision(options())).toMatchObject({ kind: 'busy', afterMs: 3000 });
+    expect(kit.calls()).toEqual([`GET ${NODE_PATH}`, `PUT ${NODE_PATH}/states/provision deleted`]);
+  });
+
+  it('syncs automated_clean before undeploying', async () => {
+    const kit = await startKit();
+    kit.ironic.get(NODE_PATH).reply(200, makeNode({ provision_state: 'deploy failed', automated_clean: true }));
+    kit.ironic.patch(NODE_PATH).reply(200, makeNode({ provision_state: 'deploy failed', automated_clean: false }));
+    kit.ironic.put(`${NODE_PATH}/states/provision`).reply(202);
+
+    await kit.provisioner.deprovision(options({ automatedCleaningMode: 'disabled' }));
+
+    expect(kit.calls()).toEqual([`GET ${NODE_PATH}`, `PATCH ${NODE_PATH} add /automated_clean`, `PUT ${NODE_PATH}/states/provision deleted`]);
+  });
+
+  it('waits while Ironic undeploys and cleans', async () => {
+    const kit = await startKit();
+    for (const state of ['deleting', 'cleaning', 'clean wait', 'deploying']) kit.ironic.get(NODE_PATH).reply(200, makeNode({ provision_state: state as never }));
+    for (let i = 0; i < 4; i++) expect(await kit.provisioner.deprovision(options())).toMatchObject({ kind: 'busy', afterMs: 10_000 });
+  });
+
+  it('is done once the node is available', async () => {
+    const kit = await startKit();
+    kit.ironic.get(NODE_PATH).reply(200, makeNode({ provision_state: 'available' }));
+    expect(await kit.provisioner.deprovision(options())).toEqual({ kind: 'done', value: undefined });
+  });
+
+  it('reports a cleaning failure first, then lifts maintenance and manages the node', async () => {
+    const kit = await startKit();
+    const failedNode = makeNode({ provision_state: 'clean failed', maintenance: true, fault: 'clean failure', last_error: 'Disk erase failed' });
+    kit.ironic.get(NODE_PATH).times(2).reply(200, failedNode);
+    kit.ironic.delete(`${NODE_PATH}/maintenance`).reply(202);
+    kit.ironic.put(`${NODE_PATH}/states/provision`).reply(202);
+
+    expect(await kit.provisioner.deprovision(options())).toEqual({ kind: 'failed', message: 'Cleaning failed: Disk erase failed' });
+    expect(await kit.provisioner.deprovision(options({ retryAfterFailure: true }))).toMatchObject({ kind: 'busy' });
+    expect(kit.calls()).toEqual([`GET ${NODE_PATH}`, `GET ${NODE_PATH}`, `DELETE ${NODE_PATH}/maintenance`, `PUT ${NODE_PATH}/states/provision manage`]);
+  });
+
+  it('provides a manageable node to clean it again', async () => {
+    const kit = await startKit();
+    kit.ironic.get(NODE_PATH).reply(200, makeNode({ provision_state: 'manageable' }));
+    kit.ironic.put(`${NODE_PATH}/states/provision`).reply(202);
+
+    await kit.provisioner.deprovision(options());
+
+    expect(kit.calls()).toEqual([`GET ${NODE_PATH}`, `PUT ${NODE_PATH}/states/provision provide`]);
+  });
+
+  it('retries undeploy from error only after the failure was recorded', async () => {
+    const kit = await startKit();
+    kit.ironic.get(NODE_PATH).times(2).reply(200, makeNode({ provision_state: 'error', last_error: 'Failed to tear down' }));
+    kit.ironic.put(`${NODE_PATH}/states/provision`).reply(202);
+
+    expect(await kit.provisioner.deprovision(options())).toEqual({ kind: 'failed', message: 'Failed to tear down' });
+    expect(await kit.provisioner.deprovision(options({ retryAfterFailure: true }))).toMatchObject({ kind: 'busy', afterMs: 3000 });
+  });
+
+  it('treats an unexpected state as transient', async () => {
+    const kit = await startKit();
+    kit.ironic.get(NODE_PATH).reply(200, makeNode({ provision_state: 'inspect wait' }));
+    await expect(kit.provisioner.deprovision(options())).rejects.toBeInstanceOf(TransientProvisionerError);
+  });
+
+  it('waits instead of changing state while the node has a fault', async () => {
+    const kit = await startKit();
+    kit.ironic.get(NODE_PATH).reply(200, makeNode({ provision_state: 'manageable', fault: 'power failure', maintenance: true }));
+    expect(await kit.provisioner.deprovision(options())).toMatchObject({ kind: 'busy', afterMs: 10_000 });
+    expect(kit.calls()).toEqual([`GET ${NODE_PATH}`]);
+  });
+});

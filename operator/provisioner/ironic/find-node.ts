@@ -1,0 +1,58 @@
+// BMO's findExistingHost: the host's node by UUID, then by name, then by the boot MAC's port,
+// so a restart or a lost status never leads to a second node for one host.
+import type { Node } from '../../../ironic-client/index.ts';
+import type { HostIdentity } from '../provisioner.ts';
+import type { ProvisionerContext } from './context.ts';
+import { isNotFound, transient } from './ironic-errors.ts';
+import { findNode } from './node-lookup.ts';
+import { candidateNodeNames } from './node-name.ts';
+
+export type ExistingNode =
+  | { kind: 'found'; node: Node }
+  | { kind: 'absent' }
+  /** The boot MAC belongs to a node of another host. */
+  | { kind: 'mac-conflict'; message: string };
+
+export async function findExistingNode(
+  context: ProvisionerContext,
+  options: { host: HostIdentity; bootMacAddress?: string },
+): Promise<ExistingNode> {
+  const { host } = options;
+  if (host.nodeId) {
+    const node = await findNode(context, host.nodeId);
+    if (node !== undefined) return { kind: 'found', node };
+    context.log.info('node recorded for the host is gone from ironic', { node: host.nodeId });
+  }
+  for (const name of candidateNodeNames(host)) {
+    const node = await findNode(context, name);
+    if (node !== undefined) {
+      context.log.debug('found existing node by name', { name, node: node.uuid });
+      return { kind: 'found', node };
+    }
+  }
+  if (options.bootMacAddress) return findNodeByMac(context, options.bootMacAddress);
+  return { kind: 'absent' };
+}
+
+async function findNodeByMac(context: ProvisionerContext, mac: string): Promise<ExistingNode> {
+  let ports;
+  try {
+    ports = await context.client.ports.listAll({ address: mac, fields: ['uuid', 'node_uuid', 'address'] });
+  } catch (error) {
+    // BMO carries on as if there were no port; creating a node could then duplicate one.
+    throw transient(`failed to look up ports with MAC ${mac}`, error);
+  }
+  const port = ports[0];
+  if (port === undefined) return { kind: 'absent' };
+  let node: Node;
+  try {
+    node = await context.client.nodes.get(port.node_uuid);
+  } catch (error) {
+    const why = isNotFound(error) ? "doesn't exist" : 'could not be read';
+    throw transient(`port ${mac} exists but linked node ${port.node_uuid} ${why}`, error);
+  }
+  // A named node would have been found by name above, so it belongs to another host.
+  if (node.name) return { kind: 'mac-conflict', message: `MAC address ${mac} conflicts with existing node ${node.name}` };
+  context.nodes.remember(node);
+  return { kind: 'found', node };
+}

@@ -1,0 +1,63 @@
+// The Ironic implementation of Provisioner: one shared instance for all hosts; each verb is a
+// small function of (context, options) in its own file.
+import { IronicError } from '../../../ironic-client/index.ts';
+import type { HostIdentity, Provisioner } from '../provisioner.ts';
+import { adopt } from './adopt.ts';
+import { hasCapacity } from './capacity.ts';
+import { createContext, forHost } from './context.ts';
+import type { ProvisionerContext } from './context.ts';
+import { deleteHostNode } from './delete.ts';
+import { deprovision } from './deprovision.ts';
+import { hardwareState } from './hardware-state.ts';
+import { inspect } from './inspect.ts';
+import { transient } from './ironic-errors.ts';
+import { compileOptions } from './options.ts';
+import type { IronicProvisionerOptions } from './options.ts';
+import { powerOff, powerOn } from './power.ts';
+import { prepare } from './prepare.ts';
+import { provision } from './provision.ts';
+import { register } from './register.ts';
+
+/**
+ * Runs one verb for one host. Client failures that no verb turned into a result (an outage,
+ * a 5xx, an unexpected answer) become TransientProvisionerError; anything else is a bug and
+ * propagates as is.
+ */
+async function run<T>(
+  context: ProvisionerContext,
+  verb: string,
+  host: HostIdentity,
+  body: (context: ProvisionerContext) => Promise<T>,
+): Promise<T> {
+  try {
+    return await body(forHost(context, host, verb));
+  } catch (error) {
+    if (error instanceof IronicError) throw transient(`${verb} of ${host.namespace}/${host.name}`, error);
+    throw error;
+  }
+}
+
+export function createIronicProvisioner(options: IronicProvisionerOptions): Provisioner {
+  const context = createContext(compileOptions(options));
+  return {
+    register: (o) => run(context, 'register', o.host, (c) => register(c, o)),
+    inspect: (o) => run(context, 'inspect', o.host, (c) => inspect(c, o)),
+    prepare: (o) => run(context, 'prepare', o.host, (c) => prepare(c, o)),
+    provision: (o) => run(context, 'provision', o.host, (c) => provision(c, o)),
+    adopt: (o) => run(context, 'adopt', o.host, (c) => adopt(c, o)),
+    deprovision: (o) => run(context, 'deprovision', o.host, (c) => deprovision(c, o)),
+    powerOn: (o) => run(context, 'powerOn', o.host, (c) => powerOn(c, o)),
+    powerOff: (o) => run(context, 'powerOff', o.host, (c) => powerOff(c, o)),
+    hardwareState: (o) => run(context, 'hardwareState', o.host, (c) => hardwareState(c, o)),
+    delete: (o) => run(context, 'delete', o.host, (c) => deleteHostNode(c, { ...o, force: false })),
+    detach: (o) => run(context, 'detach', o.host, (c) => deleteHostNode(c, o)),
+    hasCapacity: async (o) => {
+      try {
+        return await hasCapacity(context, o);
+      } catch (error) {
+        if (error instanceof IronicError) throw transient('hasCapacity', error);
+        throw error;
+      }
+    },
+  };
+}

@@ -1,0 +1,62 @@
+import { describe, expect, it } from '@jest/globals';
+import { makeNode, makePort } from '../../../ironic-client/test-support/fixtures.ts';
+import { useNock } from '../../../ironic-client/test-support/nock-lifecycle.ts';
+import { FakeClock } from '../../runtime/testing/fake-clock.ts';
+import { BOOT_MAC, HOST, KERNEL_URL, NODE_PATH, RAMDISK_URL, redfishBmc, startKit } from './testing/ironic-test-kit.ts';
+
+useNock();
+
+const registered = makeNode({
+  driver_info: {
+    redfish_address: 'http://bmc.test:8000',
+    redfish_system_id: '/redfish/v1/Systems/1',
+    redfish_username: 'admin',
+    redfish_password: '******',
+    deploy_kernel: KERNEL_URL,
+    deploy_ramdisk: RAMDISK_URL,
+  },
+});
+
+const registerOptions = {
+  host: HOST,
+  bmc: redfishBmc(),
+  credentials: { username: 'admin', password: 'pw' },
+  bootMacAddress: BOOT_MAC,
+  bootMode: 'UEFI' as const,
+  architecture: 'x86_64',
+  credentialsChanged: false,
+  retryAfterFailure: false,
+  automatedCleaningMode: 'metadata' as const,
+  disablePowerOff: false,
+  knownMacAddresses: [],
+  inspectionDisabled: false,
+};
+
+describe('node cache across the calls of one reconcile', () => {
+  it('lets register and the state call share one GET, and expires before the next poll', async () => {
+    const clock = new FakeClock();
+    const kit = await startKit({ provisioner: { clock, nodeCacheTtlMs: 1000 } });
+    kit.ironic.get(NODE_PATH).reply(200, registered);
+    kit.ironic.get('/v1/ports').query(true).reply(200, { ports: [makePort()] });
+    kit.ironic.get(NODE_PATH).reply(200, registered);
+
+    await kit.provisioner.register(registerOptions);
+    expect(await kit.provisioner.hardwareState({ host: HOST })).toEqual({ poweredOn: false });
+    await clock.advance(1000);
+    await kit.provisioner.hardwareState({ host: HOST });
+
+    expect(kit.calls().filter((call) => call === `GET ${NODE_PATH}`)).toHaveLength(2);
+  });
+
+  it('drops the cached node after a write', async () => {
+    const clock = new FakeClock();
+    const kit = await startKit({ provisioner: { clock, nodeCacheTtlMs: 1000 } });
+    kit.ironic.get(NODE_PATH).reply(200, makeNode({ provision_state: 'manageable' }));
+    kit.ironic.put(`${NODE_PATH}/states/provision`).reply(202);
+    kit.ironic.get(NODE_PATH).reply(200, makeNode({ provision_state: 'cleaning' }));
+
+    await kit.provisioner.provision({ host: HOST, bootMode: 'UEFI', retryAfterFailure: false });
+    expect(await kit.provisioner.provision({ host: HOST, bootMode: 'UEFI', retryAfterFailure: false })).toMatchObject({ kind: 'busy', afterMs: 10_000 });
+    expect(kit.calls()).toEqual([`GET ${NODE_PATH}`, `PUT ${NODE_PATH}/states/provision provide`, `GET ${NODE_PATH}`]);
+  });
+});

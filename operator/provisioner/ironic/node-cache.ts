@@ -1,0 +1,30 @@
+// Nodes read recently, by UUID and by name, so one reconcile reads a node once (BMO's cachedNode).
+import type { Node } from '../../../ironic-client/index.ts';
+import type { Clock } from '../../runtime/clock.ts';
+import { TtlCache } from './ttl-cache.ts';
+
+export class NodeCache {
+  readonly #nodes: TtlCache<Node>;
+  /** Name to UUID, so a lookup by name finds an entry stored by UUID; expires with the node. */
+  readonly #uuidsByName: TtlCache<string>;
+
+  constructor(options: { clock: Clock; ttlMs: number }) {
+    this.#nodes = new TtlCache(options);
+    this.#uuidsByName = new TtlCache(options);
+  }
+
+  get(ident: string): Node | undefined {
+    return this.#nodes.get(this.#uuidsByName.get(ident) ?? ident);
+  }
+
+  remember(node: Node): void {
+    if (node.name) this.#uuidsByName.set(node.name, node.uuid);
+    this.#nodes.set(node.uuid, node);
+  }
+
+  /** After any write: the next read goes to Ironic. */
+  forget(node: Pick<Node, 'uuid' | 'name'>): void {
+    this.#nodes.delete(node.uuid);
+    if (node.name) this.#uuidsByName.delete(node.name);
+  }
+}

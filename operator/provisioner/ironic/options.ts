@@ -1,0 +1,92 @@
+// Construction options of the Ironic provisioner, compiled once into a fully defaulted config.
+import type { IronicClient } from '../../../ironic-client/index.ts';
+import type { Clock } from '../../runtime/clock.ts';
+import { systemClock } from '../../runtime/clock.ts';
+import type { Logger } from '../../runtime/logger.ts';
+
+export interface PollIntervals {
+  /** Quick transitions: manage, provide, abort, adopt, power, locks (BMO: 3 s). */
+  shortMs?: number;
+  /** Ramdisk work: inspection, cleaning, deployment (BMO: 10 s). */
+  longMs?: number;
+  /** Added at random on top of each delay, as a fraction of it (BMO: 0.25). */
+  jitterFraction?: number;
+}
+
+export interface IronicProvisionerOptions {
+  client: IronicClient;
+  /** DEPLOY_KERNEL_URL / DEPLOY_RAMDISK_URL: the IPA ramdisk for inspection, cleaning and deployment. */
+  deployKernelUrl?: string;
+  deployRamdiskUrl?: string;
+  /** DEPLOY_ISO_URL: used instead of kernel/ramdisk for virtual-media BMCs. */
+  deployIsoUrl?: string;
+  /** PROVISIONING_LIMIT: hosts allowed to inspect/clean/deploy at once. @default 20 */
+  provisioningLimit?: number;
+  log: Logger;
+  clock?: Clock;
+  /** Random source in [0, 1) for jitter; injectable for tests. @default Math.random */
+  random?: () => number;
+  pollIntervals?: PollIntervals;
+  /** PROVISIONING_NETWORK_DISABLED: BMCs that need DHCP/PXE are refused. @default false */
+  provisioningNetworkDisabled?: boolean;
+  /** LIVE_ISO_FORCE_PERSISTENT_BOOT_DEVICE / DIRECT_DEPLOY_FORCE_PERSISTENT_BOOT_DEVICE. */
+  forcePersistentBootDevice?: { liveIso?: string; directDeploy?: string };
+  /**
+   * A node read from Ironic is reused for this long, so the register call and the state call
+   * of one reconcile share one GET (BMO caches the node per reconcile). Any write through this
+   * provisioner drops it. Kept below the short poll interval. 0 disables. @default 1000
+   */
+  nodeCacheTtlMs?: number;
+  /** How long the ports of a node are trusted to exist once seen or created. @default 600000 */
+  portCacheTtlMs?: number;
+}
+
+export interface IronicProvisionerConfig {
+  client: IronicClient;
+  deployImages: { kernelUrl: string; ramdiskUrl: string; isoUrl: string };
+  provisioningLimit: number;
+  log: Logger;
+  clock: Clock;
+  random: () => number;
+  poll: Required<PollIntervals>;
+  provisioningNetworkDisabled: boolean;
+  forcePersistentBootDevice: { liveIso?: string; directDeploy?: string };
+  nodeCacheTtlMs: number;
+  portCacheTtlMs: number;
+}
+
+function nonNegative(name: string, value: number): number {
+  if (!(Number.isFinite(value) && value >= 0)) throw new RangeError(`${name} must be a non-negative number, got ${value}`);
+  return value;
+}
+
+export function compileOptions(options: IronicProvisionerOptions): IronicProvisionerConfig {
+  const poll = {
+    shortMs: nonNegative('pollIntervals.shortMs', options.pollIntervals?.shortMs ?? 3_000),
+    longMs: nonNegative('pollIntervals.longMs', options.pollIntervals?.longMs ?? 10_000),
+    jitterFraction: nonNegative('pollIntervals.jitterFraction', options.pollIntervals?.jitterFraction ?? 0.25),
+  };
+  const provisioningLimit = options.provisioningLimit ?? 20;
+  if (!Number.isInteger(provisioningLimit) || provisioningLimit < 1) {
+    throw new RangeError(`provisioningLimit must be a positive integer, got ${provisioningLimit}`);
+  }
+  const nodeCacheTtlMs = nonNegative('nodeCacheTtlMs', options.nodeCacheTtlMs ?? 1_000);
+  return {
+    client: options.client,
+    deployImages: {
+      kernelUrl: options.deployKernelUrl ?? '',
+      ramdiskUrl: options.deployRamdiskUrl ?? '',
+      isoUrl: options.deployIsoUrl ?? '',
+    },
+    provisioningLimit,
+    log: options.log,
+    clock: options.clock ?? systemClock,
+    random: options.random ?? Math.random,
+    poll,
+    provisioningNetworkDisabled: options.provisioningNetworkDisabled ?? false,
+    forcePersistentBootDevice: options.forcePersistentBootDevice ?? {},
+    // A cached node must never outlive the shortest poll, or a poll would see no progress.
+    nodeCacheTtlMs: Math.min(nodeCacheTtlMs, poll.shortMs / 2),
+    portCacheTtlMs: nonNegative('portCacheTtlMs', options.portCacheTtlMs ?? 600_000),
+  };
+}

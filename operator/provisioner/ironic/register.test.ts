@@ -1,0 +1,271 @@
+import { describe, expect, it } from '@jest/globals';
+import { ironicError, lockedError, makeNode, makePort, NODE_UUID } from '../../../ironic-client/test-support/fixtures.ts';
+import { useNock } from '../../../ironic-client/test-support/nock-lifecycle.ts';
+import type { RegisterOptions } from '../provisioner.ts';
+import { TransientProvisionerError } from '../result.ts';
+import { BOOT_MAC, HOST, KERNEL_URL, NEW_HOST, NODE_PATH, RAMDISK_URL, redfishBmc, startKit } from './testing/ironic-test-kit.ts';
+
+useNock();
+
+const bmc = redfishBmc();
+const credentials = { username: 'admin', password: 'secret-pw' };
+const NAME_PATH = '/v1/nodes/metal3~worker-0';
+
+function registerOptions(overrides: Partial<RegisterOptions> = {}): RegisterOptions {
+  return {
+    host: HOST,
+    bmc,
+    credentials,
+    bootMacAddress: BOOT_MAC,
+    bootMode: 'UEFI',
+    architecture: 'x86_64',
+    credentialsChanged: false,
+    retryAfterFailure: false,
+    automatedCleaningMode: 'metadata',
+    disablePowerOff: false,
+    knownMacAddresses: [],
+    inspectionDisabled: false,
+    ...overrides,
+  };
+}
+
+/** A node exactly as registration leaves it, so nothing needs patching. */
+function registeredNode(overrides: Parameters<typeof makeNode>[0] = {}) {
+  return makeNode({
+    driver_info: {
+      redfish_address: 'http://bmc.test:8000',
+      redfish_system_id: '/redfish/v1/Systems/1',
+      redfish_username: 'admin',
+      redfish_password: '******',
+      deploy_kernel: KERNEL_URL,
+      deploy_ramdisk: RAMDISK_URL,
+    },
+    properties: { cpu_arch: 'x86_64', capabilities: 'boot_mode:uefi' },
+    ...overrides,
+  });
+}
+
+const nodePorts = `/v1/ports?node_uuid=${NODE_UUID}&fields=uuid,address,node_uuid`;
+const macPorts = `/v1/ports?address=${BOOT_MAC}&fields=uuid,node_uuid,address`;
+
+describe('register', () => {
+  it('creates a missing node with its boot port, then asks Ironic to manage it', async () => {
+    const kit = await startKit();
+    kit.ironic.get(NAME_PATH).reply(404, ironicError('Node metal3~worker-0 could not be found.'));
+    kit.ironic.get('/v1/nodes/worker-0').reply(404, ironicError('Node worker-0 could not be found.'));
+    kit.ironic.get('/v1/ports').query(true).reply(200, { ports: [] });
+    kit.ironic.post('/v1/nodes').reply(201, makeNode({ provision_state: 'enroll', driver_info: {} }));
+    kit.ironic.post('/v1/ports').reply(201, makePort());
+    kit.ironic.post('/v1/ports').reply(201, makePort({ address: 'aa:bb:cc:dd:ee:01', pxe_enabled: false }));
+    kit.ironic.put(`${NODE_PATH}/states/provision`).reply(202);
+
+    const result = await kit.provisioner.register(registerOptions({ host: NEW_HOST, knownMacAddresses: ['AA:BB:CC:DD:EE:01', BOOT_MAC] }));
+
+    expect(result).toEqual({ kind: 'busy', afterMs: 3000, reason: expect.stringContaining('"manage" requested') });
+    expect(kit.calls()).toEqual([
+      `GET ${NAME_PATH}`,
+      'GET /v1/nodes/worker-0',
+      `GET ${macPorts}`,
+      'POST /v1/nodes',
+      'POST /v1/ports',
+      'POST /v1/ports',
+      `PUT ${NODE_PATH}/states/provision manage`,
+    ]);
+    expect(kit.requests[3]?.body).toEqual({
+      name: 'metal3~worker-0',
+      driver: 'redfish',
+      driver_info: {
+        redfish_address: 'http://bmc.test:8000',
+        redfish_system_id: '/redfish/v1/Systems/1',
+        redfish_username: 'admin',
+        redfish_password: 'secret-pw',
+        deploy_kernel: KERNEL_URL,
+        deploy_ramdisk: RAMDISK_URL,
+      },
+      boot_interface: 'ipxe',
+      firmware_interface: 'redfish',
+      raid_interface: 'redfish',
+      inspect_interface: 'agent',
+      automated_clean: true,
+      disable_power_off: false,
+      properties: { capabilities: 'boot_mode:uefi', cpu_arch: 'x86_64' },
+    });
+    expect(kit.requests.slice(4, 6).map((request) => request.body)).toEqual([
+      { node_uuid: NODE_UUID, address: 'aa:bb:cc:dd:ee:01', pxe_enabled: false },
+      { node_uuid: NODE_UUID, address: BOOT_MAC, pxe_enabled: true },
+    ]);
+  });
+
+  it('finds its node by name after a restart and creates nothing', async () => {
+    const kit = await startKit();
+    kit.ironic.get(NAME_PATH).reply(200, registeredNode());
+    kit.ironic.get('/v1/ports').query(true).reply(200, { ports: [makePort()] });
+
+    const result = await kit.provisioner.register(registerOptions({ host: NEW_HOST }));
+
+    expect(result).toEqual({ kind: 'done', value: { nodeId: NODE_UUID } });
+    expect(kit.calls()).toEqual([`GET ${NAME_PATH}`, `GET ${nodePorts}`]);
+  });
+
+  it('reads only the node when nothing changed and the ports are known', async () => {
+    const kit = await startKit();
+    kit.ironic.get(NODE_PATH).times(2).reply(200, registeredNode());
+    kit.ironic.get('/v1/ports').query(true).reply(200, { ports: [makePort()] });
+
+    await kit.provisioner.register(registerOptions());
+    const again = await kit.provisioner.register(registerOptions());
+
+    expect(again).toEqual({ kind: 'done', value: { nodeId: NODE_UUID } });
+    expect(kit.calls()).toEqual([`GET ${NODE_PATH}`, `GET ${nodePorts}`, `GET ${NODE_PATH}`]);
+  });
+
+  it('adopts a nameless node found by its boot MAC and names it', async () => {
+    const kit = await startKit();
+    kit.ironic.get(NAME_PATH).reply(404, ironicError('not found'));
+    kit.ironic.get('/v1/nodes/worker-0').reply(404, ironicError('not found'));
+    kit.ironic.get('/v1/ports').query(true).reply(200, { ports: [{ uuid: makePort().uuid, node_uuid: NODE_UUID, address: BOOT_MAC }] });
+    kit.ironic.get(NODE_PATH).reply(200, registeredNode({ name: null }));
+    kit.ironic.get('/v1/ports').query(true).reply(200, { ports: [makePort()] });
+    kit.ironic.patch(NODE_PATH).reply(200, registeredNode());
+
+    const result = await kit.provisioner.register(registerOptions({ host: NEW_HOST }));
+
+    expect(result).toEqual({ kind: 'done', value: { nodeId: NODE_UUID } });
+    expect(kit.calls()).toEqual([
+      `GET ${NAME_PATH}`,
+      'GET /v1/nodes/worker-0',
+      `GET ${macPorts}`,
+      `GET ${NODE_PATH}`,
+      `GET ${nodePorts}`,
+      `PATCH ${NODE_PATH} add /name`,
+    ]);
+  });
+
+  it('refuses a boot MAC that belongs to another host', async () => {
+    const kit = await startKit();
+    kit.ironic.get(NAME_PATH).reply(404, ironicError('not found'));
+    kit.ironic.get('/v1/nodes/worker-0').reply(404, ironicError('not found'));
+    kit.ironic.get('/v1/ports').query(true).reply(200, { ports: [{ uuid: makePort().uuid, node_uuid: NODE_UUID, address: BOOT_MAC }] });
+    kit.ironic.get(NODE_PATH).reply(200, registeredNode({ name: 'other~host' }));
+
+    const result = await kit.provisioner.register(registerOptions({ host: NEW_HOST }));
+
+    expect(result).toEqual({ kind: 'failed', message: `MAC address ${BOOT_MAC} conflicts with existing node other~host` });
+    expect(kit.calls()).not.toContain('POST /v1/nodes');
+  });
+
+  it('reports why Ironic could not verify an enrolled node', async () => {
+    const kit = await startKit();
+    kit.ironic.get(NODE_PATH).reply(200, registeredNode({ provision_state: 'enroll', last_error: 'Redfish connection failed: 401 Unauthorized' }));
+    kit.ironic.get('/v1/ports').query(true).reply(200, { ports: [makePort()] });
+
+    const result = await kit.provisioner.register(registerOptions());
+
+    expect(result).toEqual({ kind: 'failed', message: 'Redfish connection failed: 401 Unauthorized' });
+    expect(kit.calls()).toEqual([`GET ${NODE_PATH}`, `GET ${nodePorts}`]);
+  });
+
+  it('sends new credentials and retries manage when they changed', async () => {
+    const kit = await startKit();
+    const enrolled = registeredNode({ provision_state: 'enroll', last_error: 'Redfish connection failed: 401 Unauthorized' });
+    kit.ironic.get(NODE_PATH).reply(200, enrolled);
+    kit.ironic.get('/v1/ports').query(true).reply(200, { ports: [makePort()] });
+    kit.ironic.patch(NODE_PATH).reply(200, enrolled);
+    kit.ironic.put(`${NODE_PATH}/states/provision`).reply(202);
+
+    const result = await kit.provisioner.register(registerOptions({ credentialsChanged: true }));
+
+    expect(result).toMatchObject({ kind: 'busy', afterMs: 3000 });
+    expect(kit.calls()).toEqual([`GET ${NODE_PATH}`, `GET ${nodePorts}`, `PATCH ${NODE_PATH} add /driver_info`, `PUT ${NODE_PATH}/states/provision manage`]);
+    expect(kit.requests[2]?.body).toEqual([
+      {
+        op: 'add',
+        path: '/driver_info',
+        value: expect.objectContaining({ redfish_password: 'secret-pw', deploy_kernel: KERNEL_URL, redfish_username: 'admin' }),
+      },
+    ]);
+  });
+
+  it('replaces driver_info when the BMC address changed', async () => {
+    const kit = await startKit();
+    kit.ironic.get(NODE_PATH).reply(200, registeredNode());
+    kit.ironic.get('/v1/ports').query(true).reply(200, { ports: [makePort()] });
+    kit.ironic.patch(NODE_PATH).reply(200, registeredNode());
+
+    await kit.provisioner.register(registerOptions({ bmc: redfishBmc('redfish+http://bmc.test:8000/redfish/v1/Systems/2') }));
+
+    expect(kit.calls()).toEqual([`GET ${NODE_PATH}`, `GET ${nodePorts}`, `PATCH ${NODE_PATH} add /driver_info`]);
+  });
+
+  it('syncs automated cleaning, boot mode and deploy images in one patch', async () => {
+    const kit = await startKit();
+    kit.ironic.get(NODE_PATH).reply(200, registeredNode({ automated_clean: true, driver_info: { redfish_address: 'http://bmc.test:8000', redfish_system_id: '/redfish/v1/Systems/1', redfish_username: 'admin' } }));
+    kit.ironic.patch(NODE_PATH).reply(200, registeredNode());
+
+    await kit.provisioner.register(registerOptions({ bootMacAddress: undefined, automatedCleaningMode: 'disabled', bootMode: 'legacy' }));
+
+    expect(kit.calls()).toEqual([
+      `GET ${NODE_PATH}`,
+      `PATCH ${NODE_PATH} add /driver_info/deploy_kernel, add /driver_info/deploy_ramdisk, add /automated_clean, add /properties/capabilities`,
+    ]);
+  });
+
+  it('waits while Ironic verifies the BMC', async () => {
+    const kit = await startKit();
+    kit.ironic.get(NODE_PATH).reply(200, registeredNode({ provision_state: 'verifying', target_provision_state: 'manageable' }));
+
+    const result = await kit.provisioner.register(registerOptions({ bootMacAddress: undefined }));
+
+    expect(result).toMatchObject({ kind: 'busy', afterMs: 3000 });
+    expect(kit.calls()).toEqual([`GET ${NODE_PATH}`]);
+  });
+
+  it('re-creates a node Ironic lost, with ports for the NICs inspection found', async () => {
+    const kit = await startKit();
+    kit.ironic.get(NODE_PATH).reply(404, ironicError('not found'));
+    kit.ironic.get(NAME_PATH).reply(404, ironicError('not found'));
+    kit.ironic.get('/v1/nodes/worker-0').reply(404, ironicError('not found'));
+    kit.ironic.post('/v1/nodes').reply(201, makeNode({ provision_state: 'enroll' }));
+    kit.ironic.post('/v1/ports').times(2).reply(201, makePort());
+    kit.ironic.put(`${NODE_PATH}/states/provision`).reply(202);
+
+    await kit.provisioner.register(registerOptions({ bootMacAddress: undefined, knownMacAddresses: ['aa:bb:cc:dd:ee:01', 'aa:bb:cc:dd:ee:02'] }));
+
+    expect(kit.calls()).toEqual([
+      `GET ${NODE_PATH}`,
+      `GET ${NAME_PATH}`,
+      'GET /v1/nodes/worker-0',
+      'POST /v1/nodes',
+      'POST /v1/ports',
+      'POST /v1/ports',
+      `PUT ${NODE_PATH}/states/provision manage`,
+    ]);
+  });
+
+  it('retries shortly when creation conflicts', async () => {
+    const kit = await startKit();
+    kit.ironic.get(NAME_PATH).reply(404, ironicError('not found'));
+    kit.ironic.get('/v1/nodes/worker-0').reply(404, ironicError('not found'));
+    kit.ironic.post('/v1/nodes').reply(409, ironicError('A node with name metal3~worker-0 already exists.'));
+
+    const result = await kit.provisioner.register(registerOptions({ host: NEW_HOST, bootMacAddress: undefined }));
+
+    expect(result).toMatchObject({ kind: 'busy', afterMs: 3000 });
+  });
+
+  it('throws a transient error while the node stays locked', async () => {
+    const kit = await startKit();
+    kit.ironic.get(NODE_PATH).reply(200, registeredNode({ automated_clean: false }));
+    kit.ironic.patch(NODE_PATH).times(3).reply(409, lockedError());
+
+    await expect(kit.provisioner.register(registerOptions({ bootMacAddress: undefined }))).rejects.toBeInstanceOf(TransientProvisionerError);
+  });
+
+  it('records a registration error for an incompatible BMC before calling Ironic', async () => {
+    const kit = await startKit();
+    const ipmi = redfishBmc('ipmi://192.0.2.1');
+    const result = await kit.provisioner.register(registerOptions({ bmc: ipmi, inspectionMode: 'fast' }));
+    expect(result).toEqual({ kind: 'failed', message: 'BMC driver ipmi does not support fast (out-of-band) inspection' });
+    expect(kit.calls()).toEqual([]);
+  });
+});

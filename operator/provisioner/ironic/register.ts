@@ -1,0 +1,136 @@
+// Register: find or create the host's node, keep its ports and settings in line with the host,
+// and move it from enroll to manageable (BMO's Register and configureNode).
+import type { Node } from '../../../ironic-client/index.ts';
+import { bootMACProblem, driverCompatibilityProblem } from '../../bmc/index.ts';
+import { nodeCapabilities } from '../../configdrive/index.ts';
+import type { RegisterOptions } from '../provisioner.ts';
+import { done, failed } from '../result.ts';
+import type { ProvisionerResult } from '../result.ts';
+import type { ProvisionerContext } from './context.ts';
+import { createNode, nodeCreateBody } from './create-node.ts';
+import { deployImageInfo, presentKeys } from './deploy-image.ts';
+import type { DesiredValues } from './node-patch.ts';
+import { NodePatch } from './node-patch.ts';
+import { findExistingNode } from './find-node.ts';
+import { ironicNodeName } from './node-name.ts';
+import { changeProvisionState, patchNode } from './node-writes.ts';
+import { ensurePorts } from './ports.ts';
+
+/** Ports are only added where Ironic allows it without disrupting work (failures may be caused by missing ports). */
+const PORT_STATES = new Set([
+  'enroll', 'manageable', 'available', 'active',
+  'adopt failed', 'inspect failed', 'clean failed', 'deploy failed', 'service failed', 'error',
+]);
+
+/** States where a PATCH would be refused or disruptive, so the node is left as it is. */
+const UNCONFIGURABLE_STATES = new Set(['enroll', 'verifying', 'clean wait', 'cleaning', 'wait call-back', 'deploying', 'inspecting']);
+
+/** Set by provisioning and worth keeping when driver_info is replaced for new credentials. */
+const PRESERVED_DRIVER_INFO = ['force_persistent_boot_device'];
+
+function isSecretKey(key: string): boolean {
+  return key.includes('password') || key.includes('secret');
+}
+
+/**
+ * Ironic never returns passwords, so credentials are compared by the caller's flag. The other
+ * access keys (address, port, system id, user) are compared here: BMO compares the address.
+ */
+function accessChanged(current: Record<string, unknown>, wanted: Record<string, unknown>): boolean {
+  return Object.entries(wanted).some(([key, value]) => !isSecretKey(key) && current[key] !== value);
+}
+
+function replacementDriverInfo(current: Record<string, unknown>, access: DesiredValues, images: DesiredValues | undefined): DesiredValues {
+  const preserved = Object.fromEntries(PRESERVED_DRIVER_INFO.filter((key) => key in current).map((key) => [key, current[key]]));
+  return { ...preserved, ...access, ...presentKeys(images) };
+}
+
+function settingsPatch(context: ProvisionerContext, node: Node, options: RegisterOptions, desired: {
+  access: DesiredValues;
+  images: DesiredValues | undefined;
+}): NodePatch {
+  const patch = new NodePatch().field('name', ironicNodeName(options.host), node.name);
+  const driverInfo = node.driver_info ?? {};
+  const replaceDriverInfo = options.credentialsChanged || accessChanged(driverInfo, desired.access);
+  if (replaceDriverInfo) {
+    context.log.info('updating driver info because the credentials and/or the BMC address changed');
+    patch.field('driver_info', replacementDriverInfo(driverInfo, desired.access, desired.images), driverInfo);
+  }
+  if (context.client.features.disablePowerOff) patch.field('disable_power_off', options.disablePowerOff, node.disable_power_off);
+
+  const properties: DesiredValues = options.architecture ? { cpu_arch: options.architecture } : {};
+  if (!UNCONFIGURABLE_STATES.has(node.provision_state ?? '')) {
+    if (!replaceDriverInfo && desired.images !== undefined) patch.section('driver_info', desired.images, driverInfo);
+    patch.field('automated_clean', options.automatedCleaningMode !== 'disabled', node.automated_clean);
+    properties['capabilities'] = nodeCapabilities({ bootMode: options.bootMode, existing: node.properties?.['capabilities'] });
+  }
+  return patch.section('properties', properties, node.properties);
+}
+
+export async function register(context: ProvisionerContext, options: RegisterOptions): Promise<ProvisionerResult<{ nodeId: string }>> {
+  const access = options.bmc;
+  const incompatible = driverCompatibilityProblem({
+    access,
+    inspectionMode: options.inspectionMode,
+    bootMode: options.bootMode,
+    provisioningNetworkDisabled: context.config.provisioningNetworkDisabled,
+    disablePowerOff: options.disablePowerOff,
+    ironicSupportsDisablePowerOff: context.client.features.disablePowerOff,
+  });
+  if (incompatible !== undefined) return failed(incompatible);
+
+  const existing = await findExistingNode(context, { host: options.host, bootMacAddress: options.bootMacAddress });
+  if (existing.kind === 'mac-conflict') return failed(existing.message);
+
+  const macProblem = bootMACProblem({ access, inspectionDisabled: options.inspectionDisabled, bootMACAddress: options.bootMacAddress });
+  if (macProblem !== undefined) return failed(macProblem);
+
+  const desired = {
+    access: access.driverInfo(options.credentials),
+    images: deployImageInfo({
+      configured: context.config.deployImages,
+      allowIso: access.supportsIsoPreprovisioningImage,
+      preprovisioningImage: options.preprovisioningImage,
+    }),
+  };
+
+  let node: Node;
+  if (existing.kind === 'absent') {
+    const created = await createNode(context, nodeCreateBody(context, options, { ...desired.access, ...presentKeys(desired.images) }));
+    if (created.kind !== 'created') return created;
+    node = created.node;
+  } else {
+    node = existing.node;
+  }
+  const fresh = existing.kind === 'absent';
+
+  if (PORT_STATES.has(node.provision_state ?? '')) {
+    await ensurePorts(context, node, {
+      bootMacAddress: options.bootMacAddress,
+      knownMacAddresses: options.knownMacAddresses,
+      freshNode: fresh,
+    });
+  }
+
+  if (!fresh) {
+    const patched = await patchNode(context, node, settingsPatch(context, node, options, desired), 'failed to update host settings in ironic');
+    if (patched.kind !== 'patched') return patched;
+    node = patched.node;
+  }
+  return registrationProgress(context, node, options);
+}
+
+/** Where the node is on its way to manageable, and what to do about it. */
+async function registrationProgress(context: ProvisionerContext, node: Node, options: RegisterOptions): Promise<ProvisionerResult<{ nodeId: string }>> {
+  switch (node.provision_state) {
+    case 'enroll':
+      // Ironic could not verify the BMC; only new credentials or an explicit retry try again.
+      if (node.last_error && !(options.credentialsChanged || options.retryAfterFailure)) return failed(node.last_error);
+      if (node.target_provision_state) return context.delays.short('waiting for the node to be verified');
+      return changeProvisionState(context, node, { target: 'manage' });
+    case 'verifying':
+      return context.delays.short('ironic is verifying the BMC credentials');
+    default:
+      return done({ nodeId: node.uuid });
+  }
+}

@@ -1,0 +1,56 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot } from '../../hack/stack/paths.ts';
+import { isAlive, startProcess, stopProcess, type TrackedProcess } from '../../hack/stack/processes.ts';
+import type { StackEnv } from './stack-env.ts';
+
+export interface OperatorProcessOptions {
+  env: StackEnv;
+  /** Only hosts in this namespace are reconciled, so test files do not disturb each other. */
+  namespace: string;
+  /** Distinguishes log files when one test starts the operator more than once. */
+  label: string;
+  extraEnv?: Record<string, string>;
+}
+
+export interface OperatorProcess {
+  process: TrackedProcess;
+  /** SIGTERM and wait: a graceful shutdown. */
+  stop(): Promise<void>;
+  /** SIGKILL: the operator dies mid-flight, as on a node crash. */
+  kill(): Promise<void>;
+}
+
+/** The real operator binary (`operator/main.ts`) as a separate process against the test stack. */
+export function startOperatorProcess(options: OperatorProcessOptions): OperatorProcess {
+  const { env } = options;
+  const logDir = join(env.stateDir, 'logs');
+  mkdirSync(logDir, { recursive: true });
+  const process_ = startProcess({
+    name: `operator-${options.label}`,
+    command: process.execPath,
+    args: ['--disable-warning=ExperimentalWarning', join(repoRoot, 'operator', 'main.ts')],
+    env: {
+      KUBECONFIG: env.kubeconfig,
+      IRONIC_ENDPOINT: env.ironicUrl,
+      DEPLOY_KERNEL_URL: `${env.artifactsUrl}/ipa.kernel`,
+      DEPLOY_RAMDISK_URL: `${env.artifactsUrl}/ipa.initramfs`,
+      DEPLOY_ISO_URL: `${env.artifactsUrl}/ipa.iso`,
+      WATCH_NAMESPACE: options.namespace,
+      METRICS_BIND_ADDRESS: '127.0.0.1:0',
+      HEALTH_PROBE_BIND_ADDRESS: '127.0.0.1:0',
+      LOG_LEVEL: 'debug',
+      ...options.extraEnv,
+    },
+    logPath: join(logDir, `operator-${options.label}.log`),
+  });
+  return {
+    process: process_,
+    stop: () => stopProcess(process_, { graceMs: 20_000 }),
+    kill: async () => {
+      if (!isAlive(process_.pid)) return;
+      process.kill(-process_.pid, 'SIGKILL');
+      await stopProcess(process_, { graceMs: 1_000 });
+    },
+  };
+}
