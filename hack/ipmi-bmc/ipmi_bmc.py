@@ -5,7 +5,6 @@ Built on pyghmi's BMC server class. Credentials come from the environment
 """
 import argparse
 import os
-import socket
 
 import pyghmi.ipmi.bmc as bmc
 
@@ -59,10 +58,10 @@ def main():
     username = os.environ['IPMI_BMC_USERNAME']
     password = os.environ['IPMI_BMC_PASSWORD']
     # pyghmi opens an IPv6 socket; the v4-mapped loopback keeps it off every other interface.
-    address = '::ffff:127.0.0.1' if socket.has_ipv6 else '127.0.0.1'
+    address = '::ffff:127.0.0.1'
     server = LoopbackBmc({username: password}, port=args.port, address=address)
     print(f'ipmi bmc listening on 127.0.0.1:{args.port}', flush=True)
-    server.listen(None)
+    server.listen()
 
 
 if __name__ == '__main__':

@@ -5,6 +5,7 @@ import { startAgentSimulator } from './agent-simulator.ts';
 import { startArtifactsServer } from './artifacts.ts';
 import { writeArtifacts } from '../artifacts/images.ts';
 import type { BasicCredentials } from './htpasswd.ts';
+import { startIpmiBmc } from './ipmi-bmc.ts';
 import { installIronicVenv, startIronic, waitForIronic } from './ironic.ts';
 import { buildKubeBinaries, startKube, waitForApiServer } from './kube.ts';
 import { freePorts } from './ports.ts';
@@ -45,7 +46,7 @@ export async function stackUp(options: StackOptions): Promise<StackEnv> {
   try {
     log('building or reusing kube-apiserver/etcd/kubectl and the Ironic venv');
     const [binaries, venv] = await Promise.all([buildKubeBinaries(), installIronicVenv()]);
-    const [artifactsPort, simulatorPort, sushyPort, ironicPort] = (await freePorts(4)) as [number, number, number, number];
+    const [artifactsPort, simulatorPort, sushyPort, ironicPort, ipmiPort] = (await freePorts(5)) as [number, number, number, number, number];
 
     log('starting etcd and kube-apiserver');
     const kube = await startKube(stateDir, binaries);
@@ -78,6 +79,10 @@ export async function stackUp(options: StackOptions): Promise<StackEnv> {
       ...(bmcAuth ? { auth: bmcAuth } : {}) });
     track(sushy, { kind: 'http', url: `${sushy.url}/redfish/v1/` });
 
+    log('starting the IPMI BMC emulator');
+    const ipmiBmc = await startIpmiBmc({ stateDir, venv, port: ipmiPort, credentials: bmcAuth ?? defaultBmcCredentials });
+    track(ipmiBmc, { kind: 'process' });
+
     log('starting ironic');
     const ironic = await startIronic({ stateDir, venv, port: ironicPort, artifactsUrl: artifacts.url, artifactsRoot,
       ...(ironicAuth ? { auth: ironicAuth } : {}) });
@@ -108,6 +113,7 @@ export async function stackUp(options: StackOptions): Promise<StackEnv> {
       artifactsUrl: artifacts.url,
       images: images.map((image) => ({ url: `${artifacts.url}/${image.path}`, sha256: image.sha256, md5: image.md5,
         sizeBytes: image.sizeBytes })),
+      ipmiBmc: { address: ipmiBmc.address, bootMacAddress: '00:5a:91:ff:ff:01', credentials: bmcAuth ?? defaultBmcCredentials },
       systems: systems.map((system) => ({
         ...system,
         redfishAddress: `redfish+http://${sushyHostPort}/redfish/v1/Systems/${system.uuid}`,
@@ -177,6 +183,7 @@ export async function restartComponent(stateDir: string, name: string): Promise<
   const readiness = component.readiness;
   if (readiness.kind === 'kube') await waitForApiServer({ ...readiness, process: started });
   else if (name === 'ironic') await waitForIronic(state.env.ironicUrl, started);
+  else if (readiness.kind === 'process') await waitUntil(async () => true, { what: name, timeoutMs: 1_000, process: started });
   else {
     await waitUntil(async () => (await fetch(readiness.url)).ok, { what: name, timeoutMs: 60_000, process: started });
   }

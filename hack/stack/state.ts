@@ -5,6 +5,8 @@ import { z } from 'zod';
 const readiness = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('http'), url: z.string() }),
   z.object({ kind: z.literal('kube'), kubectl: z.string(), kubeconfig: z.string() }),
+  // Alive is all we can check without speaking its protocol (IPMI over UDP).
+  z.object({ kind: z.literal('process') }),
 ]);
 
 const componentRecord = z.object({
@@ -51,6 +53,8 @@ export const stackEnvSchema = z.object({
   artifactsUrl: z.string(),
   images: z.array(z.object({ url: z.string(), sha256: z.string(), md5: z.string(), sizeBytes: z.number() })),
   systems: z.array(systemRecord),
+  /** An IPMI BMC on loopback UDP (pyghmi), with the boot MAC of the server it pretends to manage. */
+  ipmiBmc: z.object({ address: z.string(), bootMacAddress: z.string(), credentials }),
 });
 export type StackEnv = z.infer<typeof stackEnvSchema>;
 

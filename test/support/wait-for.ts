@@ -7,6 +7,11 @@ export interface WaitForOptions {
   what: string;
 }
 
+/** Thrown from a probe to stop waiting at once: the awaited state can no longer come. */
+export class StopWaiting extends Error {
+  override readonly name = 'StopWaiting';
+}
+
 /** Polls `probe` until it returns a value other than undefined; fails with the last seen state. */
 export async function waitFor<T>(probe: () => Promise<T | undefined>, options: WaitForOptions): Promise<T> {
   const deadline = Date.now() + options.timeoutMs;
@@ -16,6 +21,7 @@ export async function waitFor<T>(probe: () => Promise<T | undefined>, options: W
       const value = await probe();
       if (value !== undefined) return value;
     } catch (error) {
+      if (error instanceof StopWaiting) throw error;
       lastError = error;
     }
     await sleep(options.intervalMs ?? 500);

@@ -4,7 +4,7 @@ import { buildInspectionData } from '../../../hack/agent-simulator/inspection-da
 import { buildInventory } from '../../../hack/agent-simulator/inventory.ts';
 import type { SystemRecords } from '../../../hack/agent-simulator/records.ts';
 import { readStackEnv } from '../../support/stack-env.ts';
-import { RawIronic } from './ironic-api.ts';
+import { RawIronic } from '../../support/raw-ironic.ts';
 
 // Only Ironic's own API drives these nodes: the stack is proven before any operator code runs.
 const env = readStackEnv();
