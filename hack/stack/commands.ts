@@ -29,6 +29,9 @@ export async function run(command: string, args: string[], options: RunOptions):
         reject(new Error(`${options.component}: ${command} ${args.join(' ')} exited with ${code}:\n${output}`));
       }
     });
+    // A command that exits before reading its input makes the write fail with EPIPE;
+    // its exit code already says what happened.
+    child.stdin.on('error', () => {});
     child.stdin.end(options.input ?? '');
   });
 }
