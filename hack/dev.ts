@@ -8,6 +8,7 @@ import { watchHosts } from './dev/host-watcher.ts';
 import { kubectl } from './dev/kubectl.ts';
 import { sampleHostObjects } from './dev/sample-hosts.ts';
 import { defaultStateDir, repoRoot } from './stack/paths.ts';
+import { operatorEnvironment } from './stack/operator-env.ts';
 import { isAlive, startProcess, stopProcess } from './stack/processes.ts';
 import { readState, envShellFile } from './stack/state.ts';
 import { stackDown, stackUp } from './stack/stack.ts';
@@ -46,15 +47,7 @@ const operator = startProcess({
   name: 'operator',
   command: process.execPath,
   args: ['--disable-warning=ExperimentalWarning', join(repoRoot, 'operator', 'main.ts')],
-  env: {
-    KUBECONFIG: env.kubeconfig,
-    IRONIC_ENDPOINT: env.ironicUrl,
-    DEPLOY_KERNEL_URL: `${env.artifactsUrl}/ipa.kernel`,
-    DEPLOY_RAMDISK_URL: `${env.artifactsUrl}/ipa.initramfs`,
-    DEPLOY_ISO_URL: `${env.artifactsUrl}/ipa.iso`,
-    METRICS_BIND_ADDRESS: '127.0.0.1:0',
-    HEALTH_PROBE_BIND_ADDRESS: '127.0.0.1:0',
-  },
+  env: operatorEnvironment(env),
   logPath: join(stateDir, 'logs', 'operator.log'),
 });
 say(`dev: operator running (pid ${operator.pid}, log ${operator.logPath})`);

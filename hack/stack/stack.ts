@@ -90,7 +90,8 @@ export async function stackUp(options: StackOptions): Promise<StackEnv> {
 
     let ironicAuthEnv: StackEnv['ironicAuth'];
     if (ironicAuth) {
-      const directory = join(stateDir, 'ironic-credentials');
+      // BMO's layout: <METAL3_AUTH_ROOT_DIR>/ironic/{username,password}.
+      const directory = join(stateDir, 'auth', 'ironic');
       mkdirSync(directory, { recursive: true, mode: 0o700 });
       writeFileSync(join(directory, 'username'), ironicAuth.username, { mode: 0o600 });
       writeFileSync(join(directory, 'password'), ironicAuth.password, { mode: 0o600 });

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../../hack/stack/paths.ts';
+import { operatorEnvironment } from '../../hack/stack/operator-env.ts';
 import { isAlive, startProcess, stopProcess, type TrackedProcess } from '../../hack/stack/processes.ts';
 import type { StackEnv } from './stack-env.ts';
 
@@ -31,14 +32,8 @@ export function startOperatorProcess(options: OperatorProcessOptions): OperatorP
     command: process.execPath,
     args: ['--disable-warning=ExperimentalWarning', join(repoRoot, 'operator', 'main.ts')],
     env: {
-      KUBECONFIG: env.kubeconfig,
-      IRONIC_ENDPOINT: env.ironicUrl,
-      DEPLOY_KERNEL_URL: `${env.artifactsUrl}/ipa.kernel`,
-      DEPLOY_RAMDISK_URL: `${env.artifactsUrl}/ipa.initramfs`,
-      DEPLOY_ISO_URL: `${env.artifactsUrl}/ipa.iso`,
+      ...operatorEnvironment(env),
       WATCH_NAMESPACE: options.namespace,
-      METRICS_BIND_ADDRESS: '127.0.0.1:0',
-      HEALTH_PROBE_BIND_ADDRESS: '127.0.0.1:0',
       LOG_LEVEL: 'debug',
       ...options.extraEnv,
     },
