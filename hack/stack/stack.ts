@@ -174,10 +174,20 @@ export function stackStatus(stateDir: string): { env?: StackEnv; components: Com
 
 /** Stops one component and starts it again with the same arguments (same port, same data). */
 export async function restartComponent(stateDir: string, name: string): Promise<void> {
-  const state = readState(stateDir);
-  const component = state?.components.find((entry) => entry.name === name);
-  if (!state || !component) throw new Error(`no running stack component named ${name} in ${stateDir}`);
+  await stopComponent(stateDir, name);
+  await startComponent(stateDir, name);
+}
+
+/** Stops one component, keeping its record so startComponent can bring it back (outage tests). */
+export async function stopComponent(stateDir: string, name: string): Promise<void> {
+  const { component } = recordedComponent(stateDir, name);
   await stopProcess(component);
+}
+
+/** Starts a stopped component again with its recorded arguments and waits until it is ready. */
+export async function startComponent(stateDir: string, name: string): Promise<void> {
+  const { state, component } = recordedComponent(stateDir, name);
+  if (isAlive(component.pid)) throw new Error(`${name} is already running (pid ${component.pid})`);
   const started = startProcess(component.spec as ProcessSpec);
   component.pid = started.pid;
   writeState(stateDir, state);
@@ -188,4 +198,11 @@ export async function restartComponent(stateDir: string, name: string): Promise<
   else {
     await waitUntil(async () => (await fetch(readiness.url)).ok, { what: name, timeoutMs: 60_000, process: started });
   }
+}
+
+function recordedComponent(stateDir: string, name: string) {
+  const state = readState(stateDir);
+  const component = state?.components.find((entry) => entry.name === name);
+  if (!state || !component) throw new Error(`no running stack component named ${name} in ${stateDir}`);
+  return { state, component };
 }

@@ -1,4 +1,4 @@
-import { restartComponent } from '../../hack/stack/stack.ts';
+import { restartComponent, startComponent, stopComponent } from '../../hack/stack/stack.ts';
 import { testStackDir } from './test-stack-dir.ts';
 
 /** Stops and restarts the API server on the same port and etcd data: open watches break. */
@@ -9,4 +9,13 @@ export async function restartKubeApiServer(): Promise<void> {
 /** Restarts Ironic with the same database (a crash and recovery, not a data loss). */
 export async function restartIronic(): Promise<void> {
   await restartComponent(testStackDir(), 'ironic');
+}
+
+/** Ironic goes away (its database kept) until startIronic: an outage, as seen by the operator. */
+export async function stopIronic(): Promise<void> {
+  await stopComponent(testStackDir(), 'ironic');
+}
+
+export async function startIronic(): Promise<void> {
+  await startComponent(testStackDir(), 'ironic');
 }

@@ -8,6 +8,7 @@ import { Kubectl } from '../../support/kubectl.ts';
 import { createUniqueNamespace, deleteNamespace } from '../../support/namespaces.ts';
 import { startOperatorProcess, type OperatorProcess } from '../../support/operator-process.ts';
 import { RawIronic } from '../../support/raw-ironic.ts';
+import { startIronic, stopIronic } from '../../support/stack-control.ts';
 import { readStackEnv } from '../../support/stack-env.ts';
 import { waitFor } from '../../support/wait-for.ts';
 import { getHost, inState, waitForHost } from './hosts.ts';
@@ -61,7 +62,18 @@ async function ironicNodesNamed(name: string): Promise<{ uuid: string; name: str
 
 function restartOperator(): void {
   restarts += 1;
-  operator = startOperatorProcess({ env, namespace, label: `e2e-${restarts}` });
+  // A short deletion deadline, so the test of a host whose BMC stops answering ends in minutes.
+  operator = startOperatorProcess({ env, namespace, label: `e2e-${restarts}`, extraEnv: { DELETION_TIMEOUT: '60s' } });
+}
+
+async function eventReasons(name: string): Promise<string[]> {
+  const out = await kubectl.ok(['get', 'events', '-n', namespace, '--field-selector', `involvedObject.name=${name}`,
+    '-o', 'jsonpath={range .items[*]}{.reason}{"\\n"}{end}']);
+  return out.split('\n').filter(Boolean);
+}
+
+async function waitUntilDeleted(name: string, timeoutMs: number): Promise<void> {
+  await waitFor(async () => ((await getHost(kubectl, namespace, name)) ? undefined : true), { timeoutMs, what: `host ${name} to be deleted` });
 }
 
 beforeAll(async () => {
@@ -81,6 +93,14 @@ beforeAll(async () => {
     secret('bad-creds-bmc', { username: credentials.username, password: 'not-the-password' }),
     redfishHost('bad-creds', 2),
     secret('ipmi-bmc', env.ipmiBmc.credentials),
+    host('no-secret', { online: true, bmc: { address: env.systems[0]!.redfishAddress, credentialsName: 'does-not-exist' } }),
+    secret('unreachable-bmc', credentials),
+    host('unreachable', {
+      online: true,
+      bootMACAddress: '00:5a:91:ee:ee:01',
+      // Port 9 (discard) on loopback: nothing listens, so every BMC call is refused.
+      bmc: { address: 'redfish+http://127.0.0.1:9/redfish/v1/Systems/nothing-here', credentialsName: 'unreachable-bmc' },
+    }),
     host('ipmi', {
       online: false,
       bootMACAddress: env.ipmiBmc.bootMacAddress,
@@ -193,9 +213,7 @@ describe('the operator against real Ironic and emulated hardware', () => {
     expect(bad.status?.errorMessage).toContain(image.url);
     expect(bad.status?.errorMessage).toMatch(/[Cc]hecksum/);
     expect((await records(1)).imageWrites.at(-1)).toMatchObject({ outcome: 'failed', url: image.url });
-    const events = await kubectl.ok(['get', 'events', '-n', namespace, '--field-selector', 'involvedObject.name=bad-checksum',
-      '-o', 'jsonpath={range .items[*]}{.reason}{"\\n"}{end}']);
-    expect(events.split('\n')).toContain('ProvisioningError');
+    expect(await eventReasons('bad-checksum')).toContain('ProvisioningError');
   }, minutes(7));
 
   it('reports bad BMC credentials as a registration error that clears when the Secret is fixed', async () => {
@@ -225,4 +243,50 @@ describe('the operator against real Ironic and emulated hardware', () => {
     expect(node.driver_info.ipmi_password).toBe('******');
     expect(node.power_state).toBe('power off');
   }, minutes(4));
+
+  it('deletes hosts whose credentials Secret is missing or whose BMC never answers', async () => {
+    const noSecret = await waitForHost(kubectl, namespace, 'no-secret',
+      (candidate) => candidate.status?.errorType === 'registration error', { timeoutMs: minutes(2) });
+    expect(noSecret.status?.errorMessage).toContain(`${namespace}/does-not-exist`);
+    const unreachable = await waitForHost(kubectl, namespace, 'unreachable',
+      (candidate) => candidate.status?.errorType === 'registration error', { timeoutMs: minutes(3) });
+    expect(unreachable.status?.operationalStatus).toBe('error');
+    await kubectl.ok(['delete', 'bmh', 'no-secret', 'unreachable', '-n', namespace, '--wait=false']);
+    await waitUntilDeleted('no-secret', minutes(2));
+    await waitUntilDeleted('unreachable', minutes(2));
+    expect(await ironicNodesNamed(`${namespace}~unreachable`)).toHaveLength(0);
+  }, minutes(6));
+
+  it('finishes deleting a host whose BMC stopped accepting its credentials, and says so in an event', async () => {
+    await waitForHost(kubectl, namespace, 'bad-creds', inState('available'), { timeoutMs: minutes(4), failOnError: true });
+    const nodeId = (await getHost(kubectl, namespace, 'bad-creds'))?.status?.provisioning?.ID;
+    await apply([secret('bad-creds-bmc', { username: credentials.username, password: 'changed-behind-our-back' })]);
+    await kubectl.ok(['delete', 'bmh', 'bad-creds', '-n', namespace, '--wait=false']);
+    await waitUntilDeleted('bad-creds', minutes(5));
+    expect(await eventReasons('bad-creds')).toContain('CleanupSkipped');
+    const gone = await fetch(`${env.ironicUrl}/v1/nodes/${nodeId}`, { headers: { 'x-openstack-ironic-api-version': '1.95' } });
+    expect(gone.status).toBe(404);
+  }, minutes(7));
+
+  it('rides out an Ironic outage without recording an error', async () => {
+    await waitForHost(kubectl, namespace, 'ipmi', inState('available'), { timeoutMs: minutes(3), failOnError: true });
+    await stopIronic();
+    try {
+      // Spec changes make the operator reconcile, and so call Ironic, while it is down.
+      for (const value of ['a', 'b', 'c']) {
+        await kubectl.ok(['label', 'bmh', 'ipmi', '-n', namespace, `outage-probe=${value}`, '--overwrite']);
+        await kubectl.ok(['patch', 'bmh', 'ipmi', '-n', namespace, '--type=merge', '-p', JSON.stringify({ spec: { description: `outage ${value}` } })]);
+        await new Promise((resolveWait) => setTimeout(resolveWait, 4_000));
+      }
+      const during = await getHost(kubectl, namespace, 'ipmi');
+      expect(during?.status?.errorType ?? '').toBe('');
+    } finally {
+      await startIronic();
+    }
+    await new Promise((resolveWait) => setTimeout(resolveWait, 5_000));
+    const ipmi = await getHost(kubectl, namespace, 'ipmi');
+    expect(ipmi?.status?.provisioning?.state).toBe('available');
+    expect(ipmi?.status?.errorType ?? '').toBe('');
+    expect(ipmi?.status?.operationalStatus).toBe('OK');
+  }, minutes(2));
 });
