@@ -21,7 +21,8 @@ export default {
     {
       ...common,
       displayName: 'unit',
-      testMatch: sources.map((dir) => `<rootDir>/${dir}/**/*.test.ts`),
+      // test/bench's own report and metrics code is unit-tested too; the benchmark itself is not a test.
+      testMatch: [...sources.map((dir) => `<rootDir>/${dir}/**/*.test.ts`), '<rootDir>/test/bench/**/*.test.ts'],
     },
     {
       ...common,
@@ -29,6 +30,7 @@ export default {
       testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+      setupFilesAfterEnv: ['<rootDir>/test/support/clean-hardware.ts'],
     },
     {
       ...common,
@@ -36,6 +38,7 @@ export default {
       testMatch: ['<rootDir>/test/e2e/**/*.test.ts'],
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+      setupFilesAfterEnv: ['<rootDir>/test/support/clean-hardware.ts'],
     },
   ],
 };

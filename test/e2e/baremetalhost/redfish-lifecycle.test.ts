@@ -9,6 +9,7 @@ import { createUniqueNamespace, deleteNamespace } from '../../support/namespaces
 import { startOperatorProcess, type OperatorProcess } from '../../support/operator-process.ts';
 import { RawIronic } from '../../support/raw-ironic.ts';
 import { startIronic, stopIronic } from '../../support/stack-control.ts';
+import { releaseNodesNamed } from '../../support/release-systems.ts';
 import { readStackEnv } from '../../support/stack-env.ts';
 import { waitFor } from '../../support/wait-for.ts';
 import { getHost, inState, waitForHost } from './hosts.ts';
@@ -110,8 +111,15 @@ beforeAll(async () => {
 }, minutes(2));
 
 afterAll(async () => {
+  if (namespace) {
+    // Let the operator delete what is left, as a user would; then clear anything it could not.
+    await kubectl.run(['delete', 'bmh', '--all', '-n', namespace, '--wait=false']);
+    await waitFor(async () => ((await kubectl.run(['get', 'bmh', '-n', namespace, '-o', 'name'])).stdout.trim() ? undefined : true),
+      { timeoutMs: minutes(2), what: 'hosts to be deleted' }).catch(() => undefined);
+  }
   await operator?.stop();
   if (!namespace) return;
+  await releaseNodesNamed(env, `${namespace}~`);
   // Hosts still here would keep their finalizers forever without the operator.
   const left = await kubectl.run(['get', 'bmh', '-n', namespace, '-o', 'name']);
   for (const name of left.stdout.split('\n').filter(Boolean)) {
@@ -123,7 +131,7 @@ afterAll(async () => {
     await kubectl.run(['patch', name, '-n', namespace, '--type=merge', '-p', '{"metadata":{"finalizers":null}}']);
   }
   await deleteNamespace(kubectl, namespace);
-}, minutes(2));
+}, minutes(5));
 
 describe('the operator against real Ironic and emulated hardware', () => {
   it('registers, inspects and cleans a Redfish host until it is available with its hardware', async () => {

@@ -1,0 +1,72 @@
+// The real operator (operator/main.ts) as its own process, configured for one benchmark run,
+// with its metrics on a known loopback port so phases can be cut by scraping it.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot } from '../../../hack/stack/paths.ts';
+import { freePorts } from '../../../hack/stack/ports.ts';
+import { isAlive, startProcess, stopProcess, waitUntil } from '../../../hack/stack/processes.ts';
+import type { TrackedProcess } from '../../../hack/stack/processes.ts';
+import type { StackEnv } from '../../../hack/stack/state.ts';
+import type { BenchMode } from '../report/types.ts';
+
+export interface BenchOperatorOptions {
+  env: StackEnv;
+  mode: BenchMode;
+  namespace: string;
+  label: string;
+  poll: { shortMs: number; longMs: number };
+  concurrency: number;
+  provisioningLimit: number;
+  logDir: string;
+}
+
+export interface BenchOperator {
+  process: TrackedProcess;
+  metricsUrl: string;
+  alive(): boolean;
+  stop(): Promise<void>;
+}
+
+export async function startBenchOperator(options: BenchOperatorOptions): Promise<BenchOperator> {
+  const { env } = options;
+  const [metricsPort, healthPort] = (await freePorts(2)) as [number, number];
+  mkdirSync(options.logDir, { recursive: true });
+  const process_ = startProcess({
+    name: 'bench-operator',
+    command: process.execPath,
+    args: ['--disable-warning=ExperimentalWarning', join(repoRoot, 'operator', 'main.ts')],
+    env: {
+      KUBECONFIG: env.kubeconfig,
+      PROVISIONER: options.mode === 'fixture' ? 'fixture' : 'ironic',
+      IRONIC_ENDPOINT: env.ironicUrl,
+      DEPLOY_KERNEL_URL: `${env.artifactsUrl}/ipa.kernel`,
+      DEPLOY_RAMDISK_URL: `${env.artifactsUrl}/ipa.initramfs`,
+      DEPLOY_ISO_URL: `${env.artifactsUrl}/ipa.iso`,
+      WATCH_NAMESPACE: options.namespace,
+      METRICS_BIND_ADDRESS: `127.0.0.1:${metricsPort}`,
+      HEALTH_PROBE_BIND_ADDRESS: `127.0.0.1:${healthPort}`,
+      LOG_LEVEL: 'info',
+      BMO_CONCURRENCY: String(options.concurrency),
+      PROVISIONING_LIMIT: String(options.provisioningLimit),
+      IRONIC_POLL_SHORT: `${options.poll.shortMs}ms`,
+      IRONIC_POLL_LONG: `${options.poll.longMs}ms`,
+      ALLOW_FAKE_HARDWARE: options.mode === 'fake-hardware' ? 'true' : 'false',
+    },
+    logPath: join(options.logDir, `bench-operator-${options.label.replace(/[^a-zA-Z0-9.-]+/g, '-').replace(/-+$/, '')}.log`),
+  });
+  const metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
+  try {
+    await waitUntil(async () => (await fetch(`http://127.0.0.1:${healthPort}/readyz`)).ok, {
+      what: 'the benchmarked operator', timeoutMs: 60_000, process: process_,
+    });
+  } catch (error) {
+    await stopProcess(process_);
+    throw error;
+  }
+  return {
+    process: process_,
+    metricsUrl,
+    alive: () => isAlive(process_.pid),
+    stop: () => stopProcess(process_, { graceMs: 20_000 }),
+  };
+}

@@ -1,0 +1,145 @@
+// One operator run: start the operator, create the hosts, give them an image, take it back,
+// cutting each phase with a /metrics scrape and a /proc reading; then remove everything.
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { StackEnv } from '../../../hack/stack/state.ts';
+import { BareMetalHostResource } from '../../../operator/api/baremetalhost.ts';
+import { KubeClient, SecretResource, createResourceClient, loadKubeConfig } from '../../../operator/runtime/index.ts';
+import type { KubeTransport } from '../../../operator/runtime/index.ts';
+import type { BenchHost } from '../bench-hosts.ts';
+import { createIronicHttp } from '../floor/ironic-http.ts';
+import { startInspectionResponder } from '../inspection-responder.ts';
+import { counterTotals, diffTotals } from '../metrics/counter-totals.ts';
+import type { Totals } from '../metrics/counter-totals.ts';
+import { readProcessStats } from '../metrics/process-stats.ts';
+import type { ProcessStats } from '../metrics/process-stats.ts';
+import { scrapeMetrics } from '../metrics/scrape.ts';
+import type { MeasuredOperatorPhase, MeasuredOperatorRun } from '../report/assemble.ts';
+import { PHASES } from '../report/types.ts';
+import type { BenchMode, PhaseName } from '../report/types.ts';
+import { bareMetalHost, bmcSecret, deprovisionPatch, provisionPatch, userDataSecret } from './host-objects.ts';
+import { startHostTracker } from './host-tracker.ts';
+import type { HostTracker } from './host-tracker.ts';
+import { createAll, ensureNamespace, patchAll, purgeNamespace } from './namespace-objects.ts';
+import { startBenchOperator } from './operator-process.ts';
+import type { BenchOperator } from './operator-process.ts';
+
+export interface OperatorScenarioOptions {
+  env: StackEnv;
+  mode: BenchMode;
+  hosts: readonly BenchHost[];
+  namespace: string;
+  label: string;
+  poll: { shortMs: number; longMs: number };
+  concurrency: number;
+  provisioningLimit: number;
+  phaseTimeoutMs: number;
+  /** How often the fake-hardware inspection responder looks for nodes (same as for the floor). */
+  responderPollMs: number;
+  /** How long deleting the hosts may take before finalizers are stripped. */
+  cleanupTimeoutMs: number;
+  logDir: string;
+  log: (line: string) => void;
+}
+
+interface Cut {
+  ironic: Totals;
+  kube: Totals;
+  stats: ProcessStats;
+}
+
+const TARGET: Record<PhaseName, string> = { register: 'available', provision: 'provisioned', deprovision: 'available' };
+
+async function cut(operator: BenchOperator): Promise<Cut> {
+  const samples = await scrapeMetrics(operator.metricsUrl);
+  return {
+    ironic: counterTotals(samples, { name: 'ironic_client_requests_total', keyLabels: ['method', 'route'] }),
+    kube: counterTotals(samples, { name: 'rest_client_requests_total', keyLabels: ['method'] }),
+    stats: readProcessStats(operator.process.pid),
+  };
+}
+
+function phaseAction(options: OperatorScenarioOptions, transport: KubeTransport, phase: PhaseName): () => Promise<void> {
+  const { namespace, hosts, env } = options;
+  const names = hosts.map((host) => host.name);
+  switch (phase) {
+    case 'register':
+      return () => createAll(transport, BareMetalHostResource, hosts.map((host) => bareMetalHost({ namespace, host })));
+    case 'provision':
+      return () => patchAll(transport, BareMetalHostResource, { namespace, names, patch: provisionPatch({ env, namespace }) });
+    case 'deprovision':
+      return () => patchAll(transport, BareMetalHostResource, { namespace, names, patch: deprovisionPatch });
+  }
+}
+
+async function runPhase(options: OperatorScenarioOptions, context: { transport: KubeTransport; operator: BenchOperator; tracker: HostTracker }, phase: PhaseName): Promise<MeasuredOperatorPhase> {
+  const names = options.hosts.map((host) => host.name);
+  const before = await cut(context.operator);
+  const startMs = Date.now();
+  await phaseAction(options, context.transport, phase)();
+  const completions = await context.tracker.waitForState(names, TARGET[phase], { sinceMs: startMs, deadlineMs: startMs + options.phaseTimeoutMs });
+  const endMs = Date.now();
+  const after = await cut(context.operator);
+  return {
+    startMs,
+    endMs,
+    completions,
+    visits: names.map((name) => context.tracker.visitsDuring(name, { startMs, endMs })),
+    ...(options.mode === 'fixture' ? {} : { ironic: diffTotals(after.ironic, before.ironic) }),
+    kube: diffTotals(after.kube, before.kube),
+    cpuSeconds: after.stats.cpuSeconds - before.stats.cpuSeconds,
+    rssKiB: after.stats.rssKiB,
+  };
+}
+
+/** Deletes the hosts through the operator (it removes their Ironic nodes), then everything else. */
+async function cleanUp(options: OperatorScenarioOptions, transport: KubeTransport, tracker: HostTracker): Promise<string | undefined> {
+  const client = createResourceClient(transport, BareMetalHostResource);
+  await Promise.all(options.hosts.map((host) => client.delete({ namespace: options.namespace, name: host.name }).catch(() => undefined)));
+  const deadline = Date.now() + options.cleanupTimeoutMs;
+  while (tracker.present() > 0 && Date.now() < deadline) await sleep(500);
+  const left = tracker.present();
+  return left > 0 ? `${options.label}: ${left} hosts were not deleted by the operator within ${options.cleanupTimeoutMs / 1000} s; finalizers stripped` : undefined;
+}
+
+export async function runOperatorScenario(options: OperatorScenarioOptions): Promise<{ measured: MeasuredOperatorRun; notes: string[] }> {
+  const { env, namespace, hosts, log } = options;
+  const transport = new KubeClient(loadKubeConfig(env.kubeconfig), { userAgent: 'metal3-ts-bench' });
+  await ensureNamespace(transport, namespace);
+  await createAll(transport, SecretResource, [userDataSecret(namespace), ...hosts.map((host) => bmcSecret({ env, namespace, host }))]);
+  const tracker = await startHostTracker({ transport, namespace });
+  const notes: string[] = [];
+  let operator: BenchOperator | undefined;
+  const macs = new Map(hosts.map((host) => [`${namespace}~${host.name}`, host.bootMac]));
+  const responder = options.mode === 'fake-hardware'
+    ? startInspectionResponder({
+        http: createIronicHttp({ url: env.ironicUrl }), ironicUrl: env.ironicUrl, intervalMs: options.responderPollMs,
+        macFor: (name) => macs.get(name), log,
+      })
+    : undefined;
+  try {
+    operator = await startBenchOperator(options);
+    log(`operator ${options.label}: pid ${operator.process.pid}, log ${operator.process.logPath}`);
+    const phases = {} as Record<PhaseName, MeasuredOperatorPhase>;
+    for (const phase of PHASES) {
+      log(`operator ${options.label}: ${phase} of ${hosts.length} hosts`);
+      phases[phase] = await runPhase(options, { transport, operator, tracker }, phase);
+      const done = phases[phase].completions.filter((at) => at !== undefined).length;
+      log(`operator ${options.label}: ${phase} ${done}/${hosts.length} in ${((phases[phase].endMs - phases[phase].startMs) / 1000).toFixed(1)} s`);
+      if (!operator.alive()) throw new Error(`the operator exited during ${phase}; see ${operator.process.logPath}`);
+    }
+    const stats = readProcessStats(operator.process.pid);
+    const stuck = tracker.lastErrors(hosts.map((host) => host.name));
+    for (const [name, error] of stuck) notes.push(`${options.label}: ${name} reported ${error}`);
+    const leftover = await cleanUp(options, transport, tracker);
+    if (leftover) notes.push(leftover);
+    return {
+      measured: { label: options.label, poll: options.poll, phases, cpuSeconds: stats.cpuSeconds, peakRssKiB: stats.peakRssKiB },
+      notes,
+    };
+  } finally {
+    await operator?.stop();
+    await responder?.stop();
+    await tracker.stop();
+    await purgeNamespace(transport, namespace).catch((error: unknown) => log(`cleanup of ${namespace}: ${(error as Error).message}`));
+  }
+}

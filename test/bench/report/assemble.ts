@@ -1,0 +1,91 @@
+// Turns what a run measured (times, counter diffs, /proc readings) into report figures.
+import { perHost, round2, sumTotals } from '../metrics/counter-totals.ts';
+import type { Totals } from '../metrics/counter-totals.ts';
+import { bmoEstimate } from './bmo-estimate.ts';
+import type { StateVisit } from './bmo-estimate.ts';
+import { phaseTiming, ratioToFloor } from './phase-timing.ts';
+import { PHASES } from './types.ts';
+import type { FloorResult, OperatorRun, PhaseName, RequestCounts } from './types.ts';
+
+export interface MeasuredPhase {
+  startMs: number;
+  endMs: number;
+  completions: ReadonlyArray<number | undefined>;
+}
+
+export interface MeasuredFloor {
+  pollMs: number;
+  phases: Record<PhaseName, MeasuredPhase & { ironic: Totals }>;
+}
+
+export interface MeasuredOperatorPhase extends MeasuredPhase {
+  /** Per host, the BareMetalHost states seen during the phase (the one it started in first). */
+  visits: ReadonlyArray<readonly StateVisit[]>;
+  ironic?: Totals;
+  kube: Totals;
+  cpuSeconds: number;
+  rssKiB: number;
+}
+
+export interface MeasuredOperatorRun {
+  label: string;
+  poll: { shortMs: number; longMs: number };
+  phases: Record<PhaseName, MeasuredOperatorPhase>;
+  cpuSeconds: number;
+  peakRssKiB: number;
+}
+
+export function requestCounts(totals: Totals, hosts: number): RequestCounts {
+  const total = sumTotals(totals);
+  return { total, perHost: hosts > 0 ? round2(total / hosts) : 0, byKeyPerHost: hosts > 0 ? perHost(totals, hosts) : {} };
+}
+
+function mapPhases<T>(make: (phase: PhaseName) => T): Record<PhaseName, T> {
+  return Object.fromEntries(PHASES.map((phase) => [phase, make(phase)])) as Record<PhaseName, T>;
+}
+
+export function floorResult(measured: MeasuredFloor): FloorResult {
+  return {
+    pollMs: measured.pollMs,
+    phases: mapPhases((phase) => {
+      const raw = measured.phases[phase];
+      return { ...phaseTiming(raw), ironic: requestCounts(raw.ironic, raw.completions.length) };
+    }),
+  };
+}
+
+export function operatorRun(measured: MeasuredOperatorRun, floor?: FloorResult): OperatorRun {
+  const phases = mapPhases((phase) => {
+    const raw = measured.phases[phase];
+    const hosts = raw.completions.length;
+    const timing = phaseTiming(raw);
+    const ratio = ratioToFloor(timing, floor?.phases[phase]);
+    return {
+      ...timing,
+      ...(raw.ironic ? { ironic: requestCounts(raw.ironic, hosts) } : {}),
+      kube: requestCounts(raw.kube, hosts),
+      cpuSeconds: round2(raw.cpuSeconds),
+      rssMiBAtEnd: round2(raw.rssKiB / 1024),
+      ...(ratio === undefined ? {} : { ratioToFloor: ratio }),
+      ...(raw.ironic ? { bmo: bmoEstimate({ phase, hosts: raw.visits, startMs: raw.startMs, endMs: raw.endMs }) } : {}),
+    };
+  });
+  const sum = (pick: (phase: PhaseName) => number | undefined) => round2(PHASES.reduce((total, phase) => total + (pick(phase) ?? 0), 0));
+  const withIronic = PHASES.every((phase) => phases[phase].ironic !== undefined);
+  return {
+    label: measured.label,
+    poll: measured.poll,
+    phases,
+    lifecycle: {
+      ...(withIronic
+        ? {
+            ironicRequestsPerHost: sum((phase) => phases[phase].ironic?.perHost),
+            bmoIronicRequestsPerHost: sum((phase) => phases[phase].bmo?.requestsPerHost),
+          }
+        : {}),
+      kubeRequestsPerHost: sum((phase) => phases[phase].kube.perHost),
+      cpuSeconds: round2(measured.cpuSeconds),
+      peakRssMiB: round2(measured.peakRssKiB / 1024),
+    },
+  };
+}

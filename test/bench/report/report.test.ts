@@ -1,0 +1,121 @@
+import { describe, expect, it } from '@jest/globals';
+import { floorResult, operatorRun } from './assemble.ts';
+import type { MeasuredFloor, MeasuredOperatorRun } from './assemble.ts';
+import { BMO_ONE_OFF_REQUESTS, bmoEstimate, bmoPolls } from './bmo-estimate.ts';
+import { markdownTable, renderMarkdown } from './markdown.ts';
+import { percentile, phaseTiming, ratioToFloor } from './phase-timing.ts';
+import type { BenchReport } from './types.ts';
+
+const s = (seconds: number) => seconds * 1000;
+
+describe('phase timing', () => {
+  it('times N hosts from the phase start to the last one, with hosts per minute and percentiles', () => {
+    const timing = phaseTiming({ startMs: 0, endMs: s(60), completions: [s(10), s(20), s(30), s(60)] });
+    expect(timing).toEqual({ hosts: 4, completed: 4, seconds: 60, hostsPerMinute: 4, perHostSeconds: { p50: 20, p90: 60, max: 60 } });
+  });
+
+  it('counts to the timeout when hosts never arrive, and gives no ratio then', () => {
+    const timing = phaseTiming({ startMs: 0, endMs: s(120), completions: [s(30), undefined] });
+    expect(timing).toMatchObject({ hosts: 2, completed: 1, seconds: 120, hostsPerMinute: 0.5 });
+    const floor = phaseTiming({ startMs: 0, endMs: s(40), completions: [s(40), s(40)] });
+    expect(ratioToFloor(timing, floor)).toBeUndefined();
+    expect(ratioToFloor(phaseTiming({ startMs: 0, endMs: s(50), completions: [s(50), s(50)] }), floor)).toBe(1.25);
+  });
+
+  it('takes nearest-rank percentiles', () => {
+    expect(percentile([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 0.9)).toBe(9);
+    expect(percentile([], 0.5)).toBe(0);
+  });
+});
+
+describe('the BMO cadence estimate', () => {
+  it('polls once on entering a state, then every interval plus the mean jitter, 60 s when idle', () => {
+    // inspecting for 45 s: entry + floor(45 / 11.25) = 1 + 4; available for 120 s: 1 + floor(120 / 67.5) = 2.
+    expect(bmoPolls([{ state: 'inspecting', atMs: 0 }, { state: 'available', atMs: s(45) }], { startMs: 0, endMs: s(165) })).toBe(7);
+  });
+
+  it('puts the first registering reconcile into the one-off requests and ignores states without Ironic work', () => {
+    // registering 7 s at 3 s: no entry poll + floor(7 / 3.375) = 2.
+    expect(bmoPolls([{ state: '', atMs: 0 }, { state: 'registering', atMs: 0 }], { startMs: 0, endMs: s(7) })).toBe(2);
+  });
+
+  it('clips the timeline to the phase and averages requests per host', () => {
+    const hosts = [[{ state: 'provisioning', atMs: -s(100) }], [{ state: 'provisioning', atMs: 0 }]];
+    const estimate = bmoEstimate({ phase: 'provision', hosts, startMs: 0, endMs: s(22.5) });
+    // each host: 1 + floor(22.5 / 11.25) = 3 polls -> 9 requests + 5 one-off.
+    expect(estimate).toEqual({ pollsPerHost: 3, requestsPerHost: 9 + BMO_ONE_OFF_REQUESTS.provision });
+  });
+});
+
+const phase = (startMs: number, seconds: number[]) => ({ startMs, endMs: startMs + s(Math.max(...seconds)), completions: seconds.map((x) => startMs + s(x)) });
+
+function measuredRun(): MeasuredOperatorRun {
+  const visits = (state: string, at: number) => [[{ state, atMs: at }], [{ state, atMs: at }]];
+  return {
+    label: 'poll 3s/10s',
+    poll: { shortMs: 3000, longMs: 10000 },
+    phases: {
+      register: { ...phase(0, [20, 24]), visits: visits('inspecting', 0), ironic: { 'GET /v1/nodes/{node_ident}': 10, 'POST /v1/nodes': 2 }, kube: { PATCH: 8, GET: 2 }, cpuSeconds: 1.5, rssKiB: 90 * 1024 },
+      provision: { ...phase(s(30), [30, 40]), visits: visits('provisioning', s(30)), ironic: { 'PUT /v1/nodes/{node_ident}/states/provision': 4 }, kube: { PATCH: 6 }, cpuSeconds: 1, rssKiB: 95 * 1024 },
+      deprovision: { ...phase(s(80), [10, 12]), visits: visits('deprovisioning', s(80)), ironic: { 'GET /v1/nodes/{node_ident}': 6 }, kube: { PATCH: 4 }, cpuSeconds: 0.5, rssKiB: 96 * 1024 },
+    },
+    cpuSeconds: 4,
+    peakRssKiB: 100 * 1024,
+  };
+}
+
+const measuredFloor: MeasuredFloor = {
+  pollMs: 1000,
+  phases: {
+    register: { ...phase(0, [16, 20]), ironic: { 'GET /v1/nodes': 20, 'POST /v1/nodes': 2 } },
+    provision: { ...phase(0, [40, 40]), ironic: { 'GET /v1/nodes': 40 } },
+    deprovision: { ...phase(0, [10, 10]), ironic: { 'GET /v1/nodes': 10 } },
+  },
+};
+
+describe('assembling and writing the report', () => {
+  const floor = floorResult(measuredFloor);
+  const run = operatorRun(measuredRun(), floor);
+
+  it('gives per-host requests per phase, the ratio to the floor and lifecycle totals', () => {
+    expect(floor.phases.register.ironic).toEqual({ total: 22, perHost: 11, byKeyPerHost: { 'GET /v1/nodes': 10, 'POST /v1/nodes': 1 } });
+    expect(run.phases.register).toMatchObject({ seconds: 24, ratioToFloor: 1.2, ironic: { total: 12, perHost: 6 }, kube: { perHost: 5 }, rssMiBAtEnd: 90 });
+    expect(run.phases.provision.ratioToFloor).toBe(1);
+    expect(run.phases.register.bmo?.requestsPerHost).toBeGreaterThan(BMO_ONE_OFF_REQUESTS.register);
+    expect(run.lifecycle).toMatchObject({ ironicRequestsPerHost: 6 + 2 + 3, kubeRequestsPerHost: 5 + 3 + 2, cpuSeconds: 4, peakRssMiB: 100 });
+    expect(run.lifecycle.bmoIronicRequestsPerHost).toBeCloseTo(
+      (run.phases.register.bmo?.requestsPerHost ?? 0) + (run.phases.provision.bmo?.requestsPerHost ?? 0) + (run.phases.deprovision.bmo?.requestsPerHost ?? 0));
+  });
+
+  it('leaves Ironic figures out for the fixture provisioner', () => {
+    const fixture = measuredRun();
+    for (const name of ['register', 'provision', 'deprovision'] as const) delete fixture.phases[name].ironic;
+    const result = operatorRun(fixture);
+    expect(result.phases.register.ironic).toBeUndefined();
+    expect(result.phases.register.bmo).toBeUndefined();
+    expect(result.lifecycle.ironicRequestsPerHost).toBeUndefined();
+  });
+
+  it('renders the time, requests and process tables', () => {
+    const report: BenchReport = {
+      schema: 'metal3-ts-bench/v1',
+      startedAt: '2026-05-09T10:00:00.000Z',
+      finishedAt: '2026-05-09T10:05:00.000Z',
+      machine: { cpus: 2, cpuModel: 'Test CPU', memoryGiB: 24, os: 'Linux 6', node: 'v24.0.0', loadAverageAtStart: 0.5 },
+      settings: { mode: 'fake-hardware', hosts: 2, concurrency: 2, provisioningLimit: 20, floorPollMs: 1000, phaseTimeoutMs: 600_000 },
+      floor,
+      runs: [run],
+      notes: ['one host failed'],
+    };
+    const markdown = renderMarkdown(report);
+    expect(markdown).toContain('### fake-hardware, N = 2 (2026-05-09)');
+    expect(markdown).toContain('| created → available | 20.0 s | 6.0 | 24.0 s | 5.0 | 1.20× |');
+    expect(markdown).toContain('| whole lifecycle | 36.0 | 11.0 |');
+    expect(markdown).toContain('| peak RSS (VmHWM), MiB | 100 |');
+    expect(markdown).toContain('- one host failed');
+  });
+
+  it('draws markdown tables', () => {
+    expect(markdownTable(['a', 'b'], [['1', '2']])).toBe('| a | b |\n| --- | --- |\n| 1 | 2 |');
+  });
+});

@@ -1,0 +1,102 @@
+// The benchmark's JSON report: what was run, on what, and the figures per phase.
+import type { Totals } from '../metrics/counter-totals.ts';
+
+export type BenchMode = 'redfish' | 'fake-hardware' | 'fixture';
+
+/** The three halves of a host's life the benchmark times, in order. */
+export type PhaseName = 'register' | 'provision' | 'deprovision';
+export const PHASES: readonly PhaseName[] = ['register', 'provision', 'deprovision'];
+export const PHASE_TITLES: Record<PhaseName, string> = {
+  register: 'created → available',
+  provision: 'image set → provisioned',
+  deprovision: 'image cleared → available',
+};
+
+export interface PhaseTiming {
+  /** Hosts that started the phase. */
+  hosts: number;
+  /** Hosts that reached the phase's target state before the timeout. */
+  completed: number;
+  /** Phase start (first create or patch) to the last host reaching the target, or to the timeout. */
+  seconds: number;
+  hostsPerMinute: number;
+  perHostSeconds: { p50: number; p90: number; max: number };
+}
+
+export interface RequestCounts {
+  total: number;
+  perHost: number;
+  /** `METHOD route` (Ironic) or `METHOD` (Kubernetes) -> requests per host. */
+  byKeyPerHost: Totals;
+}
+
+export interface FloorPhase extends PhaseTiming {
+  ironic: RequestCounts;
+}
+
+export interface FloorResult {
+  /** How often the floor lists node states (one request for all nodes). */
+  pollMs: number;
+  phases: Record<PhaseName, FloorPhase>;
+}
+
+/** What BMO's polling cadence implies for the same per-state times (see bmo-estimate.ts). */
+export interface BmoEstimate {
+  pollsPerHost: number;
+  requestsPerHost: number;
+}
+
+export interface OperatorPhase extends PhaseTiming {
+  /** Absent with the fixture provisioner. */
+  ironic?: RequestCounts;
+  kube: RequestCounts;
+  cpuSeconds: number;
+  rssMiBAtEnd: number;
+  /** Operator seconds / floor seconds for the same phase in the same run. */
+  ratioToFloor?: number;
+  bmo?: BmoEstimate;
+}
+
+export interface OperatorRun {
+  label: string;
+  poll: { shortMs: number; longMs: number };
+  phases: Record<PhaseName, OperatorPhase>;
+  lifecycle: {
+    ironicRequestsPerHost?: number;
+    bmoIronicRequestsPerHost?: number;
+    kubeRequestsPerHost: number;
+    cpuSeconds: number;
+    peakRssMiB: number;
+  };
+}
+
+export interface Machine {
+  cpus: number;
+  cpuModel: string;
+  memoryGiB: number;
+  os: string;
+  node: string;
+  /** 1-minute load average when the run started: other work on the machine skews times. */
+  loadAverageAtStart: number;
+}
+
+export interface BenchSettings {
+  mode: BenchMode;
+  hosts: number;
+  concurrency: number;
+  provisioningLimit: number;
+  floorPollMs: number;
+  phaseTimeoutMs: number;
+}
+
+export interface BenchReport {
+  schema: 'metal3-ts-bench/v1';
+  startedAt: string;
+  finishedAt: string;
+  machine: Machine;
+  settings: BenchSettings;
+  floor?: FloorResult;
+  runs: OperatorRun[];
+  /** Failures and anything else a reader of the figures must know. */
+  notes: string[];
+}

@@ -1,0 +1,87 @@
+// One benchmark run: the stack (started here unless given), the CRDs, the floor, then one
+// operator run per poll variant, all on the same hardware one after the other, and the report.
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { kubectl } from '../../hack/dev/kubectl.ts';
+import { repoRoot } from '../../hack/stack/paths.ts';
+import { stackDown, stackUp } from '../../hack/stack/stack.ts';
+import type { StackEnv } from '../../hack/stack/state.ts';
+import { benchHosts } from './bench-hosts.ts';
+import { runFloor } from './floor/run-floor.ts';
+import type { BenchOptions } from './options.ts';
+import { pollLabel } from './options.ts';
+import { runOperatorScenario } from './operator/run-operator.ts';
+import { floorResult, operatorRun } from './report/assemble.ts';
+import { describeMachine } from './report/machine.ts';
+import type { BenchReport, FloorResult } from './report/types.ts';
+
+export interface BenchDeps {
+  /** A running stack to use instead of starting one (the CI smoke test shares jest's). */
+  env?: StackEnv;
+  log: (line: string) => void;
+}
+
+/** Emulated systems the stack needs: one per host with Redfish, one (unused) otherwise. */
+export function stackSystems(options: Pick<BenchOptions, 'mode' | 'hosts'>): number {
+  return options.mode === 'redfish' ? options.hosts : 1;
+}
+
+async function withStack<T>(options: BenchOptions, deps: BenchDeps, body: (env: StackEnv) => Promise<T>): Promise<T> {
+  if (deps.env) return body(deps.env);
+  await stackDown(options.stateDir);
+  deps.log(`bench: starting a stack with ${stackSystems(options)} emulated systems in ${options.stateDir}`);
+  const env = await stackUp({
+    stateDir: options.stateDir, systems: stackSystems(options), ironicBasicAuth: false, bmcBasicAuth: true,
+    log: (line) => deps.log(`stack: ${line}`),
+  });
+  try {
+    return await body(env);
+  } finally {
+    if (!options.keepStack) await stackDown(options.stateDir);
+  }
+}
+
+export async function runBench(options: BenchOptions, deps: BenchDeps): Promise<BenchReport> {
+  const startedAt = new Date().toISOString();
+  const machine = describeMachine();
+  const runId = randomBytes(3).toString('hex');
+  const notes: string[] = [];
+  return withStack(options, deps, async (env) => {
+    await kubectl(env, ['apply', '--server-side', '--force-conflicts', '-k', join(repoRoot, 'deploy', 'crds')]);
+    await kubectl(env, ['wait', '--for=condition=Established', 'crd/baremetalhosts.metal3.io', 'crd/hardwaredata.metal3.io']);
+    const logDir = join(env.stateDir, 'logs');
+    let floor: FloorResult | undefined;
+    if (options.mode !== 'fixture') {
+      const result = await runFloor({
+        mode: options.mode, env, hosts: benchHosts({ mode: options.mode, count: options.hosts, env, role: 'floor' }),
+        pollMs: options.floorPollMs, namePrefix: `bench-floor-${runId}`, phaseTimeoutMs: options.phaseTimeoutMs, log: deps.log,
+      });
+      floor = floorResult(result.measured);
+      notes.push(...result.notes);
+    }
+    const runs = [];
+    for (const [index, poll] of options.polls.entries()) {
+      const result = await runOperatorScenario({
+        env, mode: options.mode, hosts: benchHosts({ mode: options.mode, count: options.hosts, env, role: 'operator' }),
+        namespace: `bench-${runId}-${index + 1}`, label: pollLabel(poll), poll,
+        concurrency: options.concurrency, provisioningLimit: options.provisioningLimit, phaseTimeoutMs: options.phaseTimeoutMs,
+        responderPollMs: options.floorPollMs, cleanupTimeoutMs: Math.max(120_000, options.hosts * 2_000), logDir, log: deps.log,
+      });
+      runs.push(operatorRun(result.measured, floor));
+      notes.push(...result.notes);
+    }
+    return {
+      schema: 'metal3-ts-bench/v1',
+      startedAt,
+      finishedAt: new Date().toISOString(),
+      machine,
+      settings: {
+        mode: options.mode, hosts: options.hosts, concurrency: options.concurrency, provisioningLimit: options.provisioningLimit,
+        floorPollMs: options.floorPollMs, phaseTimeoutMs: options.phaseTimeoutMs,
+      },
+      ...(floor ? { floor } : {}),
+      runs,
+      notes,
+    };
+  });
+}
