@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the local stack needs (idempotent; skips apt when all are present).
 # ipmitool: Ironic's ipmi hardware type refuses to load without it.
-# genisoimage (mkisofs): Ironic builds config drives and virtual-media ISOs with it.
+# genisoimage (mkisofs): Ironic builds config drives and virtual-media ISOs with it; hack/artifacts
+# builds the prebuilt IPA ISO (ipa.iso) with it.
 set -euo pipefail
 packages=(ipmitool openssl genisoimage)
 missing=()

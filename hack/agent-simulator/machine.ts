@@ -4,8 +4,10 @@ import type { RamdiskIronic } from './ironic-api.ts';
 import type { Logger } from './log.ts';
 import { bootsIntoDisk, powerEventOf, type SushySystem } from './notifications.ts';
 import { RamdiskSession, type RamdiskPhase } from './ramdisk.ts';
-import type { RecordStore } from './records.ts';
+import type { RamdiskParameters } from './ramdisk-params.ts';
+import type { RecordStore, VirtualMediaBootRecord } from './records.ts';
 import type { Bmc } from './redfish.ts';
+import { bootVirtualCd, firmwareBootMode, mediaRecord } from './virtual-media.ts';
 
 const POWER_POLL_MS = 500;
 /** sushy applies a power change 1-11 s after the request; give up well after that. */
@@ -26,6 +28,8 @@ export interface MachineOptions {
   heartbeatErrorRetryMs: number;
   agentServices: Omit<AgentServices, 'power'>;
   ironic: RamdiskIronic;
+  /** The Ironic API at the `ipa-api-url` a kernel command line names; `ironic` when absent. */
+  ironicAt?: (apiUrl: string) => RamdiskIronic;
   redfish: Bmc;
   records: RecordStore;
   logger: Logger;
@@ -153,18 +157,38 @@ export class SimulatedMachine {
     await sleep(this.#options.bootDelayMs);
     if (generation !== this.#generation) return;
     let bootDevice: string | undefined;
+    let bootMode: string | undefined;
     try {
-      ({ bootDevice } = await this.#options.redfish.getSystem(this.#options.systemUuid));
+      ({ bootDevice, bootMode } = await this.#options.redfish.getSystem(this.#options.systemUuid));
     } catch (error) {
       this.#log('warn', 'could not read the boot device', { error: (error as Error).message });
       return;
     }
     if (generation !== this.#generation) return;
     const into = bootsIntoDisk(bootDevice) ? 'disk' : bootDevice === 'BiosSetup' ? 'firmware' : 'ramdisk';
+    let parameters: RamdiskParameters = {};
+    let media: VirtualMediaBootRecord | undefined;
+    if (into === 'ramdisk' && bootDevice === 'Cd') {
+      const mode = firmwareBootMode(bootMode, this.#options.agentServices.inventory.boot.current_boot_mode);
+      try {
+        const cd = await bootVirtualCd(this.#options.redfish, this.#options.systemUuid, mode);
+        parameters = cd.parameters;
+        media = mediaRecord(cd);
+      } catch (error) {
+        if (generation !== this.#generation) return;
+        // A real server would sit in its firmware's boot menu.
+        this.#os = 'firmware';
+        this.#pendingOnApplyTime = undefined;
+        this.#options.records.addBoot(this.#options.systemUuid, { bootDevice, into: 'firmware', error: (error as Error).message });
+        this.#log('warn', 'nothing to boot from the virtual CD', { error: (error as Error).message });
+        return;
+      }
+      if (generation !== this.#generation) return;
+    }
     this.#os = into;
     this.#pendingOnApplyTime = undefined;
-    this.#options.records.addBoot(this.#options.systemUuid, { bootDevice: bootDevice ?? 'None', into });
-    this.#log('info', 'booted', { bootDevice, into });
+    this.#options.records.addBoot(this.#options.systemUuid, { bootDevice: bootDevice ?? 'None', into, ...(media ? { media } : {}) });
+    this.#log('info', 'booted', { bootDevice, into, ...(media ? { media } : {}) });
     if (into === 'ramdisk') {
       this.#ramdisk = new RamdiskSession({
         services: {
@@ -174,7 +198,11 @@ export class SimulatedMachine {
             restart: () => this.#options.redfish.reset(this.#options.systemUuid, 'ForceRestart'),
           },
         },
-        ironic: this.#options.ironic,
+        ironic:
+          parameters.apiUrl !== undefined && this.#options.ironicAt !== undefined
+            ? this.#options.ironicAt(parameters.apiUrl)
+            : this.#options.ironic,
+        parameters,
         macs: this.#options.macs,
         agentUrl: this.#options.agentUrl,
         agentVersion: this.#options.agentVersion,

@@ -3,6 +3,7 @@ import { RamdiskAgent, type AgentServices, type ShutdownReason } from './agent.t
 import { Heartbeater } from './heartbeat.ts';
 import { buildInspectionData } from './inspection-data.ts';
 import type { LookupAnswer, RamdiskIronic } from './ironic-api.ts';
+import type { RamdiskParameters } from './ramdisk-params.ts';
 
 /** Ironic generates 43-character tokens; "******" means one was already handed out. */
 const MIN_TOKEN_LENGTH = 32;
@@ -16,6 +17,8 @@ const DEFAULT_HEARTBEAT_TIMEOUT_S = 300;
 export interface RamdiskOptions {
   services: AgentServices;
   ironic: RamdiskIronic;
+  /** From the kernel command line of a virtual media boot; empty for a network boot. */
+  parameters: RamdiskParameters;
   macs: string[];
   agentUrl: string;
   agentVersion: string;
@@ -76,8 +79,9 @@ export class RamdiskSession {
   }
 
   async #run(): Promise<void> {
-    const answer = await this.#lookup();
-    if (answer === undefined) return;
+    const found = await this.#lookup();
+    if (found === undefined) return;
+    const { answer, token } = found;
     this.#nodeUuid = answer.node.uuid;
     const state = await this.#settledProvisionState(answer.node.uuid);
     if (this.#stopped) return;
@@ -88,24 +92,33 @@ export class RamdiskSession {
     // Without the state (e.g. no API credentials) do what IPA with an inspection URL does: try,
     // and carry on as an agent if Ironic says the node is not being inspected.
     if (state === undefined && (await this.#inspect(answer.node.uuid, { recordRefusal: false }))) return;
-    if (!this.#stopped) this.#startAgent(answer);
+    if (!this.#stopped) this.#startAgent(answer, token);
   }
 
-  /** IPA's lookup loop: retried until Ironic knows a node with our MACs in a state that expects a ramdisk. */
-  async #lookup(): Promise<LookupAnswer | undefined> {
+  /**
+   * IPA's lookup loop: retried until Ironic knows a node with our MACs in a state that expects a
+   * ramdisk. Like IPA, a token from lookup wins; "******" means Ironic pre-generated one and put
+   * it on the kernel command line (virtual media), which only helps if we booted with it.
+   */
+  async #lookup(): Promise<{ answer: LookupAnswer; token: string } | undefined> {
+    const fromCommandLine = this.#options.parameters.agentToken;
     let lastProblem = '';
     while (!this.#stopped) {
       let problem: string;
       try {
         const reply = await this.#options.ironic.lookup(this.#options.macs);
-        const token = reply.body?.config.agent_token;
-        if (reply.status === 200 && reply.body !== undefined && typeof token === 'string' && token.length >= MIN_TOKEN_LENGTH) {
-          this.#log('info', 'lookup succeeded', { nodeUuid: reply.body.node.uuid });
-          return reply.body;
+        const looked = reply.body?.config.agent_token;
+        const token = typeof looked === 'string' && looked.length >= MIN_TOKEN_LENGTH ? looked : fromCommandLine;
+        if (reply.status === 200 && reply.body !== undefined && token !== undefined) {
+          this.#log('info', 'lookup succeeded', {
+            nodeUuid: reply.body.node.uuid,
+            tokenFrom: token === looked ? 'lookup' : 'kernel command line',
+          });
+          return { answer: reply.body, token };
         }
         problem =
           reply.status === 200
-            ? 'lookup returned no usable agent token (already handed out); retrying'
+            ? 'lookup returned no usable agent token (already handed out) and the kernel command line has none; retrying'
             : `lookup: HTTP ${reply.status} ${reply.error ?? ''}`.trim();
       } catch (error) {
         problem = `lookup failed: ${(error as Error).message}`;
@@ -142,7 +155,7 @@ export class RamdiskSession {
     let status = 0;
     let error: string | undefined;
     try {
-      const reply = await this.#options.ironic.continueInspection(nodeUuid, buildInspectionData(services.inventory));
+      const reply = await this.#options.ironic.continueInspection(nodeUuid, buildInspectionData(this.#inventory()));
       status = reply.status;
       error = reply.error;
     } catch (failure) {
@@ -162,11 +175,18 @@ export class RamdiskSession {
     return accepted;
   }
 
-  #startAgent(answer: LookupAnswer): void {
+  /** IPA reports the NIC named by BOOTIF as the one it booted from. */
+  #inventory(): AgentServices['inventory'] {
+    const { inventory } = this.#options.services;
+    const mac = this.#options.parameters.bootInterfaceMac;
+    return mac === undefined ? inventory : { ...inventory, boot: { ...inventory.boot, pxe_interface: mac } };
+  }
+
+  #startAgent(answer: LookupAnswer, token: string): void {
     const { config, node } = answer;
     const agent = new RamdiskAgent({
       services: this.#options.services,
-      token: config.agent_token ?? '',
+      token,
       node,
       onCommandFinished: () => this.#heartbeater?.force(),
       onShutdown: (reason) => this.#shutdown(reason),

@@ -4,8 +4,23 @@ export interface BootRecord {
   at: string;
   /** Redfish BootSourceOverrideTarget when the server came up. */
   bootDevice: string;
-  /** What it booted into. */
+  /** What it booted into; `firmware` also when the boot media could not start anything. */
   into: 'ramdisk' | 'disk' | 'firmware';
+  /** A virtual media boot: the image in the BMC's CD drive and what its boot loader started. */
+  media?: VirtualMediaBootRecord;
+  /** Why nothing started from the boot device. */
+  error?: string;
+}
+
+export interface VirtualMediaBootRecord {
+  url: string;
+  /** The boot loader configuration read, e.g. /EFI/BOOT/grub.cfg. */
+  config: string;
+  kernel: string;
+  /** The kernel command line carried `ipa-agent-token` (the token itself is not recorded). */
+  agentToken: boolean;
+  apiUrl: string | null;
+  inspectionCallbackUrl: string | null;
 }
 
 export interface InspectionRecord {

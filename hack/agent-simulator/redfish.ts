@@ -4,14 +4,23 @@ export interface RedfishSystemState {
   powerState: string | undefined;
   /** BootSourceOverrideTarget: Pxe, Cd, Hdd, UefiHttp... */
   bootDevice: string | undefined;
+  /** BootSourceOverrideMode: UEFI or Legacy; how the firmware starts what it boots. */
+  bootMode: string | undefined;
+}
+
+/** A virtual media drive as the BMC reports it (VirtualMedia resource). */
+export interface VirtualMediaState {
+  /** URL of the inserted image; '' or undefined when empty. */
+  image: string | undefined;
+  inserted: boolean;
 }
 
 export type ResetType = 'On' | 'ForceOff' | 'GracefulShutdown' | 'ForceRestart' | 'GracefulRestart';
 
 /** What the simulated server needs from its BMC (an interface so tests can stand in for sushy). */
-export type Bmc = Pick<RedfishClient, 'getSystem' | 'reset'>;
+export type Bmc = Pick<RedfishClient, 'getSystem' | 'reset' | 'getVirtualMedia'>;
 
-/** The two BMC calls the simulated server needs: read its state, and press its power button. */
+/** The BMC calls the simulated server needs: read its state and virtual media, and press its power button. */
 export class RedfishClient {
   readonly #baseUrl: string;
   readonly #authorization: string | undefined;
@@ -38,8 +47,24 @@ export class RedfishClient {
       signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
     });
     if (!response.ok) throw new Error(`Redfish GET system ${systemUuid}: HTTP ${response.status}`);
-    const body = (await response.json()) as { PowerState?: string; Boot?: { BootSourceOverrideTarget?: string } };
-    return { powerState: body.PowerState, bootDevice: body.Boot?.BootSourceOverrideTarget };
+    const body = (await response.json()) as {
+      PowerState?: string;
+      Boot?: { BootSourceOverrideTarget?: string; BootSourceOverrideMode?: string };
+    };
+    return {
+      powerState: body.PowerState,
+      bootDevice: body.Boot?.BootSourceOverrideTarget,
+      bootMode: body.Boot?.BootSourceOverrideMode,
+    };
+  }
+
+  /** What is in a virtual media drive (sushy-tools serves them below the system, as many BMCs do). */
+  async getVirtualMedia(systemUuid: string, device: string): Promise<VirtualMediaState> {
+    const url = `${this.#baseUrl}/redfish/v1/Systems/${encodeURIComponent(systemUuid)}/VirtualMedia/${encodeURIComponent(device)}`;
+    const response = await fetch(url, { headers: this.#headers(false), signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+    if (!response.ok) throw new Error(`Redfish GET virtual media ${device} of system ${systemUuid}: HTTP ${response.status}`);
+    const body = (await response.json()) as { Image?: string | null; Inserted?: boolean | null };
+    return { image: body.Image ?? undefined, inserted: body.Inserted === true };
   }
 
   async reset(systemUuid: string, resetType: ResetType): Promise<void> {

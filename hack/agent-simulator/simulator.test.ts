@@ -4,10 +4,13 @@ import { parseSimulatorConfig } from './config.ts';
 import { silentLogger } from './log.ts';
 import { startSimulator, type RunningSimulator } from './simulator.ts';
 import { startTestServer, type TestHttpServer } from './test-support/http-server.ts';
+import { buildIso, requireMkisofs, IRONIC_UEFI_ARGS } from './test-support/mkisofs.ts';
 
 const SYSTEM = '6f1a2b3c-0000-4000-8000-00000000000a';
 const NODE = 'aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee';
 const TOKEN = 't'.repeat(43);
+const MEDIA_TOKEN = 'm'.repeat(43);
+const mkisofs = requireMkisofs();
 
 async function eventually<T>(probe: () => T | undefined | Promise<T | undefined>, what: string): Promise<T> {
   const deadline = Date.now() + 5000;
@@ -29,6 +32,9 @@ describe('simulator against fake Ironic and sushy', () => {
   let bootDevice = 'Pxe';
   let nodeReadStatus = 200;
   let inspectionStatus = 202;
+  let lookupToken = TOKEN;
+  let cdDrive: { Image: string; Inserted: boolean } = { Image: '', Inserted: false };
+  let bootIso: Buffer = Buffer.alloc(0);
   const heartbeats: Record<string, string>[] = [];
   const inspections: Record<string, unknown>[] = [];
   const resets: string[] = [];
@@ -38,7 +44,7 @@ describe('simulator against fake Ironic and sushy', () => {
       '/v1/lookup': () => ({
         body: JSON.stringify({
           node: { uuid: NODE, properties: {}, instance_info: {}, driver_internal_info: {} },
-          config: { agent_token: TOKEN, heartbeat_timeout: 300, agent_md5_checksum_enable: true },
+          config: { agent_token: lookupToken, heartbeat_timeout: 300, agent_md5_checksum_enable: true },
         }),
       }),
       [`/v1/nodes/${NODE}`]: () =>
@@ -58,6 +64,8 @@ describe('simulator against fake Ironic and sushy', () => {
       [`/redfish/v1/Systems/${SYSTEM}`]: () => ({
         body: JSON.stringify({ PowerState: power, Boot: { BootSourceOverrideTarget: bootDevice } }),
       }),
+      [`/redfish/v1/Systems/${SYSTEM}/VirtualMedia/Cd`]: () => ({ body: JSON.stringify({ Id: 'Cd', ...cdDrive }) }),
+      '/httpboot/redfish/boot.iso': () => ({ body: bootIso }),
       [`/redfish/v1/Systems/${SYSTEM}/Actions/ComputerSystem.Reset`]: (_request, body) => {
         resets.push((JSON.parse(body) as { ResetType: string }).ResetType);
         return { status: 204, body: '' };
@@ -187,5 +195,66 @@ describe('simulator against fake Ironic and sushy', () => {
     expect(inspections.length).toBe(attemptsBefore + 1);
     const records = (await (await fetch(`${simulator.url}/records/${SYSTEM}`)).json()) as { inspections: unknown[] };
     expect(records.inspections).toHaveLength(1); // the declined attempt is not an inspection
+  });
+
+  const powerOff = async (applyTime: number) => {
+    await notify({ power_state: 'On', pending_power: { power_state: 'Off', apply_time: applyTime } });
+    power = 'Off';
+    await notify({ power_state: 'Off', pending_power: null });
+  };
+
+  it('boots the ISO in the virtual CD drive and heartbeats with the token from its kernel command line', async () => {
+    await powerOff(7);
+    nodeReadStatus = 200;
+    provisionState = 'clean wait';
+    // Ironic pre-generated the token and put it on the ISO: lookup only says one exists.
+    lookupToken = '******';
+    bootIso = buildIso(mkisofs, {
+      vmlinuz: 'kernel',
+      initrd: 'ramdisk',
+      'boot/grub/efiboot.img': Buffer.alloc(2048),
+      'EFI/BOOT/grub.cfg':
+        'set default=0\nmenuentry "boot_partition" {\n' +
+        `linux /vmlinuz ir_pub_id=x ipa-api-url=${ironic.url} ipa-agent-token=${MEDIA_TOKEN} boot_method=vmedia --\n` +
+        'initrd /initrd\n}\n',
+    }, IRONIC_UEFI_ARGS);
+    cdDrive = { Image: `${sushy.url}/httpboot/redfish/boot.iso`, Inserted: true };
+    bootDevice = 'Cd';
+    const before = heartbeats.length;
+    await notify({ power_state: 'Off', boot_device: 'Cd', pending_power: { power_state: 'On', apply_time: 8 } });
+    power = 'On';
+    const heartbeat = await eventually(() => heartbeats.slice(before).at(0), 'a heartbeat from the virtual media ramdisk');
+    expect(heartbeat).toEqual({ callback_url: agentUrl(), agent_token: MEDIA_TOKEN, agent_version: '11.0.0' });
+    expect((await fetch(`${agentUrl()}/v1/commands/?agent_token=${MEDIA_TOKEN}`)).status).toBe(200);
+    expect((await fetch(`${agentUrl()}/v1/commands/?agent_token=******`)).status).toBe(401);
+    const records = (await (await fetch(`${simulator.url}/records/${SYSTEM}`)).json()) as { boots: unknown[] };
+    expect(records.boots.at(-1)).toMatchObject({
+      bootDevice: 'Cd',
+      into: 'ramdisk',
+      media: {
+        url: cdDrive.Image,
+        config: '/EFI/BOOT/grub.cfg',
+        kernel: '/vmlinuz',
+        agentToken: true,
+        apiUrl: ironic.url,
+        inspectionCallbackUrl: null,
+      },
+    });
+    expect(JSON.stringify(records)).not.toContain(MEDIA_TOKEN);
+  });
+
+  it('stays in its firmware when the virtual CD drive is empty', async () => {
+    await powerOff(9);
+    cdDrive = { Image: '', Inserted: false };
+    bootDevice = 'Cd';
+    await notify({ power_state: 'Off', boot_device: 'Cd', pending_power: { power_state: 'On', apply_time: 10 } });
+    power = 'On';
+    const boot = await eventually(async () => {
+      const records = (await (await fetch(`${simulator.url}/records/${SYSTEM}`)).json()) as { boots: { error?: string }[] };
+      return records.boots.at(-1)?.error === undefined ? undefined : records.boots.at(-1);
+    }, 'a failed boot');
+    expect(boot).toMatchObject({ bootDevice: 'Cd', into: 'firmware', error: 'the virtual CD drive is empty' });
+    const status = (await (await fetch(`${simulator.url}/systems`)).json()) as { systems: { os: string; ramdisk: unknown }[] };
+    expect(status.systems[0]).toMatchObject({ os: 'firmware', ramdisk: null });
   });
 });

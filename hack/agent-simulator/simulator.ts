@@ -20,6 +20,17 @@ export interface RunningSimulator {
 export async function startSimulator(config: SimulatorConfig, logger: Logger = createLogger()): Promise<RunningSimulator> {
   const records = new RecordStore(config.systems);
   const ironic = new IronicRamdiskApi({ url: config.ironicUrl, auth: config.ironicAuth });
+  // A kernel command line may name the Ironic API (ipa-api-url); IPA then talks to that one.
+  const ironicByUrl = new Map<string, IronicRamdiskApi>([[config.ironicUrl.replace(/\/+$/, ''), ironic]]);
+  const ironicAt = (apiUrl: string) => {
+    const url = apiUrl.replace(/\/+$/, '');
+    let client = ironicByUrl.get(url);
+    if (client === undefined) {
+      client = new IronicRamdiskApi({ url, auth: config.ironicAuth });
+      ironicByUrl.set(url, client);
+    }
+    return client;
+  };
   const redfish = new RedfishClient(config.redfish);
   const machines = new Map<string, SimulatedMachine>();
   // The advertised URL may depend on the port the kernel picked (listen.port 0), so machines read it late.
@@ -64,6 +75,7 @@ export async function startSimulator(config: SimulatorConfig, logger: Logger = c
           imageDownload: { retries: config.imageDownloadRetries, retryIntervalMs: config.imageDownloadRetryIntervalMs },
         },
         ironic,
+        ironicAt,
         redfish,
         records,
         logger,

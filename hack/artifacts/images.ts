@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeIpaIso } from './ipa-iso.ts';
 
 export interface TestImage {
   /** Path below the artifacts root, e.g. `images/cirros-like.raw`. */
@@ -12,14 +13,19 @@ export interface TestImage {
 
 /**
  * Writes what Ironic fetches from the artifacts server: dummy deploy kernel,
- * ramdisk, ESP and ISO (the agent simulator plays the ramdisk, nothing boots
- * them) and a raw test OS image with sha256/md5 checksum files beside it.
+ * ramdisk and ESP (the agent simulator plays the ramdisk, nothing runs them;
+ * Ironic only copies them into the boot ISOs it builds for virtual media), an
+ * IPA ISO made of them (a real ISO 9660 image: the simulator reads it as a
+ * server's firmware would), and a raw test OS image with sha256/md5 checksum
+ * files beside it.
  */
 export function writeArtifacts(root: string): { images: TestImage[] } {
   mkdirSync(join(root, 'images'), { recursive: true });
-  for (const name of ['ipa.kernel', 'ipa.initramfs', 'esp.img', 'ipa.iso']) {
+  for (const name of ['ipa.kernel', 'ipa.initramfs', 'esp.img']) {
     writeFileSync(join(root, name), `metal3-ts placeholder ${name}\n`);
   }
+  const read = (name: string) => readFileSync(join(root, name));
+  writeIpaIso(join(root, 'ipa.iso'), { kernel: read('ipa.kernel'), ramdisk: read('ipa.initramfs'), esp: read('esp.img') });
   const images = [writeImage(root, 'images/test-os.raw', 2 * 1024 * 1024)];
   return { images };
 }

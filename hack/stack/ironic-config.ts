@@ -57,6 +57,8 @@ ramdisk_heartbeat_timeout = 10
 automated_clean = true
 deploy_kernel = ${options.artifactsUrl}/ipa.kernel
 deploy_ramdisk = ${options.artifactsUrl}/ipa.initramfs
+# ESP for the UEFI boot ISOs redfish-virtual-media builds: mkisofs only embeds it behind the El
+# Torito EFI entry and nothing here runs it, so the placeholder does.
 bootloader = ${options.artifactsUrl}/esp.img
 sync_power_state_interval = 10
 check_provision_state_interval = 2
@@ -103,6 +105,7 @@ add_ports = all
 hooks = $default_hooks,parse-lldp,local-link-connection,memory,cpu-capabilities,root-device,extra-hardware,physical-network
 
 [redfish]
+# Virtual media ISOs are published under [deploy] http_root/http_url instead of Swift.
 use_swift = false
 kernel_append_params = nofb vga=normal
 

@@ -6,6 +6,7 @@ import { Kubectl } from '../../support/kubectl.ts';
 import { createUniqueNamespace, deleteNamespace } from '../../support/namespaces.ts';
 import { startOperatorProcess, type OperatorProcess } from '../../support/operator-process.ts';
 import { RawIronic } from '../../support/raw-ironic.ts';
+import { releaseNodesNamed } from '../../support/release-systems.ts';
 import { readStackEnv } from '../../support/stack-env.ts';
 import { waitFor } from '../../support/wait-for.ts';
 import { getHost, inState, waitForHost } from './hosts.ts';
@@ -54,8 +55,8 @@ beforeAll(async () => {
   await kubectl.ok(['apply', '--server-side', '--force-conflicts', '-k', join(repoRoot, 'deploy', 'crds')]);
   await kubectl.ok(['wait', '--for=condition=Established', 'crd/baremetalhosts.metal3.io', 'crd/hardwaredata.metal3.io']);
   namespace = await createUniqueNamespace(kubectl, 'e2e-vmedia');
-  // No DEPLOY_ISO_URL: with a prebuilt IPA ISO Ironic would boot that instead of building its
-  // own, and could not put the agent token in it (Metal3 deployments usually leave it unset too).
+  // No DEPLOY_ISO_URL: given a prebuilt IPA ISO, Ironic would boot that instead of building its
+  // own from the deploy kernel and ramdisk, and could not put the agent token in it.
   operator = startOperatorProcess({ env, namespace, label: 'e2e-vmedia', extraEnv: { DEPLOY_ISO_URL: '' } });
   const host = {
     apiVersion: 'metal3.io/v1alpha1',
@@ -74,6 +75,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await operator?.stop();
   if (!namespace) return;
+  // After a failure the host's Ironic node would still own system 3's MACs.
+  await releaseNodesNamed(env, `${namespace}~`);
   // Objects still here would keep their finalizers forever without the operator.
   await kubectl.run(['delete', 'bmh,secret,hardwaredata', '--all', '-n', namespace, '--wait=false']);
   const left = await kubectl.run(['get', 'bmh,secret,hardwaredata', '-n', namespace, '-o', 'name']);
@@ -131,7 +134,7 @@ describe('a redfish-virtualmedia host through its whole life', () => {
     expect(history.boots.at(-1)).toMatchObject({ bootDevice: 'Hdd', into: 'disk' });
   }, minutes(7));
 
-  it('deprovisions back to available, cleaning the disks from a fresh ISO', async () => {
+  it('deprovisions back to available, cleaning the disks from the virtual CD', async () => {
     const before = await records();
     await kubectl.ok(['patch', 'bmh', NAME, '-n', namespace, '--type=json', '-p', JSON.stringify([{ op: 'remove', path: '/spec/image' }])]);
     const host = await waitForHost(kubectl, namespace, NAME, inState('available'), { timeoutMs: minutes(6), failOnError: true });
