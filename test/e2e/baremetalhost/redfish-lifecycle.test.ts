@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -28,6 +29,7 @@ const minutes = (n: number) => n * 60_000;
 let namespace = '';
 let operator: OperatorProcess;
 let restarts = 0;
+const operatorLogs: string[] = [];
 
 const secret = (name: string, data: Record<string, string>) => ({
   apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace }, type: 'Opaque', stringData: data,
@@ -65,6 +67,7 @@ function restartOperator(): void {
   restarts += 1;
   // A short deletion deadline, so the test of a host whose BMC stops answering ends in minutes.
   operator = startOperatorProcess({ env, namespace, label: `e2e-${restarts}`, extraEnv: { DELETION_TIMEOUT: '60s' } });
+  operatorLogs.push(operator.process.logPath);
 }
 
 async function eventReasons(name: string): Promise<string[]> {
@@ -297,4 +300,12 @@ describe('the operator against real Ironic and emulated hardware', () => {
     expect(ipmi?.status?.errorType ?? '').toBe('');
     expect(ipmi?.status?.operationalStatus).toBe('OK');
   }, minutes(2));
+
+  it('never writes a BMC password to its log, even at debug level', () => {
+    const logs = operatorLogs.map((path) => readFileSync(path, 'utf8')).join('\n');
+    expect(logs.length).toBeGreaterThan(0);
+    for (const password of [credentials.password, env.ipmiBmc.credentials.password, 'not-the-password', 'changed-behind-our-back']) {
+      expect(logs).not.toContain(password);
+    }
+  });
 });
