@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ProvisionerNotReadyError } from './controllers/baremetalhost/provisioner-not-ready.ts';
 import { ScriptedProvisioner } from './controllers/baremetalhost/testing/scripted-provisioner.ts';
-import { ironicAuthFor, ironicFileProblems, lazyProvisioner } from './ironic-connection.ts';
+import { bmcAccessFor } from './bmc/index.ts';
+import type { RegisterOptions } from './provisioner/provisioner.ts';
+import { guardTestOnlyBMC, ironicAuthFor, ironicFileProblems, lazyProvisioner } from './ironic-connection.ts';
 
 describe('the Ironic connection', () => {
   it('uses basic auth only when the credential files exist', () => {
@@ -36,5 +38,24 @@ describe('the Ironic connection', () => {
     expect(await provisioner.hasCapacity()).toBe(true);
     expect(await provisioner.hasCapacity()).toBe(true);
     expect(attempts).toBe(2);
+  });
+
+  it('refuses the test-only fake-hardware BMC type unless allowed, and passes everything else through', async () => {
+    const access = (address: string) => {
+      const result = bmcAccessFor({ address });
+      if (!result.ok) throw result.error;
+      return result.access;
+    };
+    const options = (address: string) => ({ bmc: access(address), host: { namespace: 'ns', name: address, uid: 'u' } }) as unknown as RegisterOptions;
+    const real = new ScriptedProvisioner();
+    const refusing = guardTestOnlyBMC(real, { allowFakeHardware: false });
+    expect(await refusing.register(options('fake-hardware://bench-1'))).toEqual({
+      kind: 'failed', message: expect.stringContaining('--allow-fake-hardware'),
+    });
+    expect(real.callsOf('register')).toHaveLength(0);
+    await refusing.register(options('redfish://192.168.1.1'));
+    await guardTestOnlyBMC(real, { allowFakeHardware: true }).register(options('fake-hardware://bench-1'));
+    expect(real.callsOf('register')).toHaveLength(2);
+    expect(await refusing.hasCapacity()).toBe(true);
   });
 });

@@ -3,9 +3,11 @@ import { join } from 'node:path';
 import type { Registry } from 'prom-client';
 import { connectIronic } from '../ironic-client/index.ts';
 import type { IronicAuthOptions } from '../ironic-client/index.ts';
+import { testOnlyBMCProblem } from './bmc/index.ts';
 import { ProvisionerNotReadyError } from './controllers/baremetalhost/provisioner-not-ready.ts';
 import type { Provisioner } from './provisioner/provisioner.ts';
 import { createIronicProvisioner } from './provisioner/ironic/index.ts';
+import { failed } from './provisioner/result.ts';
 import type { Clock } from './runtime/clock.ts';
 import type { Logger } from './runtime/logger.ts';
 import type { OperatorSettings } from './settings.ts';
@@ -67,6 +69,30 @@ export function lazyProvisioner(connect: () => Promise<Provisioner>): Provisione
   };
 }
 
+/**
+ * Refuses hosts whose BMC type is a test hook (fake-hardware) with a registration error,
+ * unless the operator was started with --allow-fake-hardware. Every other call passes through.
+ */
+export function guardTestOnlyBMC(provisioner: Provisioner, options: { allowFakeHardware: boolean }): Provisioner {
+  return {
+    register: async (o) => {
+      const problem = testOnlyBMCProblem({ access: o.bmc, allowFakeHardware: options.allowFakeHardware });
+      return problem === undefined ? provisioner.register(o) : failed(problem);
+    },
+    inspect: (o) => provisioner.inspect(o),
+    prepare: (o) => provisioner.prepare(o),
+    provision: (o) => provisioner.provision(o),
+    adopt: (o) => provisioner.adopt(o),
+    deprovision: (o) => provisioner.deprovision(o),
+    powerOn: (o) => provisioner.powerOn(o),
+    powerOff: (o) => provisioner.powerOff(o),
+    hardwareState: (o) => provisioner.hardwareState(o),
+    delete: (o) => provisioner.delete(o),
+    detach: (o) => provisioner.detach(o),
+    hasCapacity: (o) => provisioner.hasCapacity(o),
+  };
+}
+
 export interface IronicProvisionerDeps {
   settings: OperatorSettings;
   logger: Logger;
@@ -77,7 +103,7 @@ export interface IronicProvisionerDeps {
 /** The Ironic provisioner from the compiled settings, connecting (and negotiating the API version) lazily. */
 export function ironicProvisioner(deps: IronicProvisionerDeps): Provisioner {
   const { settings } = deps;
-  return lazyProvisioner(async () => {
+  const lazy = lazyProvisioner(async () => {
     const client = await connectIronic({
       endpoint: settings.ironicEndpoint ?? '',
       auth: ironicAuthFor(settings.authRootDir),
@@ -91,9 +117,11 @@ export function ironicProvisioner(deps: IronicProvisionerDeps): Provisioner {
       clock: deps.clock,
       provisioningLimit: settings.provisioningLimit,
       provisioningNetworkDisabled: settings.provisioningNetworkDisabled,
+      pollIntervals: { shortMs: settings.ironicPollShortMs, longMs: settings.ironicPollLongMs },
       ...(settings.deployKernelUrl ? { deployKernelUrl: settings.deployKernelUrl } : {}),
       ...(settings.deployRamdiskUrl ? { deployRamdiskUrl: settings.deployRamdiskUrl } : {}),
       ...(settings.deployIsoUrl ? { deployIsoUrl: settings.deployIsoUrl } : {}),
     });
   });
+  return guardTestOnlyBMC(lazy, { allowFakeHardware: settings.allowFakeHardware });
 }

@@ -16,6 +16,9 @@ describe('operator settings', () => {
       concurrency: 4,
       maxProvisioningRetries: 5,
       deletionTimeoutMs: 3_600_000,
+      ironicPollShortMs: 3_000,
+      ironicPollLongMs: 10_000,
+      allowFakeHardware: false,
       leaderElect: false,
       leaderElectionId: 'baremetal-operator',
     });
@@ -28,6 +31,12 @@ describe('operator settings', () => {
       ['--controller-concurrency=6', '--deletion-timeout=0', '--leader-elect'],
     );
     expect(settings).toMatchObject({ provisioningLimit: 5, concurrency: 6, ironicInsecure: true, watchNamespace: 'metal3', deletionTimeoutMs: 0, leaderElect: true });
+  });
+
+  it('reads the Ironic poll intervals and the test-only fake-hardware switch', () => {
+    const settings = compile({ IRONIC_ENDPOINT: 'http://127.0.0.1:6385', IRONIC_POLL_SHORT: '1s' }, ['--ironic-poll-long=2500ms', '--allow-fake-hardware']);
+    expect(settings).toMatchObject({ ironicPollShortMs: 1_000, ironicPollLongMs: 2_500, allowFakeHardware: true });
+    expect(() => compile({ IRONIC_ENDPOINT: 'http://127.0.0.1:6385', IRONIC_POLL_SHORT: '10ms' })).toThrow('IRONIC_POLL_SHORT (--ironic-poll-short)');
   });
 
   it('needs no Ironic for the fixture provisioner', () => {

@@ -101,6 +101,28 @@ export function operatorSettings(defaults: { concurrency: number }) {
       default: String(DEFAULT_MAX_PROVISIONING_RETRIES),
       schema: s.integer({ min: 0 }),
     },
+    ironicPollShortMs: {
+      env: 'IRONIC_POLL_SHORT',
+      flag: '--ironic-poll-short',
+      description: 'How soon Ironic is polled again after a quick transition (manage, provide, power, locks); BMO: 3s, plus 0-25 % jitter.',
+      default: '3s',
+      schema: s.duration({ min: 100 }),
+    },
+    ironicPollLongMs: {
+      env: 'IRONIC_POLL_LONG',
+      flag: '--ironic-poll-long',
+      description: 'How soon Ironic is polled again while the ramdisk works (inspection, cleaning, deployment); BMO: 10s, plus 0-25 % jitter.',
+      default: '10s',
+      schema: s.duration({ min: 100 }),
+    },
+    allowFakeHardware: {
+      env: 'ALLOW_FAKE_HARDWARE',
+      flag: '--allow-fake-hardware',
+      description: 'TEST ONLY: accept fake-hardware:// BMC addresses (Ironic fake-hardware: nothing is powered, booted or written), for the scale benchmark.',
+      default: 'false',
+      schema: s.boolean(),
+      isBoolean: true,
+    },
     deletionTimeoutMs: {
       env: 'DELETION_TIMEOUT',
       flag: '--deletion-timeout',

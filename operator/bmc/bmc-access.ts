@@ -18,6 +18,8 @@ export interface IronicInterfaces {
   power: string;
   raid: string;
   vendor: string;
+  /** TEST ONLY (fake-hardware): Ironic `deploy_interface` at registration; absent leaves BMO's choice. */
+  deploy?: string;
 }
 
 /** How Ironic reaches one BMC: BMO's `AccessDetails` as plain data. */
@@ -35,6 +37,8 @@ export interface BMCAccess {
   /** Boots over the provisioning network (DHCP/PXE). */
   requiresProvisioningNetwork: boolean;
   disableCertificateVerification: boolean;
+  /** A test hook BMO does not have (fake-hardware): refused unless the operator allows it. */
+  testOnly?: boolean;
   /** Ironic `driver_info` with the access keys filled in; callers add deploy images etc. */
   driverInfo(credentials: BMCCredentials): DriverInfo;
 }

@@ -1,4 +1,5 @@
 import type { AccessOptions, BMCAccess } from './bmc-access.ts';
+import { FAKE_HARDWARE_SCHEME, fakeHardwareAccess } from './fake-hardware-access.ts';
 import { ipmiAccess } from './ipmi-access.ts';
 import type { ParsedBMCAddress } from './parse-bmc-address.ts';
 import type { RedfishFlavourName } from './redfish-access.ts';
@@ -35,6 +36,9 @@ const FACTORIES: ReadonlyMap<string, AccessFactory> = new Map(
 /** Every address scheme BMO understands, e.g. for webhook messages and docs. */
 export const SUPPORTED_BMC_SCHEMES: readonly string[] = [...FACTORIES.keys()];
 
+/** Test hooks: parsed so they can be refused by name, never listed as supported (see fake-hardware-access.ts). */
+const TEST_ONLY_FACTORIES: ReadonlyMap<string, AccessFactory> = new Map([[FAKE_HARDWARE_SCHEME, fakeHardwareAccess]]);
+
 export function accessFactoryFor(scheme: string): AccessFactory | undefined {
-  return FACTORIES.get(scheme);
+  return FACTORIES.get(scheme) ?? TEST_ONLY_FACTORIES.get(scheme);
 }

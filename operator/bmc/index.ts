@@ -4,6 +4,7 @@ export { bmcAccessFor } from './bmc-access-for.ts';
 export type { BMCAddressErrorReason } from './bmc-address-error.ts';
 export { BMCAddressError } from './bmc-address-error.ts';
 export { SUPPORTED_BMC_SCHEMES } from './bmc-types.ts';
+export { FAKE_HARDWARE_SCHEME, testOnlyBMCProblem } from './fake-hardware-access.ts';
 export type { ParsedBMCAddress, ParsedBMCAddressResult } from './parse-bmc-address.ts';
 export { parseBMCAddress } from './parse-bmc-address.ts';
 export type { DriverCompatibilityOptions } from './registration-checks.ts';

@@ -1,17 +1,19 @@
 import { describe, it, expect, afterEach, beforeAll, afterAll } from '@jest/globals';
 import { KubeConfig } from '@kubernetes/client-node';
 import nock from 'nock';
+import { Registry } from 'prom-client';
 import { KubeClient } from './kube-client.ts';
 import type { RawWatchEvent } from './kube-client.ts';
 import { isConflict, isGone, toKubeError } from './kube-errors.ts';
 import { createResourceClient } from './resource-client.ts';
+import { REST_CLIENT_REQUESTS_TOTAL, createRestClientMetrics } from './rest-client-metrics.ts';
 import type { ResourceType } from './kube-object.ts';
 
 // nock intercepts undici at the socket level: nothing leaves the process.
 const SERVER = 'https://kube.test:6443';
 const Toy: ResourceType = { group: 'example.com', version: 'v1', kind: 'Toy', plural: 'toys', namespaced: true };
 
-function client(): KubeClient {
+function client(options: ConstructorParameters<typeof KubeClient>[1] = {}): KubeClient {
   const kubeConfig = new KubeConfig();
   kubeConfig.loadFromOptions({
     clusters: [{ name: 'c', server: SERVER, skipTLSVerify: true }],
@@ -19,7 +21,12 @@ function client(): KubeClient {
     contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
     currentContext: 'x',
   });
-  return new KubeClient(kubeConfig);
+  return new KubeClient(kubeConfig, options);
+}
+
+async function requestCounts(registry: Registry): Promise<Record<string, number>> {
+  const metric = await registry.getSingleMetric(REST_CLIENT_REQUESTS_TOTAL)?.get();
+  return Object.fromEntries((metric?.values ?? []).map((v) => [`${v.labels.method} ${v.labels.code} ${v.labels.host}`, v.value]));
 }
 
 beforeAll(() => nock.disableNetConnect());
@@ -81,5 +88,27 @@ describe('KubeClient', () => {
     const events: RawWatchEvent[] = [];
     await createResourceClient(client(), Toy).watch({ namespace: 'ns', signal: new AbortController().signal }, (e) => events.push(e));
     expect(events).toHaveLength(1);
+  });
+
+  it('counts every request like client-go\'s rest_client_requests_total, watches as GET', async () => {
+    const registry = new Registry();
+    const kube = client({ metrics: createRestClientMetrics(registry) });
+    const toys = createResourceClient(kube, Toy);
+    nock(SERVER).get('/apis/example.com/v1/namespaces/ns/toys/a').reply(200, { metadata: { name: 'a' } });
+    nock(SERVER).get('/apis/example.com/v1/namespaces/ns/toys/b').reply(404, { kind: 'Status', code: 404, reason: 'NotFound' });
+    nock(SERVER).delete('/apis/example.com/v1/namespaces/ns/toys/a').replyWithError('connection reset');
+    nock(SERVER).get('/apis/example.com/v1/namespaces/ns/toys').query(true).reply(200, '');
+    nock(SERVER).get('/apis/example.com/v1/namespaces/ns/toys').query(true).reply(403, { kind: 'Status', code: 403 });
+    await toys.get({ namespace: 'ns', name: 'a' });
+    await toys.get({ namespace: 'ns', name: 'b' }).catch(() => undefined);
+    await toys.delete({ namespace: 'ns', name: 'a' }).catch(() => undefined);
+    await toys.watch({ namespace: 'ns', signal: new AbortController().signal }, () => undefined);
+    await toys.watch({ namespace: 'ns', signal: new AbortController().signal }, () => undefined).catch(() => undefined);
+    expect(await requestCounts(registry)).toEqual({
+      'GET 200 kube.test:6443': 2,
+      'GET 404 kube.test:6443': 1,
+      'DELETE <error> kube.test:6443': 1,
+      'GET 403 kube.test:6443': 1,
+    });
   });
 });

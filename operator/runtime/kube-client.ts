@@ -1,7 +1,9 @@
 import { ApiException, HttpMethod, RequestContext, Watch, createConfiguration } from '@kubernetes/client-node';
-import type { HttpLibrary, KubeConfig } from '@kubernetes/client-node';
+import type { HttpLibrary, KubeConfig, ResponseContext } from '@kubernetes/client-node';
 import { KubeStatusError } from './kube-errors.ts';
 import type { KubeStatus } from './kube-errors.ts';
+import { REST_CLIENT_NO_RESPONSE } from './rest-client-metrics.ts';
+import type { RestClientMetrics } from './rest-client-metrics.ts';
 
 export type QueryValue = string | number | boolean | undefined;
 
@@ -49,6 +51,8 @@ export interface KubeClientOptions {
   /** Applied when a request has no `timeoutMs`. */
   defaultTimeoutMs?: number;
   userAgent?: string;
+  /** Counts every request (client-go's `rest_client_requests_total`); none when omitted. */
+  metrics?: RestClientMetrics;
 }
 
 /**
@@ -62,6 +66,8 @@ export class KubeClient implements KubeTransport {
   readonly #http: HttpLibrary;
   readonly #defaultTimeoutMs: number;
   readonly #userAgent: string;
+  readonly #metrics: RestClientMetrics | undefined;
+  readonly #host: string;
 
   constructor(kubeConfig: KubeConfig, options: KubeClientOptions = {}) {
     const cluster = kubeConfig.getCurrentCluster();
@@ -71,6 +77,12 @@ export class KubeClient implements KubeTransport {
     this.#http = createConfiguration().httpApi;
     this.#defaultTimeoutMs = options.defaultTimeoutMs ?? 60_000;
     this.#userAgent = options.userAgent ?? 'metal3-ts-runtime';
+    this.#metrics = options.metrics;
+    this.#host = new URL(this.#server).host;
+  }
+
+  #count(method: string, code: number | string): void {
+    this.#metrics?.requested({ method, host: this.#host, code: String(code) });
   }
 
   async request<T = unknown>(request: KubeRequest): Promise<T> {
@@ -89,7 +101,14 @@ export class KubeClient implements KubeTransport {
     context.setSignal(request.signal ? AbortSignal.any([request.signal, timeout]) : timeout);
     await this.kubeConfig.applySecurityAuthentication(context);
 
-    const response = await this.#http.send(context).toPromise();
+    let response: ResponseContext;
+    try {
+      response = await this.#http.send(context).toPromise();
+    } catch (error) {
+      this.#count(request.method, REST_CLIENT_NO_RESPONSE);
+      throw error;
+    }
+    this.#count(request.method, response.httpStatusCode);
     const text = await response.body.text();
     if (response.httpStatusCode < 200 || response.httpStatusCode > 299) {
       // Same shape as the generated clients throw, so toKubeError handles both.
@@ -118,6 +137,9 @@ export class KubeClient implements KubeTransport {
       request.signal.addEventListener('abort', onAbort, { once: true });
 
       const watcher = new Watch(this.kubeConfig);
+      // client-node reports a refused or failed watch request through the done callback
+      // before its promise resolves; otherwise the watch was established (200).
+      let endedEarly: unknown;
       watcher
         .watch(
           request.path,
@@ -135,6 +157,7 @@ export class KubeClient implements KubeTransport {
             }
           },
           (error: unknown) => {
+            if (connection === undefined) endedEarly = error ?? null;
             // client-node ends quiet watches with a TimeoutError after 30 s of silence;
             // that is a normal end, resumed from the last resourceVersion.
             if (!error || isTimeoutError(error)) finish();
@@ -143,13 +166,23 @@ export class KubeClient implements KubeTransport {
         )
         .then(
           (controller) => {
+            this.#count('GET', endedEarly ? (statusCodeOf(endedEarly) ?? REST_CLIENT_NO_RESPONSE) : 200);
             connection = controller;
             if (settled) controller.abort();
           },
-          (error: unknown) => finish(error),
+          (error: unknown) => {
+            this.#count('GET', statusCodeOf(error) ?? REST_CLIENT_NO_RESPONSE);
+            finish(error);
+          },
         );
     });
   }
+}
+
+function statusCodeOf(error: unknown): number | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const { statusCode } = error as { statusCode?: unknown };
+  return typeof statusCode === 'number' ? statusCode : undefined;
 }
 
 function isTimeoutError(error: unknown): boolean {

@@ -15,6 +15,7 @@ import type { Check } from './health.ts';
 import type { BindAddress, RunningServer } from './http-server.ts';
 import { Informer } from './informer.ts';
 import { KubeClient } from './kube-client.ts';
+import { createRestClientMetrics } from './rest-client-metrics.ts';
 import type { KubeTransport } from './kube-client.ts';
 import type { KubeObject, ResourceType } from './kube-object.ts';
 import { LeaderElector } from './leader-election.ts';
@@ -94,16 +95,17 @@ export class Manager {
   constructor(options: ManagerOptions) {
     this.name = options.name;
     this.options = options.options;
-    if (options.transport) this.transport = options.transport;
-    else if (options.kubeConfig) this.transport = new KubeClient(options.kubeConfig, { userAgent: options.name });
-    else throw new Error('Manager needs a kubeConfig or a transport');
-    this.clock = options.clock ?? systemClock;
-    this.logger = options.logger ?? createLogger({ level: options.options.logLevel, defaultMeta: { component: options.name } });
     if (options.registry) this.registry = options.registry;
     else {
       this.registry = new Registry();
       collectDefaultMetrics({ register: this.registry });
     }
+    if (options.transport) this.transport = options.transport;
+    else if (options.kubeConfig) {
+      this.transport = new KubeClient(options.kubeConfig, { userAgent: options.name, metrics: createRestClientMetrics(this.registry) });
+    } else throw new Error('Manager needs a kubeConfig or a transport');
+    this.clock = options.clock ?? systemClock;
+    this.logger = options.logger ?? createLogger({ level: options.options.logLevel, defaultMeta: { component: options.name } });
     this.metrics = createRuntimeMetrics(this.registry);
     this.identity = options.identity ?? `${options.options.podName ?? hostname()}_${randomUUID()}`;
     this.healthz.add('ping', () => {});

@@ -22,6 +22,8 @@ export interface BenchOptions {
   provisioningLimit: number;
   /** How often the floor (and the fake-hardware inspection responder) looks at Ironic. */
   floorPollMs: number;
+  /** Requests the floor keeps open at once. */
+  floorInFlight: number;
   phaseTimeoutMs: number;
   keepStack: boolean;
 }
@@ -32,6 +34,7 @@ export const USAGE = `npm run bench -- --hosts N [options]
   --concurrency N                        BMO_CONCURRENCY (default: BMO's, CPUs clamped to 2..8)
   --provisioning-limit N                 PROVISIONING_LIMIT (default: max(20, hosts))
   --floor-poll DURATION                  floor's node-list interval (default 1s)
+  --floor-in-flight N                    Ironic requests the floor keeps open at once (default 4)
   --phase-timeout DURATION               per phase (default 30m)
   --out DIR                              report directory (default test/bench/results)
   --state-dir DIR                        stack state (default /tmp/metal3-ts-bench-stack)
@@ -67,6 +70,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
       concurrency: { type: 'string' },
       'provisioning-limit': { type: 'string' },
       'floor-poll': { type: 'string', default: '1s' },
+      'floor-in-flight': { type: 'string', default: '4' },
       'phase-timeout': { type: 'string', default: '30m' },
       out: { type: 'string' },
       'state-dir': { type: 'string' },
@@ -87,6 +91,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
     concurrency: values.concurrency === undefined ? defaultConcurrency() : positiveInteger('--concurrency', values.concurrency),
     provisioningLimit: values['provisioning-limit'] === undefined ? Math.max(20, hosts) : positiveInteger('--provisioning-limit', values['provisioning-limit']),
     floorPollMs: parseDuration(values['floor-poll']),
+    floorInFlight: positiveInteger('--floor-in-flight', values['floor-in-flight']),
     phaseTimeoutMs: parseDuration(values['phase-timeout']),
     keepStack: values['keep-stack'],
   };

@@ -54,16 +54,18 @@ export async function runBench(options: BenchOptions, deps: BenchDeps): Promise<
     if (options.mode !== 'fixture') {
       const result = await runFloor({
         mode: options.mode, env, hosts: benchHosts({ mode: options.mode, count: options.hosts, env, role: 'floor' }),
-        pollMs: options.floorPollMs, namePrefix: `bench-floor-${runId}`, phaseTimeoutMs: options.phaseTimeoutMs, log: deps.log,
+        pollMs: options.floorPollMs, inFlight: options.floorInFlight, namePrefix: `bench-floor-${runId}`, phaseTimeoutMs: options.phaseTimeoutMs, log: deps.log,
       });
       floor = floorResult(result.measured);
       notes.push(...result.notes);
     }
     const runs = [];
-    for (const [index, poll] of options.polls.entries()) {
+    // Poll intervals only matter to the Ironic provisioner: the fixture gets one run.
+    const polls = options.mode === 'fixture' ? options.polls.slice(0, 1) : options.polls;
+    for (const [index, poll] of polls.entries()) {
       const result = await runOperatorScenario({
         env, mode: options.mode, hosts: benchHosts({ mode: options.mode, count: options.hosts, env, role: 'operator' }),
-        namespace: `bench-${runId}-${index + 1}`, label: pollLabel(poll), poll,
+        namespace: `bench-${runId}-${index + 1}`, label: options.mode === 'fixture' ? 'fixture provisioner' : pollLabel(poll), poll,
         concurrency: options.concurrency, provisioningLimit: options.provisioningLimit, phaseTimeoutMs: options.phaseTimeoutMs,
         responderPollMs: options.floorPollMs, cleanupTimeoutMs: Math.max(120_000, options.hosts * 2_000), logDir, log: deps.log,
       });
@@ -77,7 +79,7 @@ export async function runBench(options: BenchOptions, deps: BenchDeps): Promise<
       machine,
       settings: {
         mode: options.mode, hosts: options.hosts, concurrency: options.concurrency, provisioningLimit: options.provisioningLimit,
-        floorPollMs: options.floorPollMs, phaseTimeoutMs: options.phaseTimeoutMs,
+        floorPollMs: options.floorPollMs, floorInFlight: options.floorInFlight, phaseTimeoutMs: options.phaseTimeoutMs,
       },
       ...(floor ? { floor } : {}),
       runs,

@@ -35,7 +35,9 @@ export function nodeCreateBody(
     power_interface: interfaces.power,
     raid_interface: interfaces.raid,
     vendor_interface: interfaces.vendor,
-    deploy_interface: registrationDeployInterface({ currentImage: options.currentImage, hasCustomDeploy: options.hasCustomDeploy ?? false }),
+    // Only the test-only fake-hardware type names one (see operator/bmc/fake-hardware-access.ts).
+    deploy_interface: interfaces.deploy
+      || registrationDeployInterface({ currentImage: options.currentImage, hasCustomDeploy: options.hasCustomDeploy ?? false }),
   };
   for (const [key, value] of Object.entries(optional)) if (value) Object.assign(body, { [key]: value });
   if (context.client.features.disablePowerOff) body.disable_power_off = options.disablePowerOff;

@@ -96,6 +96,27 @@ describe('register', () => {
     ]);
   });
 
+  it('creates a test-only fake-hardware node with the fake deploy interface it asks for', async () => {
+    const kit = await startKit();
+    kit.ironic.get(NAME_PATH).reply(404, ironicError('Node metal3~worker-0 could not be found.'));
+    kit.ironic.get('/v1/nodes/worker-0').reply(404, ironicError('Node worker-0 could not be found.'));
+    kit.ironic.get('/v1/ports').query(true).reply(200, { ports: [] });
+    kit.ironic.post('/v1/nodes').reply(201, makeNode({ provision_state: 'enroll', driver_info: {} }));
+    kit.ironic.post('/v1/ports').reply(201, makePort());
+    kit.ironic.put(`${NODE_PATH}/states/provision`).reply(202);
+
+    await kit.provisioner.register(registerOptions({ host: NEW_HOST, bmc: redfishBmc('fake-hardware://bench-1') }));
+
+    expect(kit.requests[3]?.body).toMatchObject({
+      driver: 'fake-hardware',
+      driver_info: { deploy_kernel: KERNEL_URL, deploy_ramdisk: RAMDISK_URL },
+      boot_interface: 'fake',
+      deploy_interface: 'fake',
+      management_interface: 'fake',
+      power_interface: 'fake',
+    });
+  });
+
   it('finds its node by name after a restart and creates nothing', async () => {
     const kit = await startKit();
     kit.ironic.get(NAME_PATH).reply(200, registeredNode());

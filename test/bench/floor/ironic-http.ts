@@ -1,6 +1,8 @@
 // The floor's Ironic client: plain fetch, no operator code, every attempt counted by route
 // template like the operator's ironic_client_requests_total. Node locks and 503s are retried
-// at once (250 ms), as fast as Ironic allows.
+// at once (250 ms), as fast as Ironic allows. At most `maxInFlight` requests are open at once:
+// Ironic here is one API process with its conductor inside, and a hundred simultaneous requests
+// only queue there until they time out.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Totals } from '../metrics/counter-totals.ts';
 
@@ -33,13 +35,32 @@ export interface IronicHttp {
 
 const RETRY_MS = 250;
 const MAX_ATTEMPTS = 240;
+const REQUEST_TIMEOUT_MS = 600_000;
+
+/** A counting semaphore: run() waits for one of `limit` slots. */
+function limiter(limit: number): <T>(work: () => Promise<T>) => Promise<T> {
+  let active = 0;
+  const queue: Array<() => void> = [];
+  return async (work) => {
+    if (active >= limit) await new Promise<void>((resolve) => queue.push(resolve));
+    else active++;
+    try {
+      return await work();
+    } finally {
+      const next = queue.shift();
+      if (next) next();
+      else active--;
+    }
+  };
+}
 
 function retryable(status: number, text: string): boolean {
   return status === 503 || (status === 409 && /locked/i.test(text));
 }
 
-export function createIronicHttp(options: { url: string }): IronicHttp {
+export function createIronicHttp(options: { url: string; maxInFlight?: number }): IronicHttp {
   const counts: Totals = {};
+  const slot = limiter(options.maxInFlight ?? 4);
   return {
     counts: () => ({ ...counts }),
     async request<T>(call: IronicCall): Promise<T> {
@@ -47,13 +68,15 @@ export function createIronicHttp(options: { url: string }): IronicHttp {
       const key = `${call.method} ${call.route}`;
       for (let attempt = 1; ; attempt++) {
         counts[key] = (counts[key] ?? 0) + 1;
-        const response = await fetch(`${options.url}${path}${call.query ? `?${call.query}` : ''}`, {
-          method: call.method,
-          headers: { 'content-type': 'application/json', 'x-openstack-ironic-api-version': FLOOR_MICROVERSION },
-          ...(call.body === undefined ? {} : { body: JSON.stringify(call.body) }),
-          signal: AbortSignal.timeout(120_000),
+        const { response, text } = await slot(async () => {
+          const answer = await fetch(`${options.url}${path}${call.query ? `?${call.query}` : ''}`, {
+            method: call.method,
+            headers: { 'content-type': 'application/json', 'x-openstack-ironic-api-version': FLOOR_MICROVERSION },
+            ...(call.body === undefined ? {} : { body: JSON.stringify(call.body) }),
+            signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+          });
+          return { response: answer, text: await answer.text() };
         });
-        const text = await response.text();
         if (response.ok) return (text ? JSON.parse(text) : undefined) as T;
         if (!retryable(response.status, text) || attempt >= MAX_ATTEMPTS) throw new IronicHttpError(call, response.status, text);
         await sleep(RETRY_MS);

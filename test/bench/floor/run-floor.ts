@@ -23,6 +23,8 @@ export interface FloorOptions {
   env: StackEnv;
   hosts: readonly BenchHost[];
   pollMs: number;
+  /** Requests kept open at once. */
+  inFlight: number;
   /** Ironic node names are `<prefix>-<host name>`, distinct from the operator's `namespace~name`. */
   namePrefix: string;
   phaseTimeoutMs: number;
@@ -81,7 +83,7 @@ async function removeNodes(context: FloorContext, uuids: ReadonlyArray<string | 
 }
 
 export async function runFloor(options: FloorOptions): Promise<{ measured: MeasuredFloor; notes: string[] }> {
-  const http = createIronicHttp({ url: options.env.ironicUrl });
+  const http = createIronicHttp({ url: options.env.ironicUrl, maxInFlight: options.inFlight });
   const context: FloorContext = { options, http, poller: startNodePoller({ http, intervalMs: options.pollMs }) };
   const macs = new Map(options.hosts.map((host) => [`${options.namePrefix}-${host.name}`, host.bootMac]));
   const responder = options.mode === 'fake-hardware'

@@ -44,6 +44,7 @@ export interface OperatorScenarioOptions {
 interface Cut {
   ironic: Totals;
   kube: Totals;
+  heapUsedBytes: number;
   stats: ProcessStats;
 }
 
@@ -54,6 +55,7 @@ async function cut(operator: BenchOperator): Promise<Cut> {
   return {
     ironic: counterTotals(samples, { name: 'ironic_client_requests_total', keyLabels: ['method', 'route'] }),
     kube: counterTotals(samples, { name: 'rest_client_requests_total', keyLabels: ['method'] }),
+    heapUsedBytes: samples.find((sample) => sample.name === 'nodejs_heap_size_used_bytes')?.value ?? 0,
     stats: readProcessStats(operator.process.pid),
   };
 }
@@ -88,6 +90,7 @@ async function runPhase(options: OperatorScenarioOptions, context: { transport: 
     kube: diffTotals(after.kube, before.kube),
     cpuSeconds: after.stats.cpuSeconds - before.stats.cpuSeconds,
     rssKiB: after.stats.rssKiB,
+    heapUsedBytes: after.heapUsedBytes,
   };
 }
 

@@ -25,6 +25,7 @@ export interface MeasuredOperatorPhase extends MeasuredPhase {
   kube: Totals;
   cpuSeconds: number;
   rssKiB: number;
+  heapUsedBytes: number;
 }
 
 export interface MeasuredOperatorRun {
@@ -66,6 +67,7 @@ export function operatorRun(measured: MeasuredOperatorRun, floor?: FloorResult):
       kube: requestCounts(raw.kube, hosts),
       cpuSeconds: round2(raw.cpuSeconds),
       rssMiBAtEnd: round2(raw.rssKiB / 1024),
+      heapUsedMiBAtEnd: round2(raw.heapUsedBytes / 2 ** 20),
       ...(ratio === undefined ? {} : { ratioToFloor: ratio }),
       ...(raw.ironic ? { bmo: bmoEstimate({ phase, hosts: raw.visits, startMs: raw.startMs, endMs: raw.endMs }) } : {}),
     };

@@ -64,6 +64,8 @@ function processTable(report: BenchReport): string {
     ...PHASES.map((phase) => [`CPU s, ${PHASE_TITLES[phase]}`, ...report.runs.map((run) => num(run.phases[phase].cpuSeconds))]),
     ['CPU s, whole run', ...report.runs.map((run) => num(run.lifecycle.cpuSeconds))],
     ['peak RSS (VmHWM), MiB', ...report.runs.map((run) => num(run.lifecycle.peakRssMiB, 0))],
+    ...PHASES.map((phase) => [`RSS / V8 heap used, MiB, after ${PHASE_TITLES[phase]}`,
+      ...report.runs.map((run) => `${num(run.phases[phase].rssMiBAtEnd, 0)} / ${num(run.phases[phase].heapUsedMiBAtEnd, 0)}`)]),
   ];
   return markdownTable(header, rows);
 }
@@ -77,7 +79,7 @@ export function renderMarkdown(report: BenchReport): string {
     `Machine: ${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGiB} GiB, ${machine.os}, Node ${machine.node}; ` +
       `load average ${machine.loadAverageAtStart} at start. Operator: BMO_CONCURRENCY=${settings.concurrency}, ` +
       `PROVISIONING_LIMIT=${settings.provisioningLimit}` +
-      (report.floor ? `; the floor lists node states every ${report.floor.pollMs} ms.` : '.'),
+      (report.floor ? `; the floor lists node states every ${report.floor.pollMs} ms with at most ${settings.floorInFlight} requests open.` : '.'),
     '',
     timeTable(report),
     '',

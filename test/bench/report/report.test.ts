@@ -55,9 +55,9 @@ function measuredRun(): MeasuredOperatorRun {
     label: 'poll 3s/10s',
     poll: { shortMs: 3000, longMs: 10000 },
     phases: {
-      register: { ...phase(0, [20, 24]), visits: visits('inspecting', 0), ironic: { 'GET /v1/nodes/{node_ident}': 10, 'POST /v1/nodes': 2 }, kube: { PATCH: 8, GET: 2 }, cpuSeconds: 1.5, rssKiB: 90 * 1024 },
-      provision: { ...phase(s(30), [30, 40]), visits: visits('provisioning', s(30)), ironic: { 'PUT /v1/nodes/{node_ident}/states/provision': 4 }, kube: { PATCH: 6 }, cpuSeconds: 1, rssKiB: 95 * 1024 },
-      deprovision: { ...phase(s(80), [10, 12]), visits: visits('deprovisioning', s(80)), ironic: { 'GET /v1/nodes/{node_ident}': 6 }, kube: { PATCH: 4 }, cpuSeconds: 0.5, rssKiB: 96 * 1024 },
+      register: { ...phase(0, [20, 24]), visits: visits('inspecting', 0), ironic: { 'GET /v1/nodes/{node_ident}': 10, 'POST /v1/nodes': 2 }, kube: { PATCH: 8, GET: 2 }, cpuSeconds: 1.5, rssKiB: 90 * 1024, heapUsedBytes: 40 * 2 ** 20 },
+      provision: { ...phase(s(30), [30, 40]), visits: visits('provisioning', s(30)), ironic: { 'PUT /v1/nodes/{node_ident}/states/provision': 4 }, kube: { PATCH: 6 }, cpuSeconds: 1, rssKiB: 95 * 1024, heapUsedBytes: 41 * 2 ** 20 },
+      deprovision: { ...phase(s(80), [10, 12]), visits: visits('deprovisioning', s(80)), ironic: { 'GET /v1/nodes/{node_ident}': 6 }, kube: { PATCH: 4 }, cpuSeconds: 0.5, rssKiB: 96 * 1024, heapUsedBytes: 42 * 2 ** 20 },
     },
     cpuSeconds: 4,
     peakRssKiB: 100 * 1024,
@@ -102,7 +102,7 @@ describe('assembling and writing the report', () => {
       startedAt: '2026-05-09T10:00:00.000Z',
       finishedAt: '2026-05-09T10:05:00.000Z',
       machine: { cpus: 2, cpuModel: 'Test CPU', memoryGiB: 24, os: 'Linux 6', node: 'v24.0.0', loadAverageAtStart: 0.5 },
-      settings: { mode: 'fake-hardware', hosts: 2, concurrency: 2, provisioningLimit: 20, floorPollMs: 1000, phaseTimeoutMs: 600_000 },
+      settings: { mode: 'fake-hardware', hosts: 2, concurrency: 2, provisioningLimit: 20, floorPollMs: 1000, floorInFlight: 4, phaseTimeoutMs: 600_000 },
       floor,
       runs: [run],
       notes: ['one host failed'],
@@ -112,6 +112,7 @@ describe('assembling and writing the report', () => {
     expect(markdown).toContain('| created → available | 20.0 s | 6.0 | 24.0 s | 5.0 | 1.20× |');
     expect(markdown).toContain('| whole lifecycle | 36.0 | 11.0 |');
     expect(markdown).toContain('| peak RSS (VmHWM), MiB | 100 |');
+    expect(markdown).toContain('| RSS / V8 heap used, MiB, after created → available | 90 / 40 |');
     expect(markdown).toContain('- one host failed');
   });
 

@@ -52,6 +52,8 @@ export interface OperatorPhase extends PhaseTiming {
   kube: RequestCounts;
   cpuSeconds: number;
   rssMiBAtEnd: number;
+  /** V8 heap in use at the phase end (nodejs_heap_size_used_bytes): live objects, unlike RSS. */
+  heapUsedMiBAtEnd: number;
   /** Operator seconds / floor seconds for the same phase in the same run. */
   ratioToFloor?: number;
   bmo?: BmoEstimate;
@@ -86,6 +88,7 @@ export interface BenchSettings {
   concurrency: number;
   provisioningLimit: number;
   floorPollMs: number;
+  floorInFlight: number;
   phaseTimeoutMs: number;
 }
 

@@ -1,0 +1,43 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from '@jest/globals';
+import { parseBenchArgs } from '../../bench/options.ts';
+import { runBench } from '../../bench/run-bench.ts';
+import { PHASES } from '../../bench/report/types.ts';
+import { writeReport } from '../../bench/report/write-report.ts';
+import { readStackEnv } from '../../support/stack-env.ts';
+
+// Keeps `npm run bench` working: two fake-hardware hosts through the floor and one operator
+// run on the shared test stack. Only the report's shape and non-zero counts are checked, never
+// a time: CI machines are too noisy for that.
+const env = readStackEnv();
+
+describe('the scale benchmark', () => {
+  it('runs two fake-hardware hosts through the floor and the operator and writes its report', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'bench-smoke-'));
+    const options = parseBenchArgs(['--hosts', '2', '--mode', 'fake-hardware', '--poll', '1s/2s', '--phase-timeout', '3m', '--out', out]);
+    const report = await runBench(options, { env, log: () => undefined });
+    const paths = writeReport(report, out);
+
+    expect(report.notes).toEqual([]);
+    expect(report.settings).toMatchObject({ mode: 'fake-hardware', hosts: 2 });
+    expect(report.machine.cpus).toBeGreaterThan(0);
+    for (const phase of PHASES) {
+      const floor = report.floor?.phases[phase];
+      expect(floor).toMatchObject({ hosts: 2, completed: 2 });
+      expect(floor?.ironic.perHost).toBeGreaterThan(0);
+      const operator = report.runs[0]?.phases[phase];
+      expect(operator).toMatchObject({ hosts: 2, completed: 2 });
+      expect(operator?.ironic?.perHost).toBeGreaterThan(0);
+      expect(operator?.kube.perHost).toBeGreaterThan(0);
+      expect(operator?.bmo?.requestsPerHost).toBeGreaterThan(0);
+      expect(operator?.ratioToFloor).toEqual(expect.any(Number));
+    }
+    expect(report.runs).toHaveLength(1);
+    expect(report.runs[0]?.lifecycle.cpuSeconds).toBeGreaterThan(0);
+    expect(report.runs[0]?.lifecycle.peakRssMiB).toBeGreaterThan(0);
+    expect(JSON.parse(readFileSync(paths.json, 'utf8'))).toEqual(report);
+    expect(readFileSync(paths.markdown, 'utf8')).toContain('| created → available |');
+  }, 300_000);
+});
