@@ -45,7 +45,8 @@ export async function startBenchOperator(options: BenchOperatorOptions): Promise
       WATCH_NAMESPACE: options.namespace,
       METRICS_BIND_ADDRESS: `127.0.0.1:${metricsPort}`,
       HEALTH_PROBE_BIND_ADDRESS: `127.0.0.1:${healthPort}`,
-      LOG_LEVEL: 'info',
+      // info keeps logging out of the figures; BENCH_OPERATOR_LOG_LEVEL=debug to investigate a run.
+      LOG_LEVEL: process.env.BENCH_OPERATOR_LOG_LEVEL ?? 'info',
       BMO_CONCURRENCY: String(options.concurrency),
       PROVISIONING_LIMIT: String(options.provisioningLimit),
       IRONIC_POLL_SHORT: `${options.poll.shortMs}ms`,
