@@ -7,7 +7,7 @@ import { connectIronic } from '../../../ironic-client/index.ts';
 import type { IronicClient } from '../../../ironic-client/index.ts';
 import type { HostIdentity, RegisterOptions } from '../../../operator/provisioner/provisioner.ts';
 import { readStackEnv } from '../../support/stack-env.ts';
-import { createHarness, drive, fakeHardwareBmc, testHost } from './provisioner-harness.ts';
+import { createHarness, drive, fakeHardwareBmc, testHost, removeTestNode } from './provisioner-harness.ts';
 import type { Harness } from './provisioner-harness.ts';
 
 const env = readStackEnv();
@@ -41,9 +41,7 @@ describe('Ironic provisioner with fake-hardware', () => {
   });
 
   afterAll(async () => {
-    const name = `${host.namespace}~${host.name}`;
-    await sideClient.nodes.setMaintenance(name, { reason: 'test cleanup' }).catch(() => undefined);
-    await sideClient.nodes.delete(name).catch(() => undefined);
+    await removeTestNode(sideClient, host);
     harness.close();
     sideClient.close();
   });

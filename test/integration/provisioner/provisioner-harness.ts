@@ -104,3 +104,10 @@ export function fakeHardwareBmc(): BMCAccess {
     driverInfo: () => ({}),
   };
 }
+
+/** Test cleanup: removes the host's Ironic node whatever state a failed test left it in. */
+export async function removeTestNode(client: IronicClient, host: HostIdentity): Promise<void> {
+  const name = `${host.namespace}~${host.name}`;
+  await client.nodes.setMaintenance(name, { reason: 'test cleanup' }).catch(() => undefined);
+  await client.nodes.delete(name).catch(() => undefined);
+}

@@ -7,7 +7,7 @@ import type { IronicClient } from '../../../ironic-client/index.ts';
 import { bmcAccessFor } from '../../../operator/bmc/index.ts';
 import type { HostIdentity, RegisterOptions } from '../../../operator/provisioner/provisioner.ts';
 import { readStackEnv } from '../../support/stack-env.ts';
-import { createHarness, drive, testHost } from './provisioner-harness.ts';
+import { createHarness, drive, testHost, removeTestNode } from './provisioner-harness.ts';
 import type { Harness } from './provisioner-harness.ts';
 
 const env = readStackEnv();
@@ -25,9 +25,7 @@ describe('Ironic provisioner with an emulated Redfish system', () => {
   });
 
   afterAll(async () => {
-    const name = `${host.namespace}~${host.name}`;
-    await sideClient.nodes.setMaintenance(name, { reason: 'test cleanup' }).catch(() => undefined);
-    await sideClient.nodes.delete(name).catch(() => undefined);
+    await removeTestNode(sideClient, host);
     harness.close();
     sideClient.close();
   });
