@@ -26,3 +26,12 @@ export * from './raid.ts';
 export * from './root-device-hints.ts';
 export * from './secret-reference.ts';
 export * from './taint.ts';
+// The CRD generator, so other API owners (capm3-provider) generate theirs the same way.
+export { buildCustomResourceDefinition } from './crd/custom-resource-definition.ts';
+export type { CrdSource, CustomResourceDefinition } from './crd/custom-resource-definition.ts';
+export type { PrinterColumn } from './crd/printer-column.ts';
+export { renderYaml } from './crd/render-yaml.ts';
+export { syncGeneratedFiles } from './crd/sync-files.ts';
+export type { GeneratedFile, SyncGeneratedFilesOptions } from './crd/sync-files.ts';
+export { crdOmit, crdRequired, parseOnlyDefault } from './crd/markers.ts';
+export { rfc3339 } from './rfc3339.ts';

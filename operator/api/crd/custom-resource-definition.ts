@@ -12,6 +12,10 @@ export interface CrdSource {
   plural: string;
   singular: string;
   shortNames?: string[];
+  /** e.g. `cluster-api`, so `kubectl get cluster-api` lists the kind. */
+  categories?: string[];
+  /** CRD labels, e.g. Cluster API's `cluster.x-k8s.io/v1beta2` contract label. */
+  labels?: Record<string, string>;
   scope: 'Namespaced' | 'Cluster';
   description: string;
   spec: z.ZodType;
@@ -25,10 +29,10 @@ export interface CrdSource {
 export interface CustomResourceDefinition {
   apiVersion: 'apiextensions.k8s.io/v1';
   kind: 'CustomResourceDefinition';
-  metadata: { name: string };
+  metadata: { name: string; labels?: Record<string, string> };
   spec: {
     group: string;
-    names: { kind: string; listKind: string; plural: string; singular: string; shortNames?: string[] };
+    names: { kind: string; listKind: string; plural: string; singular: string; shortNames?: string[]; categories?: string[] };
     scope: 'Namespaced' | 'Cluster';
     versions: {
       name: string;
@@ -43,7 +47,7 @@ export interface CustomResourceDefinition {
 
 export function buildCustomResourceDefinition(source: CrdSource): CustomResourceDefinition {
   const properties: Record<string, StructuralSchema> = {
-    apiVersion: { type: 'string', description: 'Versioned schema of this object, e.g. metal3.io/v1alpha1.' },
+    apiVersion: { type: 'string', description: `Versioned schema of this object, e.g. ${source.group}/${source.version}.` },
     kind: { type: 'string', description: 'REST resource this object represents.' },
     metadata: { type: 'object' },
     spec: { ...toStructuralSchema(source.spec), description: source.specDescription },
@@ -57,11 +61,12 @@ export function buildCustomResourceDefinition(source: CrdSource): CustomResource
     plural: source.plural,
     singular: source.singular,
     ...(source.shortNames ? { shortNames: source.shortNames } : {}),
+    ...(source.categories ? { categories: source.categories } : {}),
   };
   return {
     apiVersion: 'apiextensions.k8s.io/v1',
     kind: 'CustomResourceDefinition',
-    metadata: { name: `${source.plural}.${source.group}` },
+    metadata: { name: `${source.plural}.${source.group}`, ...(source.labels ? { labels: source.labels } : {}) },
     spec: {
       group: source.group,
       names,

@@ -3,11 +3,9 @@ import { buildCustomResourceDefinition, type CrdSource } from './custom-resource
 import { hardwareDataCrdSource } from './hardwaredata-crd.ts';
 import { renderYaml } from './render-yaml.ts';
 
-/** A file the generator owns, relative to the repository root. */
-export interface GeneratedFile {
-  path: string;
-  content: string;
-}
+import type { GeneratedFile } from './sync-files.ts';
+
+export type { GeneratedFile };
 
 export const CRD_DIRECTORY = 'deploy/crds';
 export const CRD_SOURCES: readonly CrdSource[] = [bareMetalHostCrdSource, hardwareDataCrdSource];

@@ -1,0 +1,93 @@
+import type { CrdSource, PrinterColumn } from '../../../operator/api/index.ts';
+import { CONTRACT_LABELS } from '../group-version.ts';
+import { Metal3ClusterResource, metal3ClusterSpecSchema, metal3ClusterStatusSchema } from '../metal3cluster.ts';
+import { Metal3ClusterTemplateResource, metal3ClusterTemplateSpecSchema } from '../metal3clustertemplate.ts';
+import { Metal3MachineResource, metal3MachineSpecSchema, metal3MachineStatusSchema } from '../metal3machine.ts';
+import { Metal3MachineTemplateResource, metal3MachineTemplateSpecSchema } from '../metal3machinetemplate.ts';
+
+const age: PrinterColumn = { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp', description: 'Time since creation' };
+const cluster: PrinterColumn = {
+  name: 'Cluster', type: 'string', jsonPath: '.metadata.labels.cluster\\.x-k8s\\.io/cluster-name', description: 'Cluster it belongs to',
+};
+const common = { scope: 'Namespaced' as const, categories: ['cluster-api'], labels: { ...CONTRACT_LABELS } };
+
+export const metal3ClusterCrdSource: CrdSource = {
+  ...common,
+  group: Metal3ClusterResource.group,
+  version: Metal3ClusterResource.version,
+  kind: Metal3ClusterResource.kind,
+  listKind: 'Metal3ClusterList',
+  plural: Metal3ClusterResource.plural,
+  singular: 'metal3cluster',
+  shortNames: ['m3c', 'm3cluster', 'm3clusters', 'metal3c'],
+  description: 'The bare-metal infrastructure of one Cluster API Cluster: its control plane endpoint and failure domains.',
+  spec: metal3ClusterSpecSchema,
+  specDescription: 'Desired state of the cluster infrastructure.',
+  status: metal3ClusterStatusSchema,
+  statusDescription: 'Observed state, written by the provider.',
+  printerColumns: [
+    age,
+    { name: 'Provisioned', type: 'string', jsonPath: '.status.initialization.provisioned', description: 'Infrastructure provisioned' },
+    { name: 'Error', type: 'string', jsonPath: '.status.deprecated.v1beta1.failureReason', description: 'Most recent error' },
+    cluster,
+    { name: 'Endpoint', type: 'string', jsonPath: '.spec.controlPlaneEndpoint', description: 'Control plane endpoint' },
+  ],
+};
+
+export const metal3ClusterTemplateCrdSource: CrdSource = {
+  ...common,
+  group: Metal3ClusterTemplateResource.group,
+  version: Metal3ClusterTemplateResource.version,
+  kind: Metal3ClusterTemplateResource.kind,
+  listKind: 'Metal3ClusterTemplateList',
+  plural: Metal3ClusterTemplateResource.plural,
+  singular: 'metal3clustertemplate',
+  shortNames: ['m3ct'],
+  description: 'A Metal3Cluster blueprint for ClusterClass.',
+  spec: metal3ClusterTemplateSpecSchema,
+  specDescription: 'The template.',
+  printerColumns: [age],
+};
+
+export const metal3MachineCrdSource: CrdSource = {
+  ...common,
+  group: Metal3MachineResource.group,
+  version: Metal3MachineResource.version,
+  kind: Metal3MachineResource.kind,
+  listKind: 'Metal3MachineList',
+  plural: Metal3MachineResource.plural,
+  singular: 'metal3machine',
+  shortNames: ['m3m', 'm3machine', 'm3machines', 'metal3m'],
+  description: 'The bare-metal side of one Cluster API Machine: which BareMetalHost it claims and what is written to it.',
+  spec: metal3MachineSpecSchema,
+  specDescription: 'Desired state of the machine.',
+  status: metal3MachineStatusSchema,
+  statusDescription: 'Observed state, written by the provider.',
+  printerColumns: [
+    age,
+    { name: 'ProviderID', type: 'string', jsonPath: '.spec.providerID', description: 'Provider ID' },
+    { name: 'Provisioned', type: 'string', jsonPath: '.status.initialization.provisioned', description: 'Host provisioned' },
+    cluster,
+    { name: 'Host', type: 'string', jsonPath: '.metadata.annotations.metal3\\.io/BareMetalHost', description: 'Claimed BareMetalHost' },
+  ],
+};
+
+export const metal3MachineTemplateCrdSource: CrdSource = {
+  ...common,
+  group: Metal3MachineTemplateResource.group,
+  version: Metal3MachineTemplateResource.version,
+  kind: Metal3MachineTemplateResource.kind,
+  listKind: 'Metal3MachineTemplateList',
+  plural: Metal3MachineTemplateResource.plural,
+  singular: 'metal3machinetemplate',
+  shortNames: ['m3mt', 'm3machinetemplate', 'm3machinetemplates', 'metal3mt'],
+  description: 'A Metal3Machine blueprint that MachineDeployments and control planes clone.',
+  spec: metal3MachineTemplateSpecSchema,
+  specDescription: 'The template and node reuse.',
+  printerColumns: [age],
+};
+
+export const PROVIDER_CRD_SOURCES: readonly CrdSource[] = [
+  metal3ClusterCrdSource, metal3ClusterTemplateCrdSource, metal3MachineCrdSource, metal3MachineTemplateCrdSource,
+];
+

@@ -1,0 +1,34 @@
+/** Label and annotation names shared with Cluster API, CAPM3 and BMO; exact strings matter to their tools. */
+
+export const CLUSTER_NAME_LABEL = 'cluster.x-k8s.io/cluster-name';
+export const CONTROL_PLANE_LABEL = 'cluster.x-k8s.io/control-plane';
+/** On any Cluster API object: pauses reconciliation of that object. */
+export const CLUSTER_PAUSED_ANNOTATION = 'cluster.x-k8s.io/paused';
+/** Something else owns this infrastructure; the provider leaves it alone. */
+export const MANAGED_BY_ANNOTATION = 'cluster.x-k8s.io/managed-by';
+export const CLONED_FROM_NAME_ANNOTATION = 'cluster.x-k8s.io/cloned-from-name';
+export const CLONED_FROM_GROUPKIND_ANNOTATION = 'cluster.x-k8s.io/cloned-from-groupkind';
+export const METAL3_MACHINE_TEMPLATE_GROUPKIND = 'Metal3MachineTemplate.infrastructure.cluster.x-k8s.io';
+
+/** On a Metal3Machine: `<namespace>/<name>` of the BareMetalHost it claimed. */
+export const HOST_ANNOTATION = 'metal3.io/BareMetalHost';
+/** The value CAPM3 writes into BMO's paused annotation; only this value is ever removed by us. */
+export const CAPM3_PAUSE_VALUE = 'metal3.io/capm3';
+/** Hosts that failed remediation are never chosen again. */
+export const UNHEALTHY_ANNOTATION = 'capm3.metal3.io/unhealthy';
+export const UNHEALTHY_ANNOTATION_DEPRECATED = 'capi.metal3.io/unhealthy';
+/** Host label: `md-<MachineDeployment>` or `cp-<control plane>` keeps a released host for that owner. */
+export const NODE_REUSE_LABEL = 'infrastructure.cluster.x-k8s.io/node-reuse';
+/** Host label naming the failure domain it sits in. */
+export const FAILURE_DOMAIN_LABEL = 'infrastructure.cluster.x-k8s.io/failure-domain';
+/** Workload Node label kubelet sets from the config drive's meta_data uuid (the host's UID). */
+export const NODE_UUID_LABEL = 'metal3.io/uuid';
+
+export const METAL3_MACHINE_FINALIZER = 'metal3machine.infrastructure.cluster.x-k8s.io';
+export const METAL3_CLUSTER_FINALIZER = 'metal3cluster.infrastructure.cluster.x-k8s.io';
+
+/** `metal3://<namespace>/<host>/<metal3machine>`, CAPM3's providerID format since 1.13. */
+export const PROVIDER_ID_PREFIX = 'metal3://';
+export function providerIdFor(parts: { namespace: string; hostName: string; machineName: string }): string {
+  return `${PROVIDER_ID_PREFIX}${parts.namespace}/${parts.hostName}/${parts.machineName}`;
+}
