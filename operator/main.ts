@@ -56,12 +56,14 @@ export async function runOperator(run: OperatorRun): Promise<number> {
       provisioner: buildProvisioner(settings, { logger, registry }),
       settings: { maxProvisioningRetries: settings.maxProvisioningRetries, deletionTimeoutMs: settings.deletionTimeoutMs },
       maxConcurrentReconciles: settings.concurrency,
+      hardwareLabels: settings.hardwareLabels,
     });
     logger.info('starting', {
       provisioner: settings.provisioner,
       watchNamespace: settings.watchNamespace ?? '(all)',
       concurrency: settings.concurrency,
       provisioningLimit: settings.provisioningLimit,
+      hardwareLabels: settings.hardwareLabels,
     });
     await manager.start(signals.signal);
     return 0;

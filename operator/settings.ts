@@ -123,6 +123,15 @@ export function operatorSettings(defaults: { concurrency: number }) {
       schema: s.boolean(),
       isBoolean: true,
     },
+    hardwareLabels: {
+      env: 'HARDWARE_LABELS',
+      flag: '--hardware-labels',
+      description:
+        'Keep hardware.metal3.io/ labels (cpu-count, cpu-arch, ram-gib, disk-gib and disk-type of the root disk, nic-count) on each host from its inspected hardware, for hostSelector (not in BMO).',
+      default: 'false',
+      schema: s.boolean(),
+      isBoolean: true,
+    },
     deletionTimeoutMs: {
       env: 'DELETION_TIMEOUT',
       flag: '--deletion-timeout',

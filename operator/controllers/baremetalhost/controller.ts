@@ -4,9 +4,11 @@ import type { Provisioner } from '../../provisioner/provisioner.ts';
 import type { Controller } from '../../runtime/controller.ts';
 import type { KubeObject } from '../../runtime/kube-object.ts';
 import type { Manager } from '../../runtime/manager.ts';
+import { or } from '../../runtime/predicates.ts';
 import { SecretResource } from '../../runtime/resources.ts';
 import { EVENT_SOURCE } from './events.ts';
 import { HardwareDataStore } from './hardware-data-store.ts';
+import { hardwareLabelsChanged } from './hardware-labels-sync.ts';
 import { createHostMetrics } from './metrics.ts';
 import type { HostSummary } from './metrics.ts';
 import { hostChanged } from './predicates.ts';
@@ -22,6 +24,8 @@ export interface BareMetalHostControllerOptions {
   settings: StateMachineSettings;
   /** Hosts reconciled at once (BMO_CONCURRENCY); one host is never reconciled twice at a time. */
   maxConcurrentReconciles: number;
+  /** Keep hardware.metal3.io/ labels from status.hardware (HARDWARE_LABELS). */
+  hardwareLabels?: boolean;
   random?: () => number;
 }
 
@@ -50,12 +54,14 @@ export function setupBareMetalHostController(manager: Manager, options: BareMeta
     events: manager.eventRecorder(EVENT_SOURCE),
     metrics: createHostMetrics(manager.registry, { hosts: () => hostCache.list().map(summaryOf) }),
     settings: options.settings,
+    hardwareLabels: options.hardwareLabels ?? false,
     clock: manager.clock,
     ...(options.random ? { random: options.random } : {}),
   });
   return manager
     .controller(CONTROLLER_NAME)
-    .for(BareMetalHostResource, { predicates: [hostChanged] })
+    // With hardware labels on, a hand edit of one of them wakes the host so it is put right.
+    .for(BareMetalHostResource, { predicates: [options.hardwareLabels ? or(hostChanged, hardwareLabelsChanged) : hostChanged] })
     .owns(SecretResource, { controllerOnly: false, labelSelector: CLAIMED_SECRET_SELECTOR })
     .owns(HardwareDataResource)
     .withOptions({ maxConcurrentReconciles: options.maxConcurrentReconciles })

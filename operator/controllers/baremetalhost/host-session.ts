@@ -65,6 +65,12 @@ export class HostSession implements HostWrites {
     this.#track(await this.#client.patch(objectName(this.#latest), body, { type: 'merge', signal: this.#signal }));
   }
 
+  /** One merge patch of metadata.labels: a value sets a label, null removes it; others are left alone. */
+  async patchLabels(labels: Record<string, string | null>): Promise<void> {
+    const body = { metadata: { ...this.#lock(), labels } };
+    this.#track(await this.#client.patch(objectName(this.#latest), body, { type: 'merge', signal: this.#signal }));
+  }
+
   async addFinalizer(): Promise<void> {
     const updated = await addFinalizer(this.#client, this.#latest, BAREMETALHOST_FINALIZER, { signal: this.#signal });
     if (updated !== this.#latest) this.#track(updated);

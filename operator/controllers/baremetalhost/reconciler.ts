@@ -28,6 +28,7 @@ import { eventActionFor } from './event-actions.ts';
 import type { HostEvent } from './events.ts';
 import { warning } from './events.ts';
 import type { HardwareDataAccess } from './hardware-data-store.ts';
+import { hardwareLabelsPatch, wantedHardwareLabels } from './hardware-labels-sync.ts';
 import { consumeHardwareDetails, reconcileHostData } from './host-data.ts';
 import type { HostDataStep } from './host-data.ts';
 import { HostSession } from './host-session.ts';
@@ -51,6 +52,8 @@ export interface BareMetalHostReconcilerOptions {
   events: EventRecorder;
   metrics: HostMetrics;
   settings: StateMachineSettings;
+  /** Keep the hardware.metal3.io/ labels derived from status.hardware (HARDWARE_LABELS; off in BMO). */
+  hardwareLabels?: boolean;
   clock?: Clock;
   random?: () => number;
 }
@@ -127,6 +130,7 @@ export class BareMetalHostReconciler implements Reconciler {
       await session.addFinalizer();
       return { requeue: true };
     }
+    await this.#syncHardwareLabels(pass);
 
     let credentials: HostCredentials | undefined;
     if (stateOf(host) !== '' && stateOf(host) !== 'unmanaged') {
@@ -190,7 +194,11 @@ export class BareMetalHostReconciler implements Reconciler {
       throw error;
     }
     if (action.kind === 'deleted') await this.#release(pass);
-    else await this.#saveStatus(pass);
+    else {
+      await this.#saveStatus(pass);
+      // Inspection may just have filled status.hardware: label the host in the same pass.
+      await this.#syncHardwareLabels(pass);
+    }
     for (const metric of context.metrics) this.#options.metrics.apply(metric, pass.request);
     for (const event of context.events) await this.#publish(pass, event);
     return requeueFor(action, { errorCount: host.status.errorCount, random: this.#random });
@@ -205,6 +213,21 @@ export class BareMetalHostReconciler implements Reconciler {
     if (patch === undefined) return;
     pass.log.info('saving host status', { operationalStatus: host.status.operationalStatus, provisioningState: stateOf(host) });
     await pass.session.patchStatus({ ...(patch as Record<string, unknown>), lastUpdated: formatTime(pass.now) });
+  }
+
+  /**
+   * With HARDWARE_LABELS, one metadata merge patch when our hardware labels differ from
+   * status.hardware. Kubernetes-only work, so it goes on for detached hosts (as status
+   * writes do); paused hosts never get here, and a host being deleted is left as it is.
+   */
+  async #syncHardwareLabels(pass: Pass): Promise<void> {
+    if (!this.#options.hardwareLabels || isDeleting(pass.host)) return;
+    const wanted = wantedHardwareLabels(pass.host);
+    if (!wanted) return;
+    const patch = hardwareLabelsPatch(pass.session.latest.metadata.labels, wanted);
+    if (!patch) return;
+    pass.log.info('updating hardware labels', { labels: patch });
+    await pass.session.patchLabels(patch);
   }
 
   /** The provisioner let go of the host: release its Secret and HardwareData, then the host itself. */

@@ -19,6 +19,16 @@ export interface RecordedPatch {
   options: PatchOptions;
 }
 
+function mergeLabels(current: Record<string, string> | undefined, patch: Record<string, string | null> | undefined): Record<string, string> | undefined {
+  if (!patch) return current;
+  const merged: Record<string, string> = { ...current };
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete merged[key];
+    else merged[key] = value;
+  }
+  return merged;
+}
+
 const base64 = (text: string) => Buffer.from(text).toString('base64');
 
 /** A BMC Secret as the API returns it. */
@@ -48,15 +58,19 @@ export class ReconcilerHarness {
   host: KubeObject | undefined;
   readonly reconciler: BareMetalHostReconciler;
   #version = 100;
+  #labels: Record<string, string> | undefined;
 
-  constructor(options: { provisioner: Provisioner; host?: BareMetalHostInput }) {
+  constructor(options: { provisioner: Provisioner; host?: BareMetalHostInput; hardwareLabels?: boolean }) {
     this.host = options.host as KubeObject | undefined;
     const client = {
       resource: { group: 'metal3.io', version: 'v1alpha1', kind: 'BareMetalHost', plural: 'baremetalhosts', namespaced: true },
       patch: async (_name: ObjectName, body: unknown, patchOptions: PatchOptions) => {
         this.patches.push({ body, options: patchOptions });
         const current = this.host ?? { metadata: {} };
-        return { ...current, metadata: { ...current.metadata, resourceVersion: String(++this.#version) } };
+        // Label patches stay applied in later answers, so a needless second write would show.
+        this.#labels = mergeLabels(this.#labels ?? current.metadata.labels, (body as { metadata?: { labels?: Record<string, string | null> } }).metadata?.labels);
+        const labels = this.#labels;
+        return { ...current, metadata: { ...current.metadata, ...(labels ? { labels } : {}), resourceVersion: String(++this.#version) } };
       },
     } as unknown as ResourceClient<KubeObject>;
     const secrets: SecretAccess = {
@@ -92,6 +106,7 @@ export class ReconcilerHarness {
       events,
       metrics: createHostMetrics(this.registry, { hosts: () => [] }),
       settings: { maxProvisioningRetries: 5, deletionTimeoutMs: 60 * 60_000 },
+      hardwareLabels: options.hardwareLabels ?? false,
       clock: { now: () => TEST_NOW.getTime(), setTimer: () => ({ cancel() {} }) },
       random: () => 0,
     });
@@ -100,6 +115,14 @@ export class ReconcilerHarness {
   reconcile(): Promise<Result> {
     const context: ReconcileContext = { signal: new AbortController().signal, log: silentLogger(), reconcileID: 'test', controller: 'baremetalhost' };
     return this.reconciler.reconcile({ namespace: 'test', name: 'host-0' }, context);
+  }
+
+  /** The metadata.labels of each metadata (non-status) patch that carried labels. */
+  labelPatches(): Array<Record<string, string | null>> {
+    return this.patches
+      .filter((p) => p.options.subresource === undefined)
+      .map((p) => (p.body as { metadata?: { labels?: Record<string, string | null> } }).metadata?.labels)
+      .filter((labels): labels is Record<string, string | null> => labels !== undefined);
   }
 
   statusPatches(): Array<Record<string, unknown>> {
