@@ -113,6 +113,7 @@ export {
 } from './object-references.ts';
 export type { ObjectReference } from './object-references.ts';
 export { formatMicroTime } from './micro-time.ts';
+export { deepEqual } from './deep-equal.ts';
 
 export { createEventRecorder } from './event-recorder.ts';
 export type { EventInput, EventObject, EventRecorder, EventRecorderOptions, EventType } from './event-recorder.ts';

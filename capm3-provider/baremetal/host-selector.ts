@@ -1,0 +1,84 @@
+import type { HostSelector } from '../api/index.ts';
+
+/** One requirement on a host's labels, checked in memory. */
+type Requirement = (labels: Readonly<Record<string, string>>) => boolean;
+
+export interface CompiledHostSelector {
+  matches(labels: Readonly<Record<string, string>> | undefined): boolean;
+  /** Human-readable, e.g. `role=worker, hardware.metal3.io/cpu-count gt 8`, for conditions. */
+  description: string;
+}
+
+export class HostSelectorError extends Error {}
+
+const INTEGER = /^-?\d+$/;
+
+function requirement(key: string, operator: string, values: readonly string[]): Requirement {
+  const op = operator.toLowerCase();
+  const one = (what: string): string => {
+    if (values.length !== 1) throw new HostSelectorError(`${key} ${operator}: ${what} takes exactly one value, got ${values.length}`);
+    return values[0] as string;
+  };
+  switch (op) {
+    case 'in':
+    case 'notin': {
+      if (values.length === 0) throw new HostSelectorError(`${key} ${operator}: needs at least one value`);
+      const set = new Set(values);
+      return op === 'in' ? (labels) => key in labels && set.has(labels[key] as string) : (labels) => !(key in labels) || !set.has(labels[key] as string);
+    }
+    case '=':
+    case '==': {
+      const value = one(op);
+      return (labels) => labels[key] === value;
+    }
+    case '!=': {
+      const value = one(op);
+      return (labels) => labels[key] !== value;
+    }
+    case 'exists':
+      if (values.length) throw new HostSelectorError(`${key} exists: takes no values`);
+      return (labels) => key in labels;
+    case '!':
+      if (values.length) throw new HostSelectorError(`${key} !: takes no values`);
+      return (labels) => !(key in labels);
+    case 'gt':
+    case 'lt': {
+      const value = one(op);
+      if (!INTEGER.test(value)) throw new HostSelectorError(`${key} ${operator}: ${JSON.stringify(value)} is not an integer`);
+      const bound = Number(value);
+      // Like Kubernetes: a missing or non-integer label never satisfies gt/lt.
+      return (labels) => {
+        const label = labels[key];
+        if (label === undefined || !INTEGER.test(label)) return false;
+        return op === 'gt' ? Number(label) > bound : Number(label) < bound;
+      };
+    }
+    default:
+      throw new HostSelectorError(
+        `${key}: unknown operator ${JSON.stringify(operator)} (use in, notin, exists, !, =, ==, !=, gt or lt)`,
+      );
+  }
+}
+
+/**
+ * CAPM3's hostSelector semantics (matchLabels plus matchExpressions with Kubernetes'
+ * label-selector operators, case-insensitive, including gt/lt), evaluated in memory so a bad
+ * operator is a readable error instead of an API server 400. Throws HostSelectorError.
+ */
+export function compileHostSelector(selector: HostSelector | undefined): CompiledHostSelector {
+  const requirements: Requirement[] = [];
+  const parts: string[] = [];
+  for (const [key, value] of Object.entries(selector?.matchLabels ?? {})) {
+    requirements.push(requirement(key, '=', [value]));
+    parts.push(`${key}=${value}`);
+  }
+  for (const expression of selector?.matchExpressions ?? []) {
+    const values = expression.values ?? [];
+    requirements.push(requirement(expression.key, expression.operator, values));
+    parts.push(`${expression.key} ${expression.operator}${values.length ? ` ${values.join(',')}` : ''}`);
+  }
+  return {
+    matches: (labels) => requirements.every((check) => check(labels ?? {})),
+    description: parts.length ? parts.join(', ') : '(any host)',
+  };
+}

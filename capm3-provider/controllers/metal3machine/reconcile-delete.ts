@@ -1,0 +1,76 @@
+import type { KubeObject, Result } from '../../../operator/runtime/index.ts';
+import { isNotFound, objectName, removeFinalizer } from '../../../operator/runtime/index.ts';
+import { CLONED_FROM_NAME_ANNOTATION, CLUSTER_API_GROUP, CLUSTER_API_VERSION, METAL3_MACHINE_FINALIZER } from '../../api/index.ts';
+import type { Cluster, Machine, Metal3Machine } from '../../api/index.ts';
+import { consumedBy, releaseHostStep, reuseLabelValue } from '../../baremetal/index.ts';
+import type { ReleaseRequest } from '../../baremetal/index.ts';
+import { annotatedHost } from './held-host.ts';
+import type { MachineDeps } from './machine-context.ts';
+import type { MachineStatus } from './machine-status.ts';
+
+export interface DeleteScope {
+  m3m: Metal3Machine;
+  /** Either may be gone already: deletion never waits for them. */
+  machine: Machine | undefined;
+  cluster: Cluster | undefined;
+  namespace: string;
+  status: MachineStatus;
+  signal: AbortSignal;
+}
+
+/**
+ * CAPM3's reconcileDelete: give the host back (deprovisioned and cleaned, or booked for node
+ * reuse), then drop the finalizer. A host that vanished or that someone else holds does not
+ * block deletion; the host object itself is never deleted.
+ */
+export async function reconcileDelete(scope: DeleteScope, deps: MachineDeps): Promise<Result> {
+  const { m3m, status } = scope;
+  const found = await annotatedHost(m3m, deps.hosts, scope.signal);
+  const host = found?.host;
+  if (host && consumedBy(host, { namespace: scope.namespace, name: m3m.metadata.name ?? '' })) {
+    const request: ReleaseRequest = { hosts: deps.hosts, secrets: deps.secrets, host, fastTrack: deps.settings.fastTrack, signal: scope.signal };
+    const reuse = await nodeReuse(scope, deps);
+    if (reuse) request.reuse = reuse;
+    let step;
+    try {
+      step = await releaseHostStep(request);
+    } catch (error) {
+      if (isNotFound(error)) return finish(scope, deps);
+      throw error;
+    }
+    if (step.kind === 'deprovisioning') {
+      status.condition({ type: 'Ready', status: 'False', reason: 'Deleting', message: step.why });
+      return { requeueAfter: Math.min(deps.settings.requeueAfterMs, 10_000) };
+    }
+    await deps.events.event(m3m, { type: 'Normal', reason: 'HostReleased', action: 'Release',
+      note: `released BareMetalHost ${host.metadata.name}${step.reused ? ` (kept for ${request.reuse?.labelValue})` : ''}`, related: step.host });
+  }
+  return finish(scope, deps);
+}
+
+async function finish(scope: DeleteScope, deps: MachineDeps): Promise<Result> {
+  await removeFinalizer(deps.metal3Machines.client, scope.m3m, METAL3_MACHINE_FINALIZER, { signal: scope.signal });
+  return {};
+}
+
+/** Node reuse applies when the template says so and the Cluster itself is not going away. */
+async function nodeReuse(scope: DeleteScope, deps: MachineDeps): Promise<ReleaseRequest['reuse']> {
+  const { machine, cluster, m3m } = scope;
+  if (!machine || !cluster || cluster.metadata.deletionTimestamp) return undefined;
+  const templateName = m3m.metadata.annotations?.[CLONED_FROM_NAME_ANNOTATION];
+  if (!templateName) return undefined;
+  let template: KubeObject;
+  try {
+    template = await deps.templates.get({ namespace: scope.namespace, name: templateName }, { signal: scope.signal });
+  } catch (error) {
+    if (isNotFound(error)) return undefined;
+    throw error;
+  }
+  if ((template.spec as { nodeReuse?: boolean } | undefined)?.nodeReuse !== true) return undefined;
+  const labelValue = await reuseLabelValue(machine, deps.machineSets, scope.signal);
+  if (!labelValue) return undefined;
+  return {
+    labelValue,
+    cluster: { name: objectName(cluster).name, namespace: scope.namespace, apiVersion: `${CLUSTER_API_GROUP}/${CLUSTER_API_VERSION}` },
+  };
+}

@@ -1,0 +1,220 @@
+import type { BareMetalHost } from '../../../operator/api/index.ts';
+import type { Result } from '../../../operator/runtime/index.ts';
+import { isNotFound, objectName } from '../../../operator/runtime/index.ts';
+import {
+  CLUSTER_NAME_LABEL, HOST_ANNOTATION, clusterInfrastructureProvisioned, providerIdFor,
+} from '../../api/index.ts';
+import {
+  HostSelectorError, chooseHost, claimHost, compileHostSelector, consumedBy, describeNoHost, hostAddresses, hostSpecChanges,
+  labelSecret, patchHeldHost, pauseAnnotationChanges, reuseLabelValue,
+} from '../../baremetal/index.ts';
+import type { HostData } from '../../baremetal/index.ts';
+import { linkNode } from '../../remote/node-link.ts';
+import { annotatedHost } from './held-host.ts';
+import type { MachineDeps, MachineScope } from './machine-context.ts';
+import { machineSpecProblems } from './validate.ts';
+
+const CLAIM_ATTEMPTS = 3;
+
+/** Waits for what the machine needs, claims a host, keeps its spec, and reports provisioning and the Node. */
+export async function reconcileNormal(scope: MachineScope, deps: MachineDeps): Promise<Result> {
+  const { m3m, cluster, status } = scope;
+  const wait = (reason: string, message: string, requeue = false): Result => {
+    status.condition({ type: 'AssociateBareMetalHost', status: 'False', reason, message });
+    return requeue ? { requeueAfter: deps.settings.requeueAfterMs } : {};
+  };
+
+  const infraName = cluster.spec.infrastructureRef?.name;
+  if (!infraName) return wait('WaitingforMetal3Cluster', `Cluster ${scope.clusterName} has no spec.infrastructureRef`);
+  try {
+    await deps.metal3Clusters.get({ namespace: scope.namespace, name: infraName }, { signal: scope.signal });
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+    return wait('WaitingforMetal3Cluster', `Metal3Cluster ${scope.namespace}/${infraName} does not exist`, true);
+  }
+  if (!clusterInfrastructureProvisioned(cluster)) {
+    return wait('WaitingForClusterInfrastructureReady', `Cluster ${scope.clusterName} infrastructure is not provisioned yet`);
+  }
+
+  const problems = machineSpecProblems(m3m);
+  if (problems.length) return wait('InvalidConfiguration', problems.join('; '));
+
+  const data = await hostData(scope, deps);
+  if ('waiting' in data) return wait('WaitingForBootstrapData', data.waiting, data.requeue);
+
+  let selector;
+  try {
+    selector = compileHostSelector(m3m.spec.hostSelector);
+  } catch (error) {
+    if (!(error instanceof HostSelectorError)) throw error;
+    return wait('InvalidHostSelector', `spec.hostSelector: ${error.message}`);
+  }
+
+  let host = await currentHost(scope, deps);
+  if (!host) {
+    const claimed = await claimAHost(scope, deps, { selector, data: data.hostData });
+    if ('result' in claimed) return claimed.result;
+    host = claimed.host;
+  }
+
+  // Held: keep our labels, spec and the Cluster's pause on the host, in one conditional write.
+  const labels = host.metadata.labels?.[CLUSTER_NAME_LABEL] === scope.clusterName ? undefined : { [CLUSTER_NAME_LABEL]: scope.clusterName };
+  const annotations = pauseAnnotationChanges(host, { clusterPaused: false, clusterName: scope.clusterName });
+  const spec = hostSpecChanges(host, m3m, data.hostData);
+  if (labels || annotations || Object.keys(spec).length) {
+    host = await patchHeldHost(deps.hosts, host, {
+      ...(Object.keys(spec).length ? { spec } : {}),
+      ...(labels || annotations ? { metadata: { ...(labels ? { labels } : {}), ...(annotations ? { annotations } : {}) } } : {}),
+    }, scope.signal);
+  }
+  status.next.userData = data.hostData.userData;
+  status.condition({ type: 'AssociateBareMetalHost', status: 'True', reason: 'AssociateBareMetalHostSuccess', message: `claimed ${host.metadata.name}` });
+  const addresses = hostAddresses(host);
+  if (addresses.length) status.next.addresses = addresses;
+
+  const state = host.status?.provisioning?.state ?? '';
+  if (state !== 'provisioned') {
+    const error = host.status?.errorMessage ? `; host error: ${host.status.errorType ?? 'error'}: ${host.status.errorMessage}` : '';
+    status.condition({ type: 'HostProvisioned', status: 'False', reason: 'WaitingForHostProvisioned', message: `${host.metadata.name} is ${state || 'not registered yet'}${error}` });
+    return {};
+  }
+  status.condition({ type: 'HostProvisioned', status: 'True', reason: 'HostProvisioned', message: `${host.metadata.name} runs ${host.status?.provisioning?.image?.url ?? 'its image'}` });
+
+  const providerID = providerIdFor({ namespace: scope.namespace, hostName: host.metadata.name ?? '', machineName: m3m.metadata.name ?? '' });
+  if (m3m.spec.providerID !== providerID) {
+    await deps.metal3Machines.client.patch(objectName(m3m), { spec: { providerID } }, { type: 'merge', signal: scope.signal });
+    await deps.events.event(m3m, { type: 'Normal', reason: 'Provisioned', action: 'Provision', note: `${host.metadata.name} provisioned; providerID ${providerID}` });
+  }
+  status.next.initialization = { provisioned: true };
+  return linkWorkloadNode(scope, deps, { host, providerID });
+}
+
+async function hostData(scope: MachineScope, deps: MachineDeps): Promise<{ hostData: HostData } | { waiting: string; requeue: boolean }> {
+  const { m3m, machine } = scope;
+  const bootstrap = machine.spec.bootstrap;
+  const secretName = m3m.spec.userData?.name ?? bootstrap?.dataSecretName;
+  if (!secretName) {
+    return { waiting: `Machine ${machine.metadata.name} has no bootstrap data yet (spec.bootstrap.dataSecretName)`, requeue: false };
+  }
+  try {
+    await deps.secrets.get({ namespace: scope.namespace, name: secretName }, { signal: scope.signal });
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+    return { waiting: `bootstrap data Secret ${scope.namespace}/${secretName} does not exist`, requeue: true };
+  }
+  const ref = (name: string | undefined) => (name ? { name, namespace: scope.namespace } : undefined);
+  const hostData: HostData = { userData: { name: secretName, namespace: scope.namespace } };
+  const metaData = ref(m3m.spec.metaData?.name);
+  const networkData = ref(m3m.spec.networkData?.name);
+  if (metaData) hostData.metaData = metaData;
+  if (networkData) hostData.networkData = networkData;
+  return { hostData };
+}
+
+/** The host this machine holds; a host someone else took (or that vanished) is let go unless provisioned. */
+async function currentHost(scope: MachineScope, deps: MachineDeps): Promise<BareMetalHost | undefined> {
+  const found = await annotatedHost(scope.m3m, deps.hosts, scope.signal);
+  if (!found) return undefined;
+  if (found.host && consumedBy(found.host, { namespace: scope.namespace, name: scope.m3m.metadata.name ?? '' })) return found.host;
+  const why = found.host ? `was claimed by ${found.host.spec.consumerRef?.kind ?? 'nobody'} ${found.host.spec.consumerRef?.name ?? ''}`.trim() : 'no longer exists';
+  if (scope.m3m.spec.providerID) {
+    // Never steal a host back (CAPM3 issue 3516), and never silently swap the server under a running Node.
+    throw new HostLostError(`BareMetalHost ${found.name} ${why} after this machine was provisioned`);
+  }
+  scope.log.warn('annotated host is not ours any more; choosing another', { host: found.name, why });
+  await deps.metal3Machines.client.patch(objectName(scope.m3m), { metadata: { annotations: { [HOST_ANNOTATION]: null } } }, { type: 'merge', signal: scope.signal });
+  return undefined;
+}
+
+export class HostLostError extends Error {}
+
+async function claimAHost(
+  scope: MachineScope,
+  deps: MachineDeps,
+  options: { selector: ReturnType<typeof compileHostSelector>; data: HostData },
+): Promise<{ host: BareMetalHost } | { result: Result }> {
+  const { m3m, status } = scope;
+  const reuse = await reuseLabelValue(scope.machine, deps.machineSets, scope.signal);
+  const claimant = {
+    namespace: scope.namespace,
+    name: m3m.metadata.name ?? '',
+    ...(m3m.spec.failureDomain ? { failureDomain: m3m.spec.failureDomain } : {}),
+    ...(reuse ? { reuseLabelValue: reuse } : {}),
+  };
+  for (let attempt = 1; attempt <= CLAIM_ATTEMPTS; attempt++) {
+    const listed = await deps.hosts.list({ namespace: scope.namespace, signal: scope.signal });
+    const candidates = listed.items.filter((host) => options.selector.matches(host.metadata.labels));
+    const choice = chooseHost(candidates, claimant, deps.random);
+    if (choice.kind === 'none') {
+      const message = describeNoHost(choice, options.selector);
+      status.condition({ type: 'AssociateBareMetalHost', status: 'False', reason: 'NoHostAvailable', message });
+      scope.log.info('no host available; will look again', { message });
+      return { result: { requeueAfter: deps.settings.requeueAfterMs } };
+    }
+    if (choice.kind === 'wait-for-reused') {
+      status.condition({ type: 'AssociateBareMetalHost', status: 'False', reason: 'WaitingForReusedHost',
+        message: `${choice.host.metadata.name} is kept for ${reuse} and is still ${choice.host.status?.provisioning?.state ?? 'busy'}` });
+      return { result: { requeueAfter: deps.settings.requeueAfterMs } };
+    }
+    let host = choice.host;
+    if (choice.via !== 'existing-claim') {
+      const outcome = await claimHost({ hosts: deps.hosts, host, machine: m3m, clusterName: scope.clusterName, data: options.data, signal: scope.signal });
+      if (outcome.kind === 'lost') {
+        scope.log.info('lost a claim race; choosing again', { why: outcome.why, attempt });
+        continue;
+      }
+      host = outcome.host;
+      await deps.events.event(m3m, { type: 'Normal', reason: 'HostClaimed', action: 'Associate',
+        note: `claimed BareMetalHost ${host.metadata.name}${choice.via === 'any' ? '' : ` (${choice.via})`}`, related: host });
+    }
+    await labelSecret(deps.secrets, host, scope.clusterName, scope.signal);
+    await deps.metal3Machines.client.patch(objectName(m3m), {
+      metadata: { annotations: { [HOST_ANNOTATION]: `${scope.namespace}/${host.metadata.name}` } },
+    }, { type: 'merge', signal: scope.signal });
+    scope.log.info('claimed host', { host: host.metadata.name, via: choice.via });
+    return { host };
+  }
+  status.condition({ type: 'AssociateBareMetalHost', status: 'False', reason: 'AssociateBareMetalHostFailed',
+    message: `lost ${CLAIM_ATTEMPTS} claim races in a row; retrying` });
+  return { result: { requeue: true } };
+}
+
+async function linkWorkloadNode(
+  scope: MachineScope,
+  deps: MachineDeps,
+  options: { host: BareMetalHost; providerID: string },
+): Promise<Result> {
+  if (scope.machine.status?.nodeRef?.name) {
+    scope.status.condition({ type: 'NodeLinked', status: 'True', reason: 'NodeLinked', message: `Node ${scope.machine.status.nodeRef.name}` });
+    return {};
+  }
+  const client = await deps.workloadClusters.nodes({ namespace: scope.namespace, clusterName: scope.clusterName }, scope.signal);
+  if (client.kind === 'unavailable') {
+    scope.status.condition({ type: 'NodeLinked', status: 'False', reason: 'WaitingForWorkloadCluster', message: client.why });
+    return { requeueAfter: deps.settings.requeueAfterMs };
+  }
+  const hostnames = hostAddresses(options.host).filter((a) => a.type === 'Hostname').map((a) => a.address);
+  let outcome;
+  try {
+    outcome = await linkNode({ nodes: client.nodes, providerID: options.providerID, hostUID: options.host.metadata.uid ?? '', hostnames, signal: scope.signal });
+  } catch (error) {
+    scope.status.condition({ type: 'NodeLinked', status: 'False', reason: 'WorkloadClusterUnreachable', message: (error as Error).message });
+    return { requeueAfter: deps.settings.requeueAfterMs };
+  }
+  if (outcome.kind === 'linked') {
+    scope.status.condition({ type: 'NodeLinked', status: 'True', reason: 'NodeLinked', message: `Node ${outcome.node}` });
+    if (outcome.changed) {
+      await deps.events.event(scope.m3m, { type: 'Normal', reason: 'NodeLinked', action: 'SetProviderID', note: `Node ${outcome.node} now has providerID ${options.providerID}` });
+    }
+    return {};
+  }
+  scope.status.condition({
+    type: 'NodeLinked', status: 'False',
+    reason: outcome.kind === 'conflict' ? 'SettingProviderIDOnNodeFailed' : 'WaitingForNode',
+    message: outcome.why,
+  });
+  if (outcome.kind === 'conflict') {
+    await deps.events.event(scope.m3m, { type: 'Warning', reason: 'SettingProviderIDOnNodeFailed', action: 'SetProviderID', note: outcome.why });
+  }
+  return { requeueAfter: deps.settings.requeueAfterMs };
+}

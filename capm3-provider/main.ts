@@ -1,0 +1,61 @@
+// The provider's composition root: settings, logger, Kubernetes clients and the controllers
+// are built here, once, and passed down.
+import { Registry, collectDefaultMetrics } from 'prom-client';
+import { ConfigError, Manager, createLogger, loadKubeConfig, setupSignalHandler } from '../operator/runtime/index.ts';
+import type { SignalProcess } from '../operator/runtime/index.ts';
+import { setupMetal3MachineController } from './controllers/metal3machine/controller.ts';
+import { PROVIDER_NAME, compileProviderSettings } from './settings.ts';
+import type { ProviderSettings } from './settings.ts';
+import { watchFilterPredicate } from './watch-filter.ts';
+
+export interface ProviderRun {
+  argv: readonly string[];
+  env: Record<string, string | undefined>;
+  stdout?: (text: string) => void;
+  stderr?: (text: string) => void;
+  process?: SignalProcess;
+}
+
+/** Runs the provider until SIGTERM/SIGINT; resolves to the process exit code. */
+export async function runProvider(run: ProviderRun): Promise<number> {
+  const stdout = run.stdout ?? ((text) => process.stdout.write(text));
+  const stderr = run.stderr ?? ((text) => process.stderr.write(text));
+  let settings: ProviderSettings;
+  try {
+    settings = compileProviderSettings({ argv: run.argv, env: run.env });
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    if (error.helpRequested) {
+      stdout(`${error.message}\n`);
+      return 0;
+    }
+    stderr(`${PROVIDER_NAME}: cannot start:\n${error.problems.map((problem) => `  ${problem}`).join('\n')}\n`);
+    return 2;
+  }
+  const logger = createLogger({ level: settings.logLevel, defaultMeta: { component: PROVIDER_NAME } });
+  const signals = setupSignalHandler({ logger, ...(run.process ? { process: run.process } : {}) });
+  try {
+    const registry = new Registry();
+    collectDefaultMetrics({ register: registry });
+    const manager = new Manager({ name: PROVIDER_NAME, options: settings, kubeConfig: loadKubeConfig(settings.kubeconfig), registry, logger });
+    const watchFilter = watchFilterPredicate(settings.watchFilter);
+    setupMetal3MachineController(manager, {
+      maxConcurrentReconciles: settings.metal3MachineConcurrency,
+      fastTrack: settings.fastTrack,
+      requeueAfterMs: settings.requeueAfterMs,
+      ...(watchFilter ? { watchFilter } : {}),
+    });
+    logger.info('starting', { namespace: settings.watchNamespace ?? '(all)', watchFilter: settings.watchFilter ?? '(none)' });
+    await manager.start(signals.signal);
+    return 0;
+  } catch (error) {
+    logger.error('provider failed', { error });
+    return 1;
+  } finally {
+    signals.dispose();
+  }
+}
+
+if (import.meta.main) {
+  process.exitCode = await runProvider({ argv: process.argv.slice(2), env: process.env });
+}

@@ -1,0 +1,53 @@
+import { KubeConfig } from '@kubernetes/client-node';
+import type { KubeObject, ResourceClient } from '../../operator/runtime/index.ts';
+import { KubeClient, createResourceClient, isNotFound } from '../../operator/runtime/index.ts';
+import { NodeResource } from '../api/index.ts';
+
+export interface WorkloadClusterRef {
+  namespace: string;
+  clusterName: string;
+}
+
+export type NodeClientResult = { kind: 'ready'; nodes: ResourceClient<KubeObject> } | { kind: 'unavailable'; why: string };
+
+/**
+ * Clients for workload clusters, from Cluster API's `<cluster>-kubeconfig` Secret (key
+ * `value`). Cached per Secret resourceVersion so a rotated kubeconfig is picked up.
+ */
+export class WorkloadClusters {
+  readonly #secrets: ResourceClient<KubeObject>;
+  readonly #userAgent: string;
+  readonly #cache = new Map<string, { version: string; nodes: ResourceClient<KubeObject> }>();
+
+  constructor(options: { secrets: ResourceClient<KubeObject>; userAgent: string }) {
+    this.#secrets = options.secrets;
+    this.#userAgent = options.userAgent;
+  }
+
+  async nodes(ref: WorkloadClusterRef, signal?: AbortSignal): Promise<NodeClientResult> {
+    const name = `${ref.clusterName}-kubeconfig`;
+    let secret: KubeObject;
+    try {
+      secret = await this.#secrets.get({ namespace: ref.namespace, name }, signal ? { signal } : {});
+    } catch (error) {
+      if (isNotFound(error)) return { kind: 'unavailable', why: `Secret ${ref.namespace}/${name} with the workload cluster kubeconfig does not exist yet` };
+      throw error;
+    }
+    const key = `${ref.namespace}/${name}`;
+    const version = secret.metadata.resourceVersion ?? '';
+    const cached = this.#cache.get(key);
+    if (cached && cached.version === version) return { kind: 'ready', nodes: cached.nodes };
+    const encoded = (secret.data as Record<string, string> | undefined)?.value;
+    if (!encoded) return { kind: 'unavailable', why: `Secret ${key} has no "value" key` };
+    const kubeConfig = new KubeConfig();
+    try {
+      kubeConfig.loadFromString(Buffer.from(encoded, 'base64').toString('utf8'));
+      if (!kubeConfig.getCurrentCluster()) throw new Error('no current cluster');
+    } catch (error) {
+      return { kind: 'unavailable', why: `Secret ${key} does not hold a usable kubeconfig: ${(error as Error).message}` };
+    }
+    const nodes = createResourceClient(new KubeClient(kubeConfig, { userAgent: this.#userAgent }), NodeResource, { fieldManager: this.#userAgent });
+    this.#cache.set(key, { version, nodes });
+    return { kind: 'ready', nodes };
+  }
+}
