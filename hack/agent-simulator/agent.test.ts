@@ -66,7 +66,7 @@ describe('command dispatch', () => {
   });
 
   it('erases every disk not in the skip list with erase_devices', async () => {
-    const { agent, records } = testAgent();
+    const { agent, records, diskEvents } = testAgent();
     const skipping = { ...node, properties: { skip_block_devices: [{ name: '/dev/sdb' }] } };
     const result = await agent.execute(
       'clean.execute_clean_step',
@@ -76,6 +76,8 @@ describe('command dispatch', () => {
     expect(result.command_result).toMatchObject({ clean_result: { '/dev/sda': null, '/dev/nvme0n1': null } });
     const wipes = records.get(testSystem().uuid)?.diskWipes ?? [];
     expect(wipes.map((wipe) => `${wipe.device}:${wipe.method}`)).toEqual(['/dev/sda:shred', '/dev/nvme0n1:nvme-format']);
+    // The installed OS hears of each wipe (it loses its Node when its disk goes).
+    expect(diskEvents).toEqual([{ kind: 'wiped', device: '/dev/sda' }, { kind: 'wiped', device: '/dev/nvme0n1' }]);
   });
 
   it('reports a hardware manager version mismatch with IPA\'s status', async () => {
@@ -139,7 +141,7 @@ describe('write_image deploy step', () => {
   });
 
   it('downloads, verifies and records the image and config drive on the root disk', async () => {
-    const { agent, records } = testAgent();
+    const { agent, records, diskEvents } = testAgent();
     const configdrive = gzipSync(Buffer.from('config-2 iso')).toString('base64');
     const result = await agent.execute(
       'deploy.execute_deploy_step',
@@ -161,6 +163,8 @@ describe('write_image deploy step', () => {
       checksum: { algorithm: 'sha256', expected: sha256, actual: sha256, source: 'checksum' },
       configDrive: { written: true, bytes: 'config-2 iso'.length, source: 'inline' },
     });
+    // Not an ISO, so the installed OS gets no meta or user data from it.
+    expect(diskEvents).toEqual([{ kind: 'written', image: { device: '/dev/sda', nodeUuid: 'node-uuid-1', configDrive: undefined } }]);
     const uuids = await agent.execute('standby.get_partition_uuids', {});
     expect(uuids.command_result).toEqual({ 'root uuid': expect.stringMatching(/^0x[0-9a-f]{8}$/) });
   });

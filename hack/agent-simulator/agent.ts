@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { agentErrors, toAgentError, type AgentError, type SerializedAgentError } from './agent-errors.ts';
 import { extensions as defaultExtensions } from './commands/registry.ts';
 import type { CachedNode, CommandParams, Extension } from './commands/types.ts';
+import type { DiskEvents } from './installed-os.ts';
 import type { Inventory } from './inventory-types.ts';
 import type { Logger } from './log.ts';
 import type { RecordStore } from './records.ts';
@@ -30,6 +31,8 @@ export interface AgentServices {
   records: RecordStore;
   logger: Logger;
   power: { off(): Promise<void>; restart(): Promise<void> };
+  /** The disks outlive the ramdisk: what is written to or wiped from them reaches the installed OS. */
+  disk: DiskEvents;
   /** How long every asynchronous command "works" before finishing. */
   commandDelayMs: number;
   imageDownload: { retries: number; retryIntervalMs: number };

@@ -108,6 +108,15 @@ export const simulatorConfigSchema = z.object({
   imageDownloadRetries: z.number().int().min(0).default(2),
   imageDownloadRetryIntervalMs: z.number().int().min(0).default(1000),
   agentVersion: z.string().min(1).default('11.0.0'),
+  /**
+   * Kubeconfig of a workload cluster: the installed OS then registers a Node there when it boots
+   * from disk (as kubelet would) and the Node goes when the host is deprovisioned. Unset: no Nodes.
+   */
+  workloadKubeconfig: z.string().min(1).optional(),
+  /** Attempts per workload API request before giving up (network errors, 5xx, 429). */
+  workloadRequestAttempts: z.number().int().positive().default(5),
+  /** First pause between those attempts; doubles each time. */
+  workloadRetryIntervalMs: z.number().int().min(0).default(1000),
   systems: z.array(systemSchema),
 });
 

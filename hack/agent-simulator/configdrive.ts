@@ -8,6 +8,8 @@ export interface DecodedConfigDrive {
   sha256: string;
   source: 'inline' | 'url';
   url?: string;
+  /** The image itself, for the installed OS to read its meta and user data from. */
+  image: Buffer;
 }
 
 const BASE64 = /^[A-Za-z0-9+/\s]*={0,2}\s*$/;
@@ -62,6 +64,7 @@ function describe(image: Buffer, source: 'inline' | 'url', url: string | undefin
     bytes: image.length,
     sha256: createHash('sha256').update(image).digest('hex'),
     source,
+    image,
   };
   if (url !== undefined) decoded.url = url;
   return decoded;

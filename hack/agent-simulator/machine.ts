@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AgentServices, RamdiskAgent } from './agent.ts';
+import { InstalledOs } from './installed-os.ts';
 import type { RamdiskIronic } from './ironic-api.ts';
 import type { Logger } from './log.ts';
 import { bootsIntoDisk, powerEventOf, type SushySystem } from './notifications.ts';
@@ -8,6 +9,7 @@ import type { RamdiskParameters } from './ramdisk-params.ts';
 import type { RecordStore, VirtualMediaBootRecord } from './records.ts';
 import type { Bmc } from './redfish.ts';
 import { bootVirtualCd, firmwareBootMode, mediaRecord } from './virtual-media.ts';
+import type { WorkloadNodes } from './workload-cluster.ts';
 
 const POWER_POLL_MS = 500;
 /** sushy applies a power change 1-11 s after the request; give up well after that. */
@@ -26,13 +28,15 @@ export interface MachineOptions {
   heartbeatIntervalMs: number | undefined;
   minHeartbeatIntervalMs: number;
   heartbeatErrorRetryMs: number;
-  agentServices: Omit<AgentServices, 'power'>;
+  agentServices: Omit<AgentServices, 'power' | 'disk'>;
   ironic: RamdiskIronic;
   /** The Ironic API at the `ipa-api-url` a kernel command line names; `ironic` when absent. */
   ironicAt?: (apiUrl: string) => RamdiskIronic;
   redfish: Bmc;
   records: RecordStore;
   logger: Logger;
+  /** Where the installed OS registers its Node; absent: no Nodes. */
+  workload?: WorkloadNodes | undefined;
 }
 
 export interface MachineStatus {
@@ -42,6 +46,8 @@ export interface MachineStatus {
   ramdisk: RamdiskPhase | null;
   nodeUuid: string | null;
   agentUrl: string;
+  /** The Node the installed OS registered in the workload cluster. */
+  workloadNode: string | null;
 }
 
 /**
@@ -56,9 +62,24 @@ export class SimulatedMachine {
   #generation = 0;
   #pendingOnApplyTime: number | undefined;
   #ramdisk: RamdiskSession | undefined;
+  /** The OS on the disk; it outlives power cycles and ramdisk boots. */
+  readonly #installedOs: InstalledOs;
 
   constructor(options: MachineOptions) {
     this.#options = options;
+    this.#installedOs = new InstalledOs({
+      systemUuid: options.systemUuid,
+      systemName: options.name,
+      inventory: options.agentServices.inventory,
+      cluster: options.workload,
+      provisionState: (nodeUuid) => options.ironic.provisionState(nodeUuid),
+      records: options.records,
+      logger: options.logger,
+    });
+  }
+
+  get installedOs(): InstalledOs {
+    return this.#installedOs;
   }
 
   get agent(): RamdiskAgent | undefined {
@@ -73,6 +94,7 @@ export class SimulatedMachine {
       ramdisk: this.#ramdisk?.phase ?? null,
       nodeUuid: this.#ramdisk?.nodeUuid ?? null,
       agentUrl: this.#options.agentUrl,
+      workloadNode: this.#installedOs.nodeName,
     };
   }
 
@@ -126,6 +148,8 @@ export class SimulatedMachine {
 
   #powerLost(why: 'off' | 'restart'): void {
     this.#generation++;
+    // A restart keeps the installed OS's Node; a power off may be the start of deprovisioning.
+    if (why === 'off' && this.#os !== 'off') this.#installedOs.poweredOff();
     if (this.#ramdisk !== undefined) this.#log('info', 'ramdisk stopped', { why });
     this.#ramdisk?.stop();
     this.#ramdisk = undefined;
@@ -189,10 +213,12 @@ export class SimulatedMachine {
     this.#pendingOnApplyTime = undefined;
     this.#options.records.addBoot(this.#options.systemUuid, { bootDevice: bootDevice ?? 'None', into, ...(media ? { media } : {}) });
     this.#log('info', 'booted', { bootDevice, into, ...(media ? { media } : {}) });
+    if (into === 'disk') this.#installedOs.bootedFromDisk();
     if (into === 'ramdisk') {
       this.#ramdisk = new RamdiskSession({
         services: {
           ...this.#options.agentServices,
+          disk: this.#installedOs,
           power: {
             off: () => this.#options.redfish.reset(this.#options.systemUuid, 'ForceOff'),
             restart: () => this.#options.redfish.reset(this.#options.systemUuid, 'ForceRestart'),

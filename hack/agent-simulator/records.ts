@@ -57,6 +57,15 @@ export interface ImageWriteRecord {
   error?: string;
 }
 
+/** The installed OS's Node in the workload cluster (only with `workloadKubeconfig`). */
+export type NodeRecord =
+  | { at: string; kind: 'node-registered'; node: string; uuid: string | null; addresses: string[] }
+  | { at: string; kind: 'node-deleted'; node: string; reason: NodeDeletionReason }
+  | { at: string; kind: 'node-registration-failed' | 'node-deletion-failed'; node: string; error: string };
+
+/** Why the installed OS's Node went: the host was deprovisioned, or what was on its disk is gone. */
+export type NodeDeletionReason = 'powered-off-for-deprovisioning' | 'disk-wiped' | 'image-replaced';
+
 export interface SystemRecords {
   uuid: string;
   name: string;
@@ -64,9 +73,12 @@ export interface SystemRecords {
   inspections: InspectionRecord[];
   diskWipes: DiskWipeRecord[];
   imageWrites: ImageWriteRecord[];
+  nodes: NodeRecord[];
 }
 
 type Omitted<T> = Omit<T, 'at'>;
+/** Omit over each member of a union (plain Omit would merge the members). */
+type OmittedEach<T> = T extends unknown ? Omit<T, 'at'> : never;
 
 export class RecordStore {
   readonly #systems = new Map<string, SystemRecords>();
@@ -75,7 +87,7 @@ export class RecordStore {
   constructor(systems: readonly { uuid: string; name: string }[], now: () => Date = () => new Date()) {
     this.#now = now;
     for (const { uuid, name } of systems) {
-      this.#systems.set(uuid.toLowerCase(), { uuid, name, boots: [], inspections: [], diskWipes: [], imageWrites: [] });
+      this.#systems.set(uuid.toLowerCase(), { uuid, name, boots: [], inspections: [], diskWipes: [], imageWrites: [], nodes: [] });
     }
   }
 
@@ -103,6 +115,10 @@ export class RecordStore {
 
   addImageWrite(systemUuid: string, entry: Omitted<ImageWriteRecord>): void {
     this.#for(systemUuid).imageWrites.push(this.#stamp(entry));
+  }
+
+  addNode(systemUuid: string, entry: OmittedEach<NodeRecord>): void {
+    this.#for(systemUuid).nodes.push(this.#stamp(entry) as NodeRecord);
   }
 
   get(systemUuid: string): SystemRecords | undefined {

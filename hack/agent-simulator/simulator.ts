@@ -7,6 +7,7 @@ import { SimulatedMachine } from './machine.ts';
 import { RecordStore } from './records.ts';
 import { RedfishClient } from './redfish.ts';
 import { createSimulatorServer } from './server.ts';
+import { WorkloadCluster } from './workload-cluster.ts';
 
 export interface RunningSimulator {
   /** Base URL of the simulator (the sushy notification target is `${url}/`). */
@@ -32,6 +33,15 @@ export async function startSimulator(config: SimulatorConfig, logger: Logger = c
     return client;
   };
   const redfish = new RedfishClient(config.redfish);
+  const workload =
+    config.workloadKubeconfig === undefined
+      ? undefined
+      : new WorkloadCluster({
+          kubeconfigPath: config.workloadKubeconfig,
+          attempts: config.workloadRequestAttempts,
+          retryIntervalMs: config.workloadRetryIntervalMs,
+          logger,
+        });
   const machines = new Map<string, SimulatedMachine>();
   // The advertised URL may depend on the port the kernel picked (listen.port 0), so machines read it late.
   let advertiseUrl = config.advertiseUrl?.replace(/\/+$/, '') ?? '';
@@ -79,10 +89,12 @@ export async function startSimulator(config: SimulatorConfig, logger: Logger = c
         redfish,
         records,
         logger,
+        workload,
       }),
     );
   }
-  logger.info('agent simulator listening', { url: advertiseUrl, systems: machines.size });
+  logger.info('agent simulator listening', { url: advertiseUrl, systems: machines.size,
+    ...(config.workloadKubeconfig === undefined ? {} : { workloadKubeconfig: config.workloadKubeconfig }) });
 
   return {
     url: advertiseUrl,
@@ -92,6 +104,7 @@ export async function startSimulator(config: SimulatorConfig, logger: Logger = c
       for (const machine of machines.values()) machine.halt();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      workload?.close();
     },
   };
 }

@@ -13,6 +13,11 @@ export interface AgentSimulatorOptions {
   redfishUrl: string;
   redfishAuth?: BasicCredentials;
   systems: EmulatedSystem[];
+  /**
+   * Kubeconfig of the workload cluster: the servers' installed OS registers a Node there when it
+   * boots from disk after a deploy, and deletes it when the host is deprovisioned. Unset: no Nodes.
+   */
+  workloadKubeconfig?: string;
 }
 
 export interface AgentSimulatorStarted {
@@ -29,6 +34,7 @@ export async function startAgentSimulator(options: AgentSimulatorOptions): Promi
     ironicUrl: options.ironicUrl,
     ...(options.ironicAuth ? { ironicAuth: options.ironicAuth } : {}),
     redfish: { url: options.redfishUrl, ...(options.redfishAuth ?? {}) },
+    ...(options.workloadKubeconfig === undefined ? {} : { workloadKubeconfig: options.workloadKubeconfig }),
     systems: options.systems.map((system) => ({
       uuid: system.uuid,
       name: system.name,

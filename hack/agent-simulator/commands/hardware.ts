@@ -18,6 +18,7 @@ function wipeDisks(method: (device: string) => DiskWipeRecord['method']): StepIm
         serial: disk.serial,
         method: method(disk.name),
       });
+      agent.services.disk.wiped(disk.name);
       agent.services.logger.info('disk wiped', { systemUuid: agent.services.systemUuid, step, device: disk.name });
       results[disk.name] = null;
     }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { toAgentError, type AgentError } from '../agent-errors.ts';
 import type { RamdiskAgent } from '../agent.ts';
 import { decodeConfigDrive, type DecodedConfigDrive } from '../configdrive.ts';
+import { readConfigDriveContents } from '../configdrive-contents.ts';
 import { downloadAndVerifyImage, type DownloadedImage } from '../image-download.ts';
 import { validateImageInfo, type ImageInfo } from '../image-info.ts';
 import type { ImageWriteRecord } from '../records.ts';
@@ -94,6 +95,11 @@ export async function prepareImage(agent: RamdiskAgent, rawInfo: unknown, config
             },
       bytes: downloaded?.bytes ?? null,
       configDrive: configDriveRecord(decoded),
+    });
+    agent.services.disk.imageWritten({
+      device,
+      nodeUuid: agent.node?.uuid ?? null,
+      configDrive: decoded === undefined ? undefined : readConfigDriveContents(decoded.image),
     });
     logger.info('image written', { systemUuid, imageId: info.id, device, bytes: downloaded?.bytes, cached: alreadyCached });
     return resultMessage(info, device, uuids);

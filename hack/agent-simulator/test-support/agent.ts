@@ -1,5 +1,6 @@
 import { RamdiskAgent, type AgentServices } from '../agent.ts';
 import { parseSimulatorConfig, type SystemConfig } from '../config.ts';
+import type { WrittenImage } from '../installed-os.ts';
 import { buildInventory } from '../inventory.ts';
 import { silentLogger } from '../log.ts';
 import { RecordStore } from '../records.ts';
@@ -16,10 +17,14 @@ export function testSystem(overrides: Partial<SystemConfig> = {}): SystemConfig 
   return { ...(config.systems[0] as SystemConfig), ...overrides };
 }
 
+export type TestDiskEvent = { kind: 'written'; image: WrittenImage } | { kind: 'wiped'; device: string };
+
 export interface TestAgent {
   agent: RamdiskAgent;
   records: RecordStore;
   powerActions: string[];
+  /** What the agent told the disks, in order. */
+  diskEvents: TestDiskEvent[];
   finishedCommands: () => number;
 }
 
@@ -28,6 +33,7 @@ export function testAgent(options: { system?: SystemConfig; commandDelayMs?: num
   const system = options.system ?? testSystem();
   const records = new RecordStore([system]);
   const powerActions: string[] = [];
+  const diskEvents: TestDiskEvent[] = [];
   let finished = 0;
   const services: AgentServices = {
     systemUuid: system.uuid,
@@ -38,6 +44,7 @@ export function testAgent(options: { system?: SystemConfig; commandDelayMs?: num
       off: async () => void powerActions.push('off'),
       restart: async () => void powerActions.push('restart'),
     },
+    disk: { imageWritten: (image) => void diskEvents.push({ kind: 'written', image }), wiped: (device) => void diskEvents.push({ kind: 'wiped', device }) },
     commandDelayMs: options.commandDelayMs ?? 0,
     imageDownload: { retries: 0, retryIntervalMs: 0 },
   };
@@ -47,5 +54,5 @@ export function testAgent(options: { system?: SystemConfig; commandDelayMs?: num
     node: { uuid: 'node-uuid-1', properties: {}, instance_info: {} },
     onCommandFinished: () => void finished++,
   });
-  return { agent, records, powerActions, finishedCommands: () => finished };
+  return { agent, records, powerActions, diskEvents, finishedCommands: () => finished };
 }

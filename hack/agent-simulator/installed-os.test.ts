@@ -1,0 +1,139 @@
+import { describe, expect, it } from '@jest/globals';
+import { InstalledOs, type WrittenImage } from './installed-os.ts';
+import { silentLogger } from './log.ts';
+import { RecordStore } from './records.ts';
+import type { NodeRegistration, WorkloadNodes } from './workload-cluster.ts';
+
+const SYSTEM = '11111111-2222-4333-8444-555555555555';
+const BMH_UID = '7c5b1a2e-0d7e-4c39-9f0a-3b1f2f9e6a10';
+
+/** The cluster side as a map of Nodes; `failing` makes calls throw as an unreachable API server would. */
+class NodesInMemory implements WorkloadNodes {
+  readonly nodes = new Map<string, NodeRegistration>();
+  failing = false;
+  async register(node: NodeRegistration): Promise<void> {
+    if (this.failing) throw new Error('connect ECONNREFUSED 127.0.0.1:6443');
+    this.nodes.set(node.name, node);
+  }
+  async delete(name: string): Promise<void> {
+    if (this.failing) throw new Error('connect ECONNREFUSED 127.0.0.1:6443');
+    this.nodes.delete(name);
+  }
+  close(): void {}
+}
+
+function setup(options: { cluster?: WorkloadNodes; provisionState?: string | Error } = {}) {
+  const records = new RecordStore([{ uuid: SYSTEM, name: 'server-0' }]);
+  const os = new InstalledOs({
+    systemUuid: SYSTEM,
+    systemName: 'server-0',
+    inventory: { interfaces: [], cpu: { architecture: 'x86_64' } as never },
+    cluster: options.cluster,
+    provisionState: async () => {
+      if (options.provisionState instanceof Error) throw options.provisionState;
+      return options.provisionState ?? 'deleting';
+    },
+    records,
+    logger: silentLogger(),
+  });
+  const nodeRecords = () => records.get(SYSTEM)?.nodes.map(({ at: _at, ...rest }) => rest);
+  return { os, records, nodeRecords };
+}
+
+const image = (hostname: string): WrittenImage => ({
+  device: '/dev/sda',
+  nodeUuid: 'ironic-node-1',
+  configDrive: { metaData: { uuid: BMH_UID, name: 'bmh' }, userData: `#cloud-config\nhostname: ${hostname}\n` },
+});
+
+describe('InstalledOs', () => {
+  it('registers a Node only on a boot from a disk that holds an image', async () => {
+    const cluster = new NodesInMemory();
+    const { os, nodeRecords } = setup({ cluster });
+    os.bootedFromDisk();
+    await os.settled();
+    expect(cluster.nodes.size).toBe(0);
+
+    os.imageWritten(image('worker-0'));
+    await os.settled();
+    expect(cluster.nodes.size).toBe(0);
+    os.bootedFromDisk();
+    await os.settled();
+    expect(cluster.nodes.get('worker-0')).toMatchObject({ uuid: BMH_UID, systemUuid: SYSTEM, architecture: 'x86_64' });
+    expect(os.nodeName).toBe('worker-0');
+    expect(nodeRecords()).toEqual([{ kind: 'node-registered', node: 'worker-0', uuid: BMH_UID, addresses: ['worker-0'] }]);
+  });
+
+  it('keeps the Node when Ironic says the instance stays, deletes it when it is being deprovisioned', async () => {
+    for (const [provisionState, kept] of [['active', true], ['deleting', false], ['available', false], ['cleaning', false]] as const) {
+      const cluster = new NodesInMemory();
+      const { os, nodeRecords } = setup({ cluster, provisionState });
+      os.imageWritten(image('worker-1'));
+      os.bootedFromDisk();
+      os.poweredOff();
+      await os.settled();
+      expect([provisionState, cluster.nodes.has('worker-1')]).toEqual([provisionState, kept]);
+      if (!kept) expect(nodeRecords()?.at(-1)).toEqual({ kind: 'node-deleted', node: 'worker-1', reason: 'powered-off-for-deprovisioning' });
+    }
+  });
+
+  it('keeps the Node when the provision state cannot be read', async () => {
+    const cluster = new NodesInMemory();
+    const { os } = setup({ cluster, provisionState: new Error('HTTP 401') });
+    os.imageWritten(image('worker-2'));
+    os.bootedFromDisk();
+    os.poweredOff();
+    await os.settled();
+    expect(cluster.nodes.has('worker-2')).toBe(true);
+  });
+
+  it('deletes the Node when its disk is wiped or a new image replaces it', async () => {
+    const cluster = new NodesInMemory();
+    const { os, nodeRecords } = setup({ cluster });
+    os.imageWritten(image('worker-3'));
+    os.bootedFromDisk();
+    os.wiped('/dev/sdb');
+    await os.settled();
+    expect(cluster.nodes.has('worker-3')).toBe(true);
+    os.wiped('/dev/sda');
+    await os.settled();
+    expect(cluster.nodes.size).toBe(0);
+    expect(os.hasImage).toBe(false);
+
+    os.imageWritten(image('worker-4'));
+    os.bootedFromDisk();
+    await os.settled();
+    os.imageWritten(image('worker-5'));
+    os.bootedFromDisk();
+    await os.settled();
+    expect([...cluster.nodes.keys()]).toEqual(['worker-5']);
+    expect(nodeRecords()?.map((record) => `${record.kind} ${record.node}`)).toEqual([
+      'node-registered worker-3', 'node-deleted worker-3', 'node-registered worker-4', 'node-deleted worker-4', 'node-registered worker-5',
+    ]);
+  });
+
+  it('records failures and carries on', async () => {
+    const cluster = new NodesInMemory();
+    cluster.failing = true;
+    const { os, nodeRecords } = setup({ cluster });
+    os.imageWritten(image('worker-6'));
+    os.bootedFromDisk();
+    await os.settled();
+    expect(nodeRecords()).toEqual([{ kind: 'node-registration-failed', node: 'worker-6', error: 'connect ECONNREFUSED 127.0.0.1:6443' }]);
+    cluster.failing = false;
+    os.bootedFromDisk();
+    await os.settled();
+    expect(cluster.nodes.has('worker-6')).toBe(true);
+  });
+
+  it('does nothing about Nodes without a workload cluster, but still tracks the disk', async () => {
+    const { os, nodeRecords } = setup();
+    os.imageWritten(image('worker-7'));
+    os.bootedFromDisk();
+    os.poweredOff();
+    await os.settled();
+    expect(os.hasImage).toBe(true);
+    expect(os.nodeName).toBeNull();
+    expect(nodeRecords()).toEqual([]);
+  });
+});

@@ -1,0 +1,171 @@
+import type { ConfigDriveContents } from './configdrive-contents.ts';
+import type { Inventory } from './inventory-types.ts';
+import type { Logger } from './log.ts';
+import { nodeIdentity, type NodeIdentity } from './node-identity.ts';
+import type { NodeDeletionReason, RecordStore } from './records.ts';
+import type { WorkloadNodes } from './workload-cluster.ts';
+
+/** What the ramdisk left on the OS install disk. */
+export interface WrittenImage {
+  device: string;
+  /** The Ironic node the ramdisk served when it wrote the image; asked about on power off. */
+  nodeUuid: string | null;
+  configDrive: ConfigDriveContents | undefined;
+}
+
+/** What the agent tells the server about its disks (the part of the hardware that outlives a boot). */
+export interface DiskEvents {
+  imageWritten(image: WrittenImage): void;
+  wiped(device: string): void;
+}
+
+/**
+ * Provision states in which a powered-off instance is still the host's OS: a power off by the
+ * user (BareMetalHost `online: false`), a reboot, rescue or servicing. Any other state (deleting,
+ * cleaning, available, deploying again...) means the host is being deprovisioned or rebuilt.
+ */
+const INSTANCE_KEPT_STATES = new Set([
+  'active', 'rescuing', 'rescue wait', 'rescue', 'rescue failed', 'unrescuing', 'unrescue failed',
+  'servicing', 'service wait', 'service hold', 'service failed',
+]);
+
+export interface InstalledOsOptions {
+  systemUuid: string;
+  systemName: string;
+  inventory: Pick<Inventory, 'interfaces' | 'cpu'>;
+  /** Absent without `workloadKubeconfig`: the disk is still tracked, no Node is ever made. */
+  cluster: WorkloadNodes | undefined;
+  /** Ironic's provision state of a node (the same read the ramdisk makes). */
+  provisionState(nodeUuid: string): Promise<string | undefined>;
+  records: RecordStore;
+  logger: Logger;
+}
+
+/**
+ * The operating system on one server's disk and, with a workload cluster, its kubelet: a
+ * boot from a disk holding an image registers the Node; a power off while Ironic
+ * deprovisions, a wipe of that disk or a new image deletes it. Cluster calls run one at a
+ * time in order, so a deletion never overtakes the registration it undoes.
+ */
+export class InstalledOs implements DiskEvents {
+  readonly #options: InstalledOsOptions;
+  #disk: WrittenImage | undefined;
+  /** The Node this OS registered (or is registering); undefined when none should exist. */
+  #node: string | undefined;
+  #queue: Promise<void> = Promise.resolve();
+
+  constructor(options: InstalledOsOptions) {
+    this.#options = options;
+  }
+
+  /** The registered Node's name, for GET /systems. */
+  get nodeName(): string | null {
+    return this.#node ?? null;
+  }
+
+  get hasImage(): boolean {
+    return this.#disk !== undefined;
+  }
+
+  imageWritten(image: WrittenImage): void {
+    this.#retire('image-replaced');
+    this.#disk = image;
+  }
+
+  wiped(device: string): void {
+    if (this.#disk?.device !== device) return;
+    this.#disk = undefined;
+    this.#retire('disk-wiped');
+  }
+
+  /** The server came up from its disk. */
+  bootedFromDisk(): void {
+    const { cluster } = this.#options;
+    if (this.#disk === undefined || cluster === undefined) return;
+    const identity = nodeIdentity({ configDrive: this.#disk.configDrive, systemName: this.#options.systemName, inventory: this.#options.inventory });
+    if (this.#node !== undefined && this.#node !== identity.name) this.#retire('image-replaced');
+    this.#node = identity.name;
+    this.#enqueue(() => this.#register(cluster, identity));
+  }
+
+  /** The power went off (not a restart): gone for good only if Ironic is deprovisioning the host. */
+  poweredOff(): void {
+    const node = this.#node;
+    const nodeUuid = this.#disk?.nodeUuid ?? null;
+    if (node === undefined || this.#options.cluster === undefined) return;
+    if (nodeUuid === null) {
+      this.#log('warn', 'powered off with no Ironic node known for the installed OS; keeping its Node', { node });
+      return;
+    }
+    this.#enqueue(async () => {
+      if (this.#node !== node) return;
+      let state: string | undefined;
+      try {
+        state = await this.#options.provisionState(nodeUuid);
+      } catch (error) {
+        // A later wipe or image write still removes the Node.
+        this.#log('warn', 'could not read the provision state on power off; keeping the Node', { node, error: (error as Error).message });
+        return;
+      }
+      if (state !== undefined && INSTANCE_KEPT_STATES.has(state)) {
+        this.#log('info', 'powered off, instance kept', { node, provisionState: state });
+        return;
+      }
+      if (this.#node !== node) return;
+      this.#node = undefined;
+      await this.#delete(node, 'powered-off-for-deprovisioning');
+    });
+  }
+
+  /** Resolves once every queued cluster call has finished (tests, shutdown). */
+  settled(): Promise<void> {
+    return this.#queue;
+  }
+
+  #retire(reason: NodeDeletionReason): void {
+    const node = this.#node;
+    if (node === undefined) return;
+    this.#node = undefined;
+    this.#enqueue(() => this.#delete(node, reason));
+  }
+
+  #enqueue(task: () => Promise<void>): void {
+    // Every task reports its own failures, so the chain never rejects.
+    this.#queue = this.#queue.then(task).catch((error: unknown) => {
+      this.#log('error', 'installed OS task failed', { error: (error as Error).message });
+    });
+  }
+
+  async #register(cluster: WorkloadNodes, identity: NodeIdentity): Promise<void> {
+    if (this.#node !== identity.name) return;
+    const { systemUuid, records } = this.#options;
+    try {
+      await cluster.register({ ...identity, systemUuid, architecture: this.#options.inventory.cpu.architecture });
+    } catch (error) {
+      records.addNode(systemUuid, { kind: 'node-registration-failed', node: identity.name, error: (error as Error).message });
+      this.#log('warn', 'could not register the Node', { node: identity.name, error: (error as Error).message });
+      return;
+    }
+    const addresses = [...(identity.internalIp !== null ? [identity.internalIp] : []), identity.name];
+    records.addNode(systemUuid, { kind: 'node-registered', node: identity.name, uuid: identity.uuid, addresses });
+    this.#log('info', 'Node registered', { node: identity.name, uuid: identity.uuid, nameSource: identity.nameSource });
+  }
+
+  async #delete(node: string, reason: NodeDeletionReason): Promise<void> {
+    const { systemUuid, records, cluster } = this.#options;
+    if (cluster === undefined) return;
+    try {
+      await cluster.delete(node);
+    } catch (error) {
+      records.addNode(systemUuid, { kind: 'node-deletion-failed', node, error: (error as Error).message });
+      this.#log('warn', 'could not delete the Node', { node, reason, error: (error as Error).message });
+      return;
+    }
+    records.addNode(systemUuid, { kind: 'node-deleted', node, reason });
+    this.#log('info', 'Node deleted', { node, reason });
+  }
+
+  #log(level: 'info' | 'warn' | 'error', message: string, fields: Record<string, unknown>): void {
+    this.#options.logger.log(level, message, { systemUuid: this.#options.systemUuid, ...fields });
+  }
+}

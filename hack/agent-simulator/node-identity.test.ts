@@ -1,0 +1,37 @@
+import { describe, expect, it } from '@jest/globals';
+import { nodeIdentity } from './node-identity.ts';
+
+const interfaces = [
+  { ipv4_address: null },
+  { ipv4_address: '192.168.111.20' },
+] as Parameters<typeof nodeIdentity>[0]['inventory']['interfaces'];
+const bmoMetaData = { uuid: '7c5b1a2e-0d7e-4c39-9f0a-3b1f2f9e6a10', 'local-hostname': 'bmh-host', local_hostname: 'bmh-host', name: 'bmh-name' };
+
+describe('nodeIdentity', () => {
+  it('names the Node after the user data hostname and labels it with the meta_data uuid', () => {
+    expect(nodeIdentity({
+      configDrive: { metaData: bmoMetaData, userData: '#cloud-config\nhostname: Worker-0\n' },
+      systemName: 'server-0',
+      inventory: { interfaces },
+    })).toEqual({ name: 'worker-0', nameSource: 'user-data', uuid: bmoMetaData.uuid, internalIp: '192.168.111.20' });
+  });
+
+  it('falls back to meta_data local-hostname, then name, then the system name', () => {
+    const identity = (metaData: Record<string, unknown>, userData?: string) =>
+      nodeIdentity({ configDrive: { metaData, userData }, systemName: 'Server-0', inventory: { interfaces: [] } });
+    expect(identity(bmoMetaData, '#cloud-config\nusers: []\n')).toMatchObject({ name: 'bmh-host', nameSource: 'meta-data-hostname' });
+    expect(identity({ name: 'bmh-name' })).toMatchObject({ name: 'bmh-name', nameSource: 'meta-data-name' });
+    expect(identity({})).toMatchObject({ name: 'server-0', nameSource: 'system-name', uuid: null, internalIp: null });
+    expect(nodeIdentity({ configDrive: undefined, systemName: 'server-1', inventory: { interfaces } }))
+      .toMatchObject({ name: 'server-1', uuid: null, internalIp: '192.168.111.20' });
+  });
+
+  it('skips names that are no valid Node name and uuids that are no label value', () => {
+    const identity = nodeIdentity({
+      configDrive: { metaData: { 'local-hostname': 'under_score', name: 'ns~host', uuid: 'not a label' }, userData: '#cloud-config\nhostname: "-bad-"\n' },
+      systemName: 'Server_0',
+      inventory: { interfaces: [] },
+    });
+    expect(identity).toMatchObject({ name: 'server-0', nameSource: 'system-name', uuid: null });
+  });
+});

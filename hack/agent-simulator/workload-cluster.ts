@@ -1,0 +1,153 @@
+import { Agent, request as httpsRequest } from 'node:https';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { loadKubeconfig, type KubeEndpoint } from './kubeconfig.ts';
+import type { Logger } from './log.ts';
+import type { NodeIdentity } from './node-identity.ts';
+
+const FIELD_MANAGER = 'metal3-agent-simulator';
+const REQUEST_TIMEOUT_MS = 15_000;
+
+/** What the installed OS does in the workload cluster (an interface so unit tests can stand in for it). */
+export interface WorkloadNodes {
+  register(node: NodeRegistration): Promise<void>;
+  /** Resolves when the Node is gone, also when it was never there. */
+  delete(name: string): Promise<void>;
+  close(): void;
+}
+
+export interface NodeRegistration extends NodeIdentity {
+  /** SMBIOS system UUID, as kubelet reports it in nodeInfo. */
+  systemUuid: string;
+  architecture: string;
+}
+
+class HttpError extends Error {
+  readonly status: number;
+
+  constructor(status: number, body: string, what: string) {
+    super(`${what}: HTTP ${status} ${body.slice(0, 300)}`);
+    this.status = status;
+  }
+}
+
+/** Go's GOARCH for a kernel machine name, as kubelet reports it. */
+function goArch(machine: string): string {
+  return ({ x86_64: 'amd64', aarch64: 'arm64', ppc64le: 'ppc64le', s390x: 's390x' } as Record<string, string>)[machine] ?? machine;
+}
+
+/**
+ * Plain HTTPS to the workload API server with the kubeconfig's client certificate, over one
+ * kept-alive connection. A registration is two server-side applies (the Node, then its
+ * status), which create or update alike; a deletion is one DELETE.
+ */
+export class WorkloadCluster implements WorkloadNodes {
+  readonly #kubeconfigPath: string;
+  readonly #attempts: number;
+  readonly #retryIntervalMs: number;
+  readonly #logger: Logger;
+  #connection: { endpoint: KubeEndpoint; agent: Agent } | undefined;
+
+  constructor(options: { kubeconfigPath: string; attempts: number; retryIntervalMs: number; logger: Logger }) {
+    this.#kubeconfigPath = options.kubeconfigPath;
+    this.#attempts = options.attempts;
+    this.#retryIntervalMs = options.retryIntervalMs;
+    this.#logger = options.logger;
+  }
+
+  /** Read on first use: the workload cluster may come up after the simulator, and a bad file must not stop it. */
+  #connect(): { endpoint: KubeEndpoint; agent: Agent } {
+    if (this.#connection !== undefined) return this.#connection;
+    const endpoint = loadKubeconfig(this.#kubeconfigPath);
+    const agent = new Agent({
+      keepAlive: true,
+      maxSockets: 2,
+      ...(endpoint.ca ? { ca: endpoint.ca } : {}),
+      ...(endpoint.cert ? { cert: endpoint.cert } : {}),
+      ...(endpoint.key ? { key: endpoint.key } : {}),
+    });
+    this.#connection = { endpoint, agent };
+    return this.#connection;
+  }
+
+  async register(node: NodeRegistration): Promise<void> {
+    const path = `/api/v1/nodes/${encodeURIComponent(node.name)}`;
+    const query = `?fieldManager=${FIELD_MANAGER}&force=true`;
+    const labels: Record<string, string> = { 'kubernetes.io/hostname': node.name, 'kubernetes.io/os': 'linux',
+      'kubernetes.io/arch': goArch(node.architecture) };
+    if (node.uuid !== null) labels['metal3.io/uuid'] = node.uuid;
+    await this.#send('PATCH', `${path}${query}`, { apiVersion: 'v1', kind: 'Node', metadata: { name: node.name, labels } },
+      `apply Node ${node.name}`);
+    const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+    const addresses = [
+      ...(node.internalIp !== null ? [{ type: 'InternalIP', address: node.internalIp }] : []),
+      { type: 'Hostname', address: node.name },
+    ];
+    await this.#send('PATCH', `${path}/status${query}`, {
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: { name: node.name },
+      status: {
+        conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status',
+          lastHeartbeatTime: now, lastTransitionTime: now }],
+        addresses,
+        nodeInfo: { systemUUID: node.systemUuid, operatingSystem: 'linux', architecture: goArch(node.architecture) },
+      },
+    }, `apply Node ${node.name} status`);
+  }
+
+  async delete(name: string): Promise<void> {
+    try {
+      await this.#send('DELETE', `/api/v1/nodes/${encodeURIComponent(name)}`, undefined, `delete Node ${name}`);
+    } catch (error) {
+      if (error instanceof HttpError && error.status === 404) return;
+      throw error;
+    }
+  }
+
+  close(): void {
+    this.#connection?.agent.destroy();
+  }
+
+  /** Retries network errors, 429 and 5xx a bounded number of times; other answers are final. */
+  async #send(method: string, path: string, body: unknown, what: string): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.#once(method, path, body, what);
+        return;
+      } catch (error) {
+        const retriable = !(error instanceof HttpError) || error.status === 429 || error.status >= 500;
+        if (!retriable || attempt >= this.#attempts) throw error;
+        const pauseMs = this.#retryIntervalMs * 2 ** (attempt - 1);
+        this.#logger.warn('workload API request failed, retrying', { what, attempt, pauseMs, error: (error as Error).message });
+        await sleep(pauseMs);
+      }
+    }
+  }
+
+  #once(method: string, path: string, body: unknown, what: string): Promise<void> {
+    const { endpoint, agent } = this.#connect();
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const headers: Record<string, string | number> = { Accept: 'application/json' };
+    if (payload !== undefined) {
+      headers['Content-Type'] = 'application/apply-patch+yaml';
+      headers['Content-Length'] = Buffer.byteLength(payload);
+    }
+    if (endpoint.token !== undefined) headers.Authorization = `Bearer ${endpoint.token}`;
+    return new Promise((resolve, reject) => {
+      const request = httpsRequest(`${endpoint.server}${path}`, { method, headers, agent, timeout: REQUEST_TIMEOUT_MS },
+        (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('error', reject);
+          response.on('end', () => {
+            const status = response.statusCode ?? 0;
+            if (status >= 200 && status < 300) resolve();
+            else reject(new HttpError(status, Buffer.concat(chunks).toString('utf8'), what));
+          });
+        });
+      request.on('timeout', () => request.destroy(new Error(`${what}: no answer in ${REQUEST_TIMEOUT_MS} ms`)));
+      request.on('error', reject);
+      request.end(payload);
+    });
+  }
+}
