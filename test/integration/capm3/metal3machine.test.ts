@@ -1,0 +1,194 @@
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { workloadKubeconfigSecret } from '../../../hack/capi/index.ts';
+import { Kubectl } from '../../support/kubectl.ts';
+import { createUniqueNamespace, deleteNamespace } from '../../support/namespaces.ts';
+import { installProviderCrds } from '../../support/provider-crds.ts';
+import { startProviderProcess, type ProviderProcess } from '../../support/provider-process.ts';
+import { readStackEnv } from '../../support/stack-env.ts';
+import { waitFor } from '../../support/wait-for.ts';
+import { ClusterApiObjects, fakeHost, setHostState } from './objects.ts';
+
+jest.setTimeout(300_000);
+
+interface Condition { type: string; status: string; reason: string; message: string }
+interface M3M {
+  metadata: { annotations?: Record<string, string>; finalizers?: string[] };
+  spec: { providerID?: string };
+  status?: { conditions?: Condition[]; addresses?: { type: string; address: string }[]; initialization?: { provisioned?: boolean } };
+}
+interface Host {
+  metadata: { uid: string; labels?: Record<string, string>; annotations?: Record<string, string> };
+  spec: { consumerRef?: { kind: string; name: string }; image?: Record<string, string>; userData?: { name: string };
+    online: boolean; automatedCleaningMode?: string };
+}
+
+const IMAGE = { url: 'http://127.0.0.1:1/image.qcow2', checksum: 'http://127.0.0.1:1/image.qcow2.sha256sum', checksumType: 'sha256', diskFormat: 'qcow2' };
+const HARDWARE = { hostname: 'worker-a', nics: [{ name: 'eth0', mac: '00:5a:91:00:00:01', ip: '127.0.0.42' }] };
+
+describe('Metal3Machine controller on the real API server (Cluster API objects created directly)', () => {
+  const env = readStackEnv();
+  const kubectl = new Kubectl(env);
+  const workload = new Kubectl({ kubectl: env.kubectl, kubeconfig: env.workload.kubeconfig });
+  let namespace = '';
+  let objects: ClusterApiObjects;
+  let provider: ProviderProcess;
+
+  const condition = (m3m: M3M | undefined, type: string) => m3m?.status?.conditions?.find((c) => c.type === type);
+  const waitForMachine = (name: string, what: string, accept: (m3m: M3M) => boolean, timeoutMs = 60_000) => {
+    let last: M3M | undefined;
+    return waitFor(async () => {
+      last = await objects.find<M3M>('m3m', name);
+      return last && accept(last) ? last : undefined;
+    }, { timeoutMs, intervalMs: 300, what: `${name} ${what}` }).catch((error: Error) => {
+      throw new Error(`${error.message}; last status: ${JSON.stringify(last?.status ?? null)}`);
+    });
+  };
+  const waitForReason = (name: string, type: string, reason: string) =>
+    waitForMachine(name, `${type}=${reason}`, (m3m) => condition(m3m, type)?.reason === reason);
+  const waitForHost = (name: string, what: string, accept: (host: Host) => boolean) =>
+    waitFor(async () => {
+      const host = await objects.find<Host>('bmh', name);
+      return host && accept(host) ? host : undefined;
+    }, { timeoutMs: 60_000, intervalMs: 300, what: `${name} ${what}` });
+
+  beforeAll(async () => {
+    await installProviderCrds(kubectl, env);
+    namespace = await createUniqueNamespace(kubectl, 'capm3-m3m');
+    objects = new ClusterApiObjects(kubectl, namespace);
+    provider = startProviderProcess({ env, namespace, label: `m3m-${namespace}` });
+  });
+
+  afterAll(async () => {
+    await provider?.stop();
+    if (namespace) {
+      // Our finalizers would hold the namespace's objects; nothing reconciles them any more.
+      for (const kind of ['m3m', 'bmh']) {
+        const names = (await kubectl.ok(['get', kind, '-n', namespace, '-o', 'name'])).split('\n').filter(Boolean);
+        for (const name of names) await kubectl.run(['patch', name, '-n', namespace, '--type=merge', '-p', '{"metadata":{"finalizers":null}}']);
+      }
+      await kubectl.run(['delete', 'all,m3m,bmh,machines,clusters,m3c,secrets', '--all', '-n', namespace, '--wait=false']);
+      await deleteNamespace(kubectl, namespace);
+    }
+    kubectl.dispose();
+    workload.dispose();
+  });
+
+  it('says what it waits for: owner Machine, bootstrap data, its Secret, cluster infrastructure', async () => {
+    await objects.apply([{ apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2', kind: 'Metal3Machine',
+      metadata: { name: 'orphan', namespace }, spec: { image: IMAGE } }]);
+    await waitForReason('orphan', 'AssociateBareMetalHost', 'WaitingForMetal3MachineOwnerRef');
+
+    await objects.cluster('waiting', { infrastructureProvisioned: false });
+    await objects.machine('no-data', { cluster: 'waiting', m3mSpec: { image: IMAGE } });
+    const infra = await waitForReason('no-data', 'AssociateBareMetalHost', 'WaitingForClusterInfrastructureReady');
+    expect(condition(infra, 'Ready')?.status).toBe('False');
+    await objects.patch('cluster', 'waiting', { status: { initialization: { infrastructureProvisioned: true } } }, { status: true });
+    const noData = await waitForReason('no-data', 'AssociateBareMetalHost', 'WaitingForBootstrapData');
+    expect(condition(noData, 'AssociateBareMetalHost')?.message).toContain('dataSecretName');
+
+    await objects.machine('missing-secret', { cluster: 'waiting', dataSecretName: 'not-there', m3mSpec: { image: IMAGE } });
+    const missing = await waitForReason('missing-secret', 'AssociateBareMetalHost', 'WaitingForBootstrapData');
+    expect(condition(missing, 'AssociateBareMetalHost')?.message).toContain(`${namespace}/not-there does not exist`);
+
+    await objects.machine('bad-selector', { cluster: 'waiting', dataSecretName: 'not-there', m3mSpec: { image: { url: IMAGE.url } } });
+    const invalid = await waitForReason('bad-selector', 'AssociateBareMetalHost', 'InvalidConfiguration');
+    expect(condition(invalid, 'AssociateBareMetalHost')?.message).toContain('checksum is required');
+  });
+
+  it('claims the matching free host, provisions it, sets providerID and addresses, and links the Node', async () => {
+    await objects.cluster('c1');
+    await objects.bootstrapSecret('c1-bootstrap', '#cloud-config\nhostname: worker-a\n');
+    await objects.apply([workloadKubeconfigSecret(env, 'c1', namespace)]);
+    // Only big-1 fits: small is too small, the others are taken, paused, unhealthy or broken.
+    await fakeHost(objects, 'big-1', { labels: { role: 'worker', 'hardware.metal3.io/cpu-count': '16' } });
+    await fakeHost(objects, 'small', { labels: { role: 'worker', 'hardware.metal3.io/cpu-count': '2' } });
+    await fakeHost(objects, 'big-paused', { labels: { role: 'worker', 'hardware.metal3.io/cpu-count': '32' },
+      annotations: { 'baremetalhost.metal3.io/paused': 'user' } });
+    await fakeHost(objects, 'big-unhealthy', { labels: { role: 'worker', 'hardware.metal3.io/cpu-count': '32' },
+      annotations: { 'capm3.metal3.io/unhealthy': '' } });
+    await fakeHost(objects, 'big-error', { labels: { role: 'worker', 'hardware.metal3.io/cpu-count': '32' }, errorMessage: 'BMC unreachable' });
+    await fakeHost(objects, 'big-inspecting', { state: 'inspecting', labels: { role: 'worker', 'hardware.metal3.io/cpu-count': '32' } });
+    await objects.machine('m1', { cluster: 'c1', dataSecretName: 'c1-bootstrap', m3mSpec: {
+      image: IMAGE, automatedCleaningMode: 'disabled',
+      hostSelector: { matchLabels: { role: 'worker' }, matchExpressions: [{ key: 'hardware.metal3.io/cpu-count', operator: 'Gt', values: ['8'] }] },
+    } });
+
+    const claimed = await waitForHost('big-1', 'claimed by m1', (host) => host.spec.consumerRef?.name === 'm1');
+    expect(claimed.spec.consumerRef?.kind).toBe('Metal3Machine');
+    expect(claimed.spec.image).toEqual({ url: IMAGE.url, checksum: IMAGE.checksum, checksumType: 'sha256', format: 'qcow2' });
+    expect(claimed.spec.userData).toEqual({ name: 'c1-bootstrap', namespace });
+    expect(claimed.spec.online).toBe(true);
+    expect(claimed.spec.automatedCleaningMode).toBe('disabled');
+    expect(claimed.metadata.labels?.['cluster.x-k8s.io/cluster-name']).toBe('c1');
+    const secret = await objects.get<{ metadata: { labels?: Record<string, string> } }>('secret', 'big-1-bmc');
+    expect(secret.metadata.labels?.['cluster.x-k8s.io/cluster-name']).toBe('c1');
+    const associated = await waitForReason('m1', 'AssociateBareMetalHost', 'AssociateBareMetalHostSuccess');
+    expect(associated.metadata.annotations?.['metal3.io/BareMetalHost']).toBe(`${namespace}/big-1`);
+    expect(associated.metadata.finalizers).toContain('metal3machine.infrastructure.cluster.x-k8s.io');
+    for (const other of ['small', 'big-paused', 'big-unhealthy', 'big-error', 'big-inspecting']) {
+      expect((await objects.get<Host>('bmh', other)).spec.consumerRef).toBeUndefined();
+    }
+    expect(condition(associated, 'Ready')?.status).toBe('False');
+
+    // The workload cluster's Node, as kubelet registers it with Metal3's uuid label.
+    await workload.run(['delete', 'node', 'worker-a', '--ignore-not-found']);
+    await workload.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'Node',
+      metadata: { name: 'worker-a', labels: { 'metal3.io/uuid': claimed.metadata.uid, 'kubernetes.io/hostname': 'worker-a' } } }));
+    await setHostState(objects, 'big-1', 'provisioned', { hardware: HARDWARE });
+    const provisioned = await waitForMachine('m1', 'provisioned', (m3m) => m3m.status?.initialization?.provisioned === true);
+    const providerID = `metal3://${namespace}/big-1/m1`;
+    expect(provisioned.spec.providerID).toBe(providerID);
+    expect(provisioned.status?.addresses).toEqual([
+      { type: 'InternalIP', address: '127.0.0.42' }, { type: 'Hostname', address: 'worker-a' }, { type: 'InternalDNS', address: 'worker-a' },
+    ]);
+    expect(condition(provisioned, 'Ready')?.status).toBe('True');
+    await waitFor(async () => {
+      const node = await workload.json<{ spec?: { providerID?: string } }>(['get', 'node', 'worker-a']);
+      return node.spec?.providerID === providerID ? node : undefined;
+    }, { timeoutMs: 30_000, what: 'workload Node worker-a to get the providerID' });
+
+    // Never re-image a provisioned host: a new image on the machine leaves the host alone.
+    await objects.patch('m3m', 'm1', { spec: { image: { ...IMAGE, url: 'http://127.0.0.1:1/other.qcow2' } } });
+    const generation = (await objects.get<{ metadata: { generation: number } }>('m3m', 'm1')).metadata.generation;
+    await waitForMachine('m1', 'to observe the new generation', (m3m) => (condition(m3m, 'Ready') as Condition & { observedGeneration?: number } | undefined)?.observedGeneration === generation);
+    expect((await objects.get<Host>('bmh', 'big-1')).spec.image?.url).toBe(IMAGE.url);
+  });
+
+  it('mirrors the Cluster pause onto its host and removes only its own pause', async () => {
+    await objects.patch('cluster', 'c1', { spec: { paused: true } });
+    const paused = await waitForHost('big-1', 'paused by capm3', (host) => host.metadata.annotations?.['baremetalhost.metal3.io/paused'] === 'metal3.io/capm3');
+    expect(JSON.parse(paused.metadata.annotations?.['baremetalhost.metal3.io/status'] ?? '{}')).toMatchObject({ provisioning: { state: 'provisioned' } });
+    expect(JSON.parse(paused.metadata.annotations?.['baremetalhost.metal3.io/status'] ?? '{}').hardware).toBeUndefined();
+    await waitForReason('m1', 'Paused', 'Paused');
+    await objects.patch('cluster', 'c1', { spec: { paused: false } });
+    await waitForHost('big-1', 'unpaused', (host) => !('baremetalhost.metal3.io/paused' in (host.metadata.annotations ?? {})));
+    await waitForReason('m1', 'Paused', 'NotPaused');
+    expect((await objects.get<Host>('bmh', 'big-paused')).metadata.annotations?.['baremetalhost.metal3.io/paused']).toBe('user');
+  });
+
+  it('waits with a readable condition when no host is free and takes one as soon as it appears', async () => {
+    await objects.machine('m2', { cluster: 'c1', dataSecretName: 'c1-bootstrap', m3mSpec: { image: IMAGE, hostSelector: { matchLabels: { pool: 'late' } } } });
+    const waiting = await waitForReason('m2', 'AssociateBareMetalHost', 'NoHostAvailable');
+    expect(condition(waiting, 'AssociateBareMetalHost')?.message).toContain('no BareMetalHost in the namespace matches the hostSelector (pool=late)');
+    await fakeHost(objects, 'late-1', { labels: { pool: 'late' } });
+    await waitForHost('late-1', 'claimed by m2', (host) => host.spec.consumerRef?.name === 'm2');
+  });
+
+  it('on deletion lets the host deprovision, then releases it without deleting it', async () => {
+    await kubectl.ok(['delete', 'm3m', 'm1', '-n', namespace, '--wait=false']);
+    const clearing = await waitForHost('big-1', 'image cleared', (host) => host.spec.image === undefined);
+    expect(clearing.spec.userData).toBeUndefined();
+    expect(clearing.spec.online).toBe(false);
+    expect(clearing.spec.consumerRef?.name).toBe('m1');
+    await setHostState(objects, 'big-1', 'deprovisioning');
+    const deleting = await waitForReason('m1', 'Ready', 'Deleting');
+    expect(condition(deleting, 'Ready')?.message).toContain('deprovision');
+    expect((await objects.get<Host>('bmh', 'big-1')).spec.consumerRef?.name).toBe('m1');
+    await setHostState(objects, 'big-1', 'available');
+    const released = await waitForHost('big-1', 'released', (host) => host.spec.consumerRef === undefined);
+    expect(released.metadata.labels?.['cluster.x-k8s.io/cluster-name']).toBeUndefined();
+    const secret = await objects.get<{ metadata: { labels?: Record<string, string> } }>('secret', 'big-1-bmc');
+    expect(secret.metadata.labels?.['cluster.x-k8s.io/cluster-name']).toBeUndefined();
+    await waitFor(async () => ((await objects.find('m3m', 'm1')) ? undefined : true), { timeoutMs: 30_000, what: 'm1 to be gone' });
+  });
+});
