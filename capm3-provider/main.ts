@@ -3,7 +3,9 @@
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import { ConfigError, Manager, createLogger, loadKubeConfig, setupSignalHandler } from '../operator/runtime/index.ts';
 import type { SignalProcess } from '../operator/runtime/index.ts';
+import { setupMetal3ClusterController } from './controllers/metal3cluster/controller.ts';
 import { setupMetal3MachineController } from './controllers/metal3machine/controller.ts';
+import { setupMetal3MachineTemplateController } from './controllers/metal3machinetemplate/controller.ts';
 import { PROVIDER_NAME, compileProviderSettings } from './settings.ts';
 import type { ProviderSettings } from './settings.ts';
 import { watchFilterPredicate } from './watch-filter.ts';
@@ -45,6 +47,8 @@ export async function runProvider(run: ProviderRun): Promise<number> {
       requeueAfterMs: settings.requeueAfterMs,
       ...(watchFilter ? { watchFilter } : {}),
     });
+    setupMetal3ClusterController(manager, { maxConcurrentReconciles: settings.metal3ClusterConcurrency, requeueAfterMs: settings.requeueAfterMs, ...(watchFilter ? { watchFilter } : {}) });
+    setupMetal3MachineTemplateController(manager, { maxConcurrentReconciles: settings.metal3MachineTemplateConcurrency, ...(watchFilter ? { watchFilter } : {}) });
     logger.info('starting', { namespace: settings.watchNamespace ?? '(all)', watchFilter: settings.watchFilter ?? '(none)' });
     await manager.start(signals.signal);
     return 0;

@@ -1,0 +1,43 @@
+import { describe, expect, it } from '@jest/globals';
+import type { Clock } from '../../../operator/runtime/index.ts';
+import { metal3ClusterSchema } from '../../api/index.ts';
+import { ClusterStatus, statusMergePatch } from './cluster-status.ts';
+
+// Only now() is read; the provider may not import the runtime's testing helpers.
+const clock = (): Clock => ({ now: () => Date.parse('2026-01-02T03:04:05Z'), setTimer: () => ({ cancel: () => {} }) });
+
+describe('ClusterStatus', () => {
+  it('writes nothing when a reconcile changed nothing', () => {
+    const first = new ClusterStatus(metal3ClusterSchema.parse({ metadata: { name: 'a', generation: 2 } }), clock());
+    first.condition({ type: 'Ready', status: 'True', reason: 'Ready' });
+    const written = first.patch();
+    expect(written).toMatchObject({ conditions: [{ type: 'Ready', status: 'True', observedGeneration: 2 }], lastUpdated: '2026-01-02T03:04:05Z' });
+    const { lastUpdated: _lastUpdated, ...status } = written!;
+    const again = new ClusterStatus(metal3ClusterSchema.parse({ metadata: { name: 'a', generation: 2 }, status }), clock());
+    again.condition({ type: 'Ready', status: 'True', reason: 'Ready' });
+    expect(again.patch()).toBeUndefined();
+  });
+
+  it('clears the v1beta1 failure fields with nulls once the failure is gone', () => {
+    const failed = metal3ClusterSchema.parse({ metadata: { name: 'a' },
+      status: { deprecated: { v1beta1: { failureReason: 'InvalidConfiguration', failureMessage: 'no host' } } } });
+    const status = new ClusterStatus(failed, clock());
+    status.failure(undefined);
+    expect(status.patch()).toMatchObject({ deprecated: null });
+  });
+
+  it('sets the v1beta1 failure fields', () => {
+    const status = new ClusterStatus(metal3ClusterSchema.parse({ metadata: { name: 'a' } }), clock());
+    status.failure({ reason: 'InvalidConfiguration', message: 'no host' });
+    expect(status.patch()).toMatchObject({ deprecated: { v1beta1: { failureReason: 'InvalidConfiguration', failureMessage: 'no host' } } });
+  });
+});
+
+describe('statusMergePatch', () => {
+  it('nulls dropped fields at any depth and replaces arrays whole', () => {
+    expect(statusMergePatch(
+      { a: 1, nested: { keep: 1, drop: 2 }, list: [1, 2], gone: { x: 1 } },
+      { a: 1, nested: { keep: 1 }, list: [1] },
+    )).toEqual({ a: 1, nested: { keep: 1, drop: null }, list: [1], gone: null });
+  });
+});

@@ -1,0 +1,34 @@
+import type { Controller, Manager, MapFunc, Predicate } from '../../../operator/runtime/index.ts';
+import { annotationChanged, generationChanged, or } from '../../../operator/runtime/index.ts';
+import { Metal3MachineResource, Metal3MachineTemplateResource } from '../../api/index.ts';
+import type { Metal3Machine, Metal3MachineTemplate } from '../../api/index.ts';
+import { clonedFromTemplate } from './cloned-from.ts';
+import { Metal3MachineTemplateReconciler } from './reconciler.ts';
+
+export const METAL3_MACHINE_TEMPLATE_CONTROLLER = 'metal3machinetemplate';
+
+export interface Metal3MachineTemplateControllerOptions {
+  maxConcurrentReconciles: number;
+  /** Only objects carrying this `cluster.x-k8s.io/watch-filter` value (CAPM3's --watch-filter). */
+  watchFilter?: Predicate;
+}
+
+/** Metal3MachineTemplates, woken by their own spec and by the Metal3Machines cloned from them. */
+export function setupMetal3MachineTemplateController(manager: Manager, options: Metal3MachineTemplateControllerOptions): Controller {
+  const reconciler = new Metal3MachineTemplateReconciler({
+    templates: manager.informer<Metal3MachineTemplate>(Metal3MachineTemplateResource),
+    metal3Machines: { client: manager.client<Metal3Machine>(Metal3MachineResource), cache: manager.informer<Metal3Machine>(Metal3MachineResource) },
+  });
+  const machineToTemplate: MapFunc<Metal3Machine> = (m3m) => {
+    const name = clonedFromTemplate(m3m);
+    return name ? [{ namespace: m3m.metadata.namespace, name }] : [];
+  };
+  // Spec edits and (un)pausing matter; status writes do not.
+  const changed = or(generationChanged, annotationChanged);
+  return manager
+    .controller(METAL3_MACHINE_TEMPLATE_CONTROLLER)
+    .for(Metal3MachineTemplateResource, { predicates: options.watchFilter ? [changed, options.watchFilter] : [changed] })
+    .watches(Metal3MachineResource, machineToTemplate, { predicates: [changed] })
+    .withOptions({ maxConcurrentReconciles: options.maxConcurrentReconciles })
+    .complete(reconciler);
+}
