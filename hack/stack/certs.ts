@@ -42,6 +42,40 @@ export async function generateClusterCerts(dir: string): Promise<ClusterCerts> {
   return certs;
 }
 
+export interface ServingCerts {
+  caCert: string;
+  caKey: string;
+  servingCert: string;
+  servingKey: string;
+}
+
+/**
+ * A throwaway CA and one loopback serving certificate it signed: for a webhook server
+ * the API server reaches by URL and trusts through the CA put in a caBundle.
+ */
+export async function generateServingCerts(options: {
+  dir: string;
+  commonName: string;
+  /** File names of the serving pair, e.g. tls.crt / tls.key where controller-runtime looks. */
+  certName?: string;
+  keyName?: string;
+}): Promise<ServingCerts> {
+  const { dir } = options;
+  mkdirSync(dir, { recursive: true });
+  const certs: ServingCerts = {
+    caCert: join(dir, 'ca.crt'),
+    caKey: join(dir, 'ca.key'),
+    servingCert: join(dir, options.certName ?? 'serving.crt'),
+    servingKey: join(dir, options.keyName ?? 'serving.key'),
+  };
+  await run('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '3650', '-subj', `/CN=${options.commonName}-ca`,
+    '-keyout', certs.caKey, '-out', certs.caCert], { component });
+  await signed(dir, certs, { name: 'serving', subject: `/CN=${options.commonName}`,
+    extensions: 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth',
+    cert: certs.servingCert, key: certs.servingKey });
+  return certs;
+}
+
 interface SignedCertRequest {
   name: string;
   subject: string;
@@ -50,7 +84,7 @@ interface SignedCertRequest {
   key: string;
 }
 
-async function signed(dir: string, ca: ClusterCerts, request: SignedCertRequest): Promise<void> {
+async function signed(dir: string, ca: Pick<ClusterCerts, 'caCert' | 'caKey'>, request: SignedCertRequest): Promise<void> {
   const csr = join(dir, `${request.name}.csr`);
   const ext = join(dir, `${request.name}.ext`);
   writeFileSync(ext, `${request.extensions}\n`);

@@ -33,6 +33,7 @@ try {
     });
     console.log(`stack: up in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     console.log(`  kube-apiserver   ${env.apiServerUrl}   (kubeconfig ${env.kubeconfig})`);
+    console.log(`  workload API     ${env.workload.apiServerUrl}   (kubeconfig ${env.workload.kubeconfig})`);
     console.log(`  ironic           ${env.ironicUrl}${env.ironicAuth ? ' (http_basic)' : ' (noauth)'}`);
     console.log(`  sushy-emulator   ${env.sushyUrl}   (${env.systems.length} systems)`);
     console.log(`  agent simulator  ${env.agentSimulatorUrl}   (records at /records)`);

@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { generateClusterCerts } from './certs.ts';
+import { generateClusterCerts, type ClusterCerts } from './certs.ts';
 import { run } from './commands.ts';
 import { repoRoot } from './paths.ts';
 import { freePorts } from './ports.ts';
@@ -54,28 +54,10 @@ export async function startKube(stateDir: string, binaries: KubeBinaries): Promi
   await waitUntil(async () => (await fetch(`${etcdUrl}/health`)).ok, { what: 'etcd', timeoutMs: 30_000, process: etcd });
 
   const apiServerUrl = `https://127.0.0.1:${apiPort}`;
-  const apiSpec: ProcessSpec = {
-    name: 'kube-apiserver',
-    command: binaries.kubeApiServer,
-    args: [
-      `--etcd-servers=${etcdUrl}`,
-      '--bind-address=127.0.0.1',
-      '--advertise-address=127.0.0.1',
-      `--secure-port=${apiPort}`,
-      `--tls-cert-file=${certs.servingCert}`,
-      `--tls-private-key-file=${certs.servingKey}`,
-      `--client-ca-file=${certs.caCert}`,
-      `--service-account-key-file=${certs.serviceAccountPub}`,
-      `--service-account-signing-key-file=${certs.serviceAccountKey}`,
-      '--service-account-issuer=https://kubernetes.default.svc',
-      '--authorization-mode=RBAC',
-      '--service-cluster-ip-range=10.0.0.0/24',
-      '--allow-privileged=true',
-      '--disable-admission-plugins=ServiceAccount',
-      `--cert-dir=${join(dir, 'cert-dir')}`,
-    ],
+  const apiSpec = apiServerSpec({
+    name: 'kube-apiserver', binary: binaries.kubeApiServer, etcdUrl, port: apiPort, certs, dir,
     logPath: join(stateDir, 'logs', 'kube-apiserver.log'),
-  };
+  });
   const apiServer = startProcess(apiSpec);
   const kubeconfig = join(stateDir, 'kubeconfig');
   writeFileSync(kubeconfig, kubeconfigYaml({ server: apiServerUrl, ca: certs.caCert, cert: certs.adminCert, key: certs.adminKey }));
@@ -89,6 +71,48 @@ export async function startKube(stateDir: string, binaries: KubeBinaries): Promi
     apiServerUrl,
     etcdUrl,
     kubectl: binaries.kubectl,
+  };
+}
+
+export interface ApiServerSpecOptions {
+  /** Component name (and log file stem). */
+  name: string;
+  binary: string;
+  etcdUrl: string;
+  /** Keys under this etcd prefix; a second API server on the same etcd is a separate cluster. */
+  etcdPrefix?: string;
+  port: number;
+  certs: ClusterCerts;
+  /** Directory for the API server's own generated files. */
+  dir: string;
+  logPath: string;
+}
+
+/** An API server with no controllers (envtest semantics), RBAC on, serving on loopback. */
+export function apiServerSpec(options: ApiServerSpecOptions): ProcessSpec {
+  const { certs } = options;
+  return {
+    name: options.name,
+    command: options.binary,
+    args: [
+      `--etcd-servers=${options.etcdUrl}`,
+      ...(options.etcdPrefix ? [`--etcd-prefix=${options.etcdPrefix}`] : []),
+      '--bind-address=127.0.0.1',
+      '--advertise-address=127.0.0.1',
+      `--secure-port=${options.port}`,
+      `--tls-cert-file=${certs.servingCert}`,
+      `--tls-private-key-file=${certs.servingKey}`,
+      `--client-ca-file=${certs.caCert}`,
+      `--service-account-key-file=${certs.serviceAccountPub}`,
+      `--service-account-signing-key-file=${certs.serviceAccountKey}`,
+      '--service-account-issuer=https://kubernetes.default.svc',
+      '--authorization-mode=RBAC',
+      '--service-cluster-ip-range=10.0.0.0/24',
+      '--allow-privileged=true',
+      '--disable-admission-plugins=ServiceAccount',
+      `--cert-dir=${join(options.dir, 'cert-dir')}`,
+    ],
+    logPath: options.logPath,
   };
 }
 

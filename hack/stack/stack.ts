@@ -11,11 +11,12 @@ import { buildKubeBinaries, startKube, waitForApiServer } from './kube.ts';
 import { freePorts } from './ports.ts';
 import { isAlive, startProcess, stopProcess, waitUntil, type ProcessSpec, type TrackedProcess } from './processes.ts';
 import {
-  envJsonFile, envShellFile, readPartialComponents, readState, stateFile, writePartialComponents, writeState,
+  envJsonFile, envShellFile, readPartialComponents, readState, readStateComponents, stateFile, writePartialComponents, writeState,
   type ComponentRecord, type StackEnv,
 } from './state.ts';
 import { startSushy } from './sushy.ts';
 import { emulatedSystems } from './systems.ts';
+import { startWorkloadKube } from './workload-kube.ts';
 
 export interface StackOptions {
   stateDir: string;
@@ -35,7 +36,7 @@ export const defaultBmcCredentials: BasicCredentials = { username: 'admin', pass
 export async function stackUp(options: StackOptions): Promise<StackEnv> {
   const log = options.log ?? (() => {});
   const { stateDir } = options;
-  if (readState(stateDir)) throw new Error(`a stack is already recorded in ${stateFile(stateDir)}; run 'stack down' first`);
+  if (readStateComponents(stateDir)) throw new Error(`a stack is already recorded in ${stateFile(stateDir)}; run 'stack down' first`);
   rmSync(stateDir, { recursive: true, force: true });
   mkdirSync(join(stateDir, 'logs'), { recursive: true });
   const components: ComponentRecord[] = [];
@@ -56,6 +57,11 @@ export async function stackUp(options: StackOptions): Promise<StackEnv> {
         : { kind: 'http', url: `${kube.etcdUrl}/health` });
     }
 
+    // Before the agent simulator, which registers each provisioned server as a Node there.
+    log('starting the workload cluster API server');
+    const workload = await startWorkloadKube({ stateDir, binaries, etcdUrl: kube.etcdUrl });
+    track(workload, { kind: 'kube', kubectl: kube.kubectl, kubeconfig: workload.kubeconfig });
+
     const artifactsRoot = join(stateDir, 'artifacts');
     const { images } = writeArtifacts(artifactsRoot);
     log('starting the artifacts server');
@@ -69,7 +75,7 @@ export async function stackUp(options: StackOptions): Promise<StackEnv> {
     log(`starting the agent simulator for ${systems.length} systems`);
     const sushyUrl = `http://127.0.0.1:${sushyPort}`;
     const simulator = await startAgentSimulator({
-      stateDir, port: simulatorPort, ironicUrl, redfishUrl: sushyUrl, systems,
+      stateDir, port: simulatorPort, ironicUrl, redfishUrl: sushyUrl, systems, workloadKubeconfig: workload.kubeconfig,
       ...(ironicAuth ? { ironicAuth } : {}), ...(bmcAuth ? { redfishAuth: bmcAuth } : {}),
     });
     track(simulator, { kind: 'http', url: `${simulator.url}/healthz` });
@@ -104,6 +110,7 @@ export async function stackUp(options: StackOptions): Promise<StackEnv> {
       kubectl: kube.kubectl,
       apiServerUrl: kube.apiServerUrl,
       etcdUrl: kube.etcdUrl,
+      workload: { kubeconfig: workload.kubeconfig, apiServerUrl: workload.apiServerUrl },
       ironicUrl: ironic.url,
       ...(ironicAuthEnv ? { ironicAuth: ironicAuthEnv } : {}),
       ironicVenv: venv,
@@ -133,6 +140,7 @@ export async function stackUp(options: StackOptions): Promise<StackEnv> {
 function shellEnv(env: StackEnv): string {
   const lines = [
     `export KUBECONFIG=${env.kubeconfig}`,
+    `export WORKLOAD_KUBECONFIG=${env.workload.kubeconfig}`,
     `export PATH=${join(env.ironicVenv, 'bin')}:${join(env.kubectl, '..')}:$PATH`,
     `export OS_ENDPOINT=${env.ironicUrl}`,
     ...(env.ironicAuth
@@ -145,8 +153,7 @@ function shellEnv(env: StackEnv): string {
 
 /** Stops every recorded component, newest first; safe to call on a half-started stack. */
 export async function stackDown(stateDir: string): Promise<string[]> {
-  const state = readState(stateDir);
-  const components = state?.components ?? readPartialComponents(stateDir);
+  const components = readStateComponents(stateDir) ?? readPartialComponents(stateDir);
   await stopComponents(components);
   rmSync(stateFile(stateDir), { force: true });
   rmSync(join(stateDir, 'components.json'), { force: true });
@@ -165,8 +172,14 @@ export interface ComponentStatus {
 }
 
 export function stackStatus(stateDir: string): { env?: StackEnv; components: ComponentStatus[] } {
-  const state = readState(stateDir);
-  const components = (state?.components ?? readPartialComponents(stateDir)).map((component) => ({
+  // An env from an older schema is not an error here: the processes are still listed.
+  let state: ReturnType<typeof readState>;
+  try {
+    state = readState(stateDir);
+  } catch {
+    state = undefined;
+  }
+  const components = (readStateComponents(stateDir) ?? readPartialComponents(stateDir)).map((component) => ({
     name: component.name, pid: component.pid, running: isAlive(component.pid), logPath: component.logPath,
   }));
   return { ...(state ? { env: state.env } : {}), components };

@@ -55,6 +55,11 @@ export const stackEnvSchema = z.object({
   systems: z.array(systemRecord),
   /** An IPMI BMC on loopback UDP (pyghmi), with the boot MAC of the server it pretends to manage. */
   ipmiBmc: z.object({ address: z.string(), bootMacAddress: z.string(), credentials }),
+  /**
+   * A second API server playing the workload cluster (Nodes live there, never in the management
+   * cluster). The kubeconfig carries its certificates inline, as a `<cluster>-kubeconfig` Secret needs.
+   */
+  workload: z.object({ kubeconfig: z.string(), apiServerUrl: z.string() }),
 });
 export type StackEnv = z.infer<typeof stackEnvSchema>;
 
@@ -69,6 +74,16 @@ export function readState(stateDir: string): StackState | undefined {
   const path = stateFile(stateDir);
   if (!existsSync(path)) return undefined;
   return stateSchema.parse(JSON.parse(readFileSync(path, 'utf8')));
+}
+
+/**
+ * Only the recorded processes, whatever the recorded env looks like: a stack written by an
+ * older version of this code (another env schema) can still be stopped.
+ */
+export function readStateComponents(stateDir: string): ComponentRecord[] | undefined {
+  const path = stateFile(stateDir);
+  if (!existsSync(path)) return undefined;
+  return z.object({ components: z.array(componentRecord) }).parse(JSON.parse(readFileSync(path, 'utf8'))).components;
 }
 
 export function writeState(stateDir: string, state: StackState): void {

@@ -2,6 +2,19 @@ import { readState } from '../../hack/stack/state.ts';
 import { stackDown, stackUp } from '../../hack/stack/stack.ts';
 import { testStackDir } from './test-stack-dir.ts';
 
+// The Cluster API tests need servers of their own besides the BareMetalHost tests' four.
+const systems = 12;
+
+/** A recorded stack this run can use: its env matches today's schema and it has enough servers. */
+function reusable(stateDir: string): boolean {
+  try {
+    const state = readState(stateDir);
+    return state !== undefined && state.env.systems.length >= systems;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Brings the real stack up once per jest run (the integration and e2e projects
  * share it). With METAL3_TS_REUSE_STACK=1 a stack left running by an earlier
@@ -11,13 +24,13 @@ export default async function globalSetup(): Promise<void> {
   const stateDir = testStackDir();
   process.env.METAL3_TS_TEST_STACK_DIR = stateDir;
   if (process.env.METAL3_TS_TEST_STACK_OWNER) return;
-  if (process.env.METAL3_TS_REUSE_STACK === '1' && readState(stateDir)) {
+  if (process.env.METAL3_TS_REUSE_STACK === '1' && reusable(stateDir)) {
     process.env.METAL3_TS_TEST_STACK_OWNER = 'reused';
     return;
   }
   await stackDown(stateDir);
   const started = Date.now();
-  await stackUp({ stateDir, systems: 4, ironicBasicAuth: false, bmcBasicAuth: true });
+  await stackUp({ stateDir, systems, ironicBasicAuth: false, bmcBasicAuth: true });
   process.env.METAL3_TS_TEST_STACK_OWNER = 'this-run';
   console.log(`\ntest stack up in ${((Date.now() - started) / 1000).toFixed(1)} s (${stateDir})`);
 }

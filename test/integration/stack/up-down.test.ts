@@ -25,9 +25,9 @@ describe('stack up and down', () => {
       const env = await stackUp({ stateDir, systems: 1, ironicBasicAuth: true, bmcBasicAuth: true });
       const status = stackStatus(stateDir);
       expect(status.components.map((component) => component.name).sort()).toEqual(
-        ['agent-simulator', 'artifacts', 'etcd', 'ipmi-bmc', 'ironic', 'kube-apiserver', 'sushy-emulator'].sort());
+        ['agent-simulator', 'artifacts', 'etcd', 'ipmi-bmc', 'ironic', 'kube-apiserver', 'sushy-emulator', 'workload-apiserver'].sort());
       expect(status.components.every((component) => component.running)).toBe(true);
-      const endpoints = [env.apiServerUrl, env.etcdUrl, env.ironicUrl, env.sushyUrl, env.agentSimulatorUrl, env.artifactsUrl];
+      const endpoints = [env.apiServerUrl, env.workload.apiServerUrl, env.etcdUrl, env.ironicUrl, env.sushyUrl, env.agentSimulatorUrl, env.artifactsUrl];
       for (const url of endpoints) expect(await accepts(url)).toBe(true);
 
       // http_basic: the credentials files work and anonymous calls are refused.
@@ -37,7 +37,7 @@ describe('stack up and down', () => {
       expect((await fetch(`${env.ironicUrl}/v1/nodes`)).status).toBe(401);
 
       const stopped = await stackDown(stateDir);
-      expect(stopped).toHaveLength(7);
+      expect(stopped).toHaveLength(8);
       for (const component of status.components) expect(isAlive(component.pid)).toBe(false);
       for (const url of endpoints) expect(await accepts(url)).toBe(false);
       expect(stackStatus(stateDir).components).toEqual([]);

@@ -1,0 +1,25 @@
+import { run } from '../stack/commands.ts';
+import { buildClusterApi } from './build.ts';
+
+export interface KubectlTarget {
+  kubectl: string;
+  kubeconfig: string;
+}
+
+/**
+ * Applies core Cluster API's CRDs (the module's `core/config/crd/bases`) and waits until the
+ * API server serves them. Server-side apply: some are too large for client-side apply's
+ * last-applied annotation. The bases carry no conversion webhook, so only v1beta2 (their
+ * storage version) should be written. Returns the CRD names.
+ */
+export async function installClusterApiCrds(target: KubectlTarget): Promise<string[]> {
+  const { crdDir } = await buildClusterApi();
+  const kubectl = (args: string[]) =>
+    run(target.kubectl, ['--kubeconfig', target.kubeconfig, ...args], { component: 'cluster-api CRDs' });
+  // Forcing conflicts: this pinned release is the authority on these CRDs, whoever applied them before.
+  const applied = await kubectl(['apply', '--server-side', '--force-conflicts', '--field-manager=metal3-ts-capi',
+    '-f', crdDir, '-o', 'name']);
+  const names = applied.split('\n').map((line) => line.trim()).filter(Boolean);
+  await kubectl(['wait', '--for=condition=Established', '--timeout=60s', ...names]);
+  return names.map((name) => name.replace(/^customresourcedefinition\.apiextensions\.k8s\.io\//, ''));
+}

@@ -1,0 +1,9 @@
+//go:build tools
+
+// Package tools pins the binaries build.sh compiles so `go mod tidy` keeps them.
+package tools
+
+import (
+	_ "sigs.k8s.io/cluster-api/cmd/clusterctl"
+	_ "sigs.k8s.io/cluster-api/core"
+)
