@@ -1,7 +1,7 @@
 import type { BareMetalHost } from '../../operator/api/index.ts';
 import { PAUSED_ANNOTATION } from '../../operator/api/index.ts';
 import {
-  FAILURE_DOMAIN_LABEL, INFRASTRUCTURE_GROUP, NODE_REUSE_LABEL, UNHEALTHY_ANNOTATION, UNHEALTHY_ANNOTATION_DEPRECATED,
+  CLUSTER_API_GROUP, FAILURE_DOMAIN_LABEL, INFRASTRUCTURE_GROUP, NODE_REUSE_LABEL, UNHEALTHY_ANNOTATION, UNHEALTHY_ANNOTATION_DEPRECATED,
 } from '../api/index.ts';
 import type { CompiledHostSelector } from './host-selector.ts';
 
@@ -31,11 +31,21 @@ export function consumedBy(host: BareMetalHost, claimant: Pick<Claimant, 'namesp
     && (ref.namespace ?? host.metadata.namespace) === claimant.namespace;
 }
 
+/**
+ * A host released for node reuse: labelled for its owner and, since CAPM3 1.14, booked with a
+ * consumerRef on the Cluster so that nobody else takes it. The booking is not a claim.
+ */
+function bookedForReuse(host: BareMetalHost): boolean {
+  const ref = host.spec.consumerRef;
+  return host.metadata.labels?.[NODE_REUSE_LABEL] !== undefined && ref?.kind === 'Cluster'
+    && (ref.apiVersion ?? '').split('/')[0] === CLUSTER_API_GROUP;
+}
+
 /** Why a host cannot be taken, or undefined when it can (in any provisioning state). */
 function exclusion(host: BareMetalHost, claimant: Claimant): string | undefined {
   const annotations = host.metadata.annotations ?? {};
   const reuse = host.metadata.labels?.[NODE_REUSE_LABEL];
-  if (host.spec.consumerRef) return 'consumed';
+  if (host.spec.consumerRef && !bookedForReuse(host)) return 'consumed';
   if (host.metadata.deletionTimestamp) return 'being deleted';
   if (host.status?.errorMessage) return 'in error';
   if (PAUSED_ANNOTATION in annotations) return 'paused';
