@@ -1,6 +1,6 @@
 import type { BareMetalHost } from '../../../operator/api/index.ts';
 import { BareMetalHostResource } from '../../../operator/api/index.ts';
-import type { Controller, KubeObject, Manager, MapFunc, ObjectName, Predicate } from '../../../operator/runtime/index.ts';
+import type { Controller, KubeObject, Manager, MapFunc, ObjectName, Predicate, Reconciler } from '../../../operator/runtime/index.ts';
 import { SecretResource, annotationChanged, deletionRequested, finalizerChanged, generationChanged, labelChanged, or } from '../../../operator/runtime/index.ts';
 import {
   CLUSTER_NAME_LABEL, ClusterResource, INFRASTRUCTURE_GROUP, MachineResource, MachineSetResource, Metal3ClusterResource,
@@ -61,6 +61,17 @@ export function setupMetal3MachineController(manager: Manager, options: Metal3Ma
     return clusterName ? clusterToMetal3Machines({ metadata: { namespace: metal3Cluster.metadata.namespace, name: clusterName } }) : [];
   };
 
+  // The watch filter is checked on the Metal3Machine itself at reconcile time too: events of
+  // the Machine, host and Cluster watches (and resyncs) reach us without passing it.
+  const filter = options.watchFilter;
+  const filtered: Reconciler = filter
+    ? { reconcile: async (request, context) => {
+      const m3m = cache.get(request);
+      if (m3m && !(filter.create?.(m3m) ?? true)) return {};
+      return reconciler.reconcile(request, context);
+    } }
+    : reconciler;
+
   // Our own status writes do not wake us; spec, metadata and deletion changes do.
   const changed = or(generationChanged, annotationChanged, labelChanged, finalizerChanged, deletionRequested);
   return manager
@@ -71,5 +82,5 @@ export function setupMetal3MachineController(manager: Manager, options: Metal3Ma
     .watches(ClusterResource, clusterToMetal3Machines)
     .watches(Metal3ClusterResource, metal3ClusterToMetal3Machines)
     .withOptions({ maxConcurrentReconciles: options.maxConcurrentReconciles })
-    .complete(reconciler);
+    .complete(filtered);
 }

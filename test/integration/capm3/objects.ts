@@ -58,9 +58,12 @@ export class ClusterApiObjects {
 
   /** A Machine and the Metal3Machine it owns, linked both ways as Cluster API's Machine controller does. */
   async machine(name: string, options: { cluster: string; dataSecretName?: string; m3mSpec: Record<string, unknown>;
-    failureDomain?: string; annotations?: Record<string, string> }): Promise<void> {
+    failureDomain?: string; annotations?: Record<string, string>; m3mLabels?: Record<string, string>;
+    /** Owner references of the Machine (a MachineSet's, as Cluster API's MachineSet controller writes). */
+    machineOwners?: OwnerReference[] }): Promise<void> {
     await this.apply([{ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Machine',
-      metadata: { name, namespace: this.namespace, labels: { 'cluster.x-k8s.io/cluster-name': options.cluster } },
+      metadata: { name, namespace: this.namespace, labels: { 'cluster.x-k8s.io/cluster-name': options.cluster },
+        ...(options.machineOwners ? { ownerReferences: options.machineOwners } : {}) },
       spec: { clusterName: options.cluster,
         // Without data yet, a bootstrap provider's config stands in (Cluster API requires one of the two).
         bootstrap: options.dataSecretName ? { dataSecretName: options.dataSecretName }
@@ -69,11 +72,43 @@ export class ClusterApiObjects {
         ...(options.failureDomain ? { failureDomain: options.failureDomain } : {}) } }]);
     const machine = await this.get<{ metadata: { uid: string } }>('machine', name);
     await this.apply([{ apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2', kind: 'Metal3Machine',
-      metadata: { name, namespace: this.namespace, labels: { 'cluster.x-k8s.io/cluster-name': options.cluster },
+      metadata: { name, namespace: this.namespace, labels: { 'cluster.x-k8s.io/cluster-name': options.cluster, ...options.m3mLabels },
         annotations: options.annotations ?? {},
         ownerReferences: [{ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Machine', name, uid: machine.metadata.uid, controller: true }] },
       spec: options.m3mSpec }]);
   }
+}
+
+export interface OwnerReference { apiVersion: string; kind: string; name: string; uid: string; controller?: boolean }
+
+/**
+ * A MachineDeployment and the MachineSet it owns, with only the fields their CRDs require
+ * (no Cluster API controller acts on them here); returns the owner reference a Machine of
+ * that MachineSet carries.
+ */
+export async function machineDeployment(objects: ClusterApiObjects, name: string, options: {
+  cluster: string; template: string; dataSecretName: string;
+}): Promise<OwnerReference> {
+  const selector = { matchLabels: { 'cluster.x-k8s.io/deployment-name': name } };
+  const spec = {
+    clusterName: options.cluster,
+    selector,
+    template: { metadata: { labels: selector.matchLabels }, spec: {
+      clusterName: options.cluster,
+      bootstrap: { dataSecretName: options.dataSecretName },
+      infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'Metal3MachineTemplate', name: options.template },
+    } },
+  };
+  const labels = { 'cluster.x-k8s.io/cluster-name': options.cluster };
+  await objects.apply([{ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'MachineDeployment', metadata: { name, namespace: objects.namespace, labels }, spec }]);
+  const deployment = await objects.get<{ metadata: { uid: string } }>('machinedeployment', name);
+  const setName = `${name}-set`;
+  await objects.apply([{ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'MachineSet',
+    metadata: { name: setName, namespace: objects.namespace, labels: { ...labels, ...selector.matchLabels },
+      ownerReferences: [{ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'MachineDeployment', name, uid: deployment.metadata.uid, controller: true }] },
+    spec }]);
+  const machineSet = await objects.get<{ metadata: { uid: string } }>('machineset', setName);
+  return { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'MachineSet', name: setName, uid: machineSet.metadata.uid, controller: true };
 }
 
 /**
