@@ -1,0 +1,74 @@
+import { describe, expect, it } from '@jest/globals';
+import type { Clock } from '../../../operator/runtime/index.ts';
+import { metal3MachineSchema } from '../../api/index.ts';
+import type { Metal3MachineStatus } from '../../api/index.ts';
+import { MachineStatus } from './machine-status.ts';
+
+// Only now() is read; the provider may not import the runtime's testing helpers.
+const clock = (iso = '2026-01-02T03:04:05Z'): Clock => ({ now: () => Date.parse(iso), setTimer: () => ({ cancel: () => {} }) });
+const machine = (status?: Metal3MachineStatus) =>
+  metal3MachineSchema.parse({ metadata: { name: 'm', namespace: 'ns', generation: 3 }, spec: {}, ...(status ? { status } : {}) });
+const ready = (status: MachineStatus) => status.next.conditions?.find((c) => c.type === 'Ready');
+
+describe('MachineStatus', () => {
+  it('summarises Ready from the first blocking input, with its reason and message', () => {
+    const status = new MachineStatus(machine(), clock());
+    status.condition({ type: 'Paused', status: 'False', reason: 'NotPaused', message: '' });
+    status.condition({ type: 'AssociateBareMetalHost', status: 'False', reason: 'NoHostAvailable', message: 'no free BareMetalHost' });
+    status.summarize();
+    expect(ready(status)).toMatchObject({ status: 'False', reason: 'NoHostAvailable', message: 'no free BareMetalHost', observedGeneration: 3 });
+  });
+
+  it('names the host provisioning wait once the host is associated', () => {
+    const status = new MachineStatus(machine(), clock());
+    status.condition({ type: 'AssociateBareMetalHost', status: 'True', reason: 'AssociateBareMetalHostSuccess', message: 'claimed h' });
+    status.condition({ type: 'HostProvisioned', status: 'False', reason: 'WaitingForHostProvisioned', message: 'h is provisioning' });
+    status.summarize();
+    expect(ready(status)).toMatchObject({ status: 'False', reason: 'WaitingForHostProvisioned', message: 'h is provisioning' });
+  });
+
+  it('puts Paused first, whatever else blocks', () => {
+    const status = new MachineStatus(machine(), clock());
+    status.condition({ type: 'AssociateBareMetalHost', status: 'False', reason: 'NoHostAvailable', message: 'none' });
+    status.condition({ type: 'Paused', status: 'True', reason: 'Paused', message: 'Cluster c1 or this Metal3Machine is paused' });
+    status.summarize();
+    expect(ready(status)).toMatchObject({ status: 'False', reason: 'Paused', message: 'Cluster c1 or this Metal3Machine is paused' });
+  });
+
+  it('says NotReady without any blocking input, and Ready once provisioned', () => {
+    const waiting = new MachineStatus(machine(), clock());
+    waiting.summarize();
+    expect(ready(waiting)).toMatchObject({ status: 'False', reason: 'NotReady', message: 'waiting for the host to be provisioned' });
+    const done = new MachineStatus(machine(), clock());
+    done.condition({ type: 'HostProvisioned', status: 'False', reason: 'Stale', message: '' });
+    done.next.initialization = { provisioned: true };
+    done.summarize();
+    expect(ready(done)).toMatchObject({ status: 'True', reason: 'Ready' });
+  });
+
+  it('writes nothing when a reconcile changed nothing, even later', () => {
+    const first = new MachineStatus(machine(), clock());
+    first.condition({ type: 'Paused', status: 'False', reason: 'NotPaused', message: '' });
+    first.summarize();
+    const written = first.patch();
+    expect(written).toMatchObject({ lastUpdated: '2026-01-02T03:04:05Z', conditions: [{ type: 'Paused' }, { type: 'Ready' }] });
+    const { lastUpdated: _lastUpdated, ...stored } = written!;
+
+    const again = new MachineStatus(machine({ ...stored, lastUpdated: '2026-01-02T03:04:05Z' }), clock('2026-01-02T04:00:00Z'));
+    again.condition({ type: 'Paused', status: 'False', reason: 'NotPaused', message: '' });
+    again.summarize();
+    expect(again.patch()).toBeUndefined();
+  });
+
+  it('writes the whole status with a new lastUpdated when something changed, keeping the transition time of unchanged conditions', () => {
+    const first = new MachineStatus(machine(), clock());
+    first.condition({ type: 'AssociateBareMetalHost', status: 'False', reason: 'NoHostAvailable', message: 'none' });
+    const stored = first.patch()!;
+    const later = new MachineStatus(machine(stored), clock('2026-01-02T05:00:00Z'));
+    later.condition({ type: 'AssociateBareMetalHost', status: 'False', reason: 'NoHostAvailable', message: 'still none, 3 consumed' });
+    later.next.userData = { name: 'bootstrap', namespace: 'ns' };
+    const patch = later.patch();
+    expect(patch).toMatchObject({ lastUpdated: '2026-01-02T05:00:00Z', userData: { name: 'bootstrap', namespace: 'ns' } });
+    expect(patch?.conditions?.[0]).toMatchObject({ message: 'still none, 3 consumed', lastTransitionTime: '2026-01-02T03:04:05Z' });
+  });
+});
