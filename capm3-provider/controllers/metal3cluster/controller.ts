@@ -1,6 +1,6 @@
 import type { Controller, Manager, MapFunc, ObjectName, Predicate } from '../../../operator/runtime/index.ts';
 import {
-  annotationChanged, deepEqual, deletionRequested, finalizerChanged, generationChanged, labelChanged, or,
+  allows, annotationChanged, deepEqual, deletionRequested, finalizerChanged, generationChanged, labelChanged, or,
 } from '../../../operator/runtime/index.ts';
 import { CLUSTER_NAME_LABEL, ClusterResource, MachineResource, Metal3ClusterResource } from '../../api/index.ts';
 import type { Cluster, Machine, Metal3Cluster } from '../../api/index.ts';
@@ -33,6 +33,7 @@ export function setupMetal3ClusterController(manager: Manager, options: Metal3Cl
     machines: manager.informer<Machine>(MachineResource),
     events: manager.eventRecorder('metal3cluster-controller'),
     settings: { requeueAfterMs: options.requeueAfterMs },
+    ours: (object) => !options.watchFilter || allows(options.watchFilter, { type: 'create', object }),
   }, manager.clock);
 
   const clusterToMetal3Cluster: MapFunc<Cluster> = (cluster) => {

@@ -1,5 +1,5 @@
 import type { Controller, Manager, MapFunc, Predicate } from '../../../operator/runtime/index.ts';
-import { annotationChanged, generationChanged, or } from '../../../operator/runtime/index.ts';
+import { allows, annotationChanged, generationChanged, or } from '../../../operator/runtime/index.ts';
 import { Metal3MachineResource, Metal3MachineTemplateResource } from '../../api/index.ts';
 import type { Metal3Machine, Metal3MachineTemplate } from '../../api/index.ts';
 import { clonedFromTemplate } from './cloned-from.ts';
@@ -18,6 +18,7 @@ export function setupMetal3MachineTemplateController(manager: Manager, options: 
   const reconciler = new Metal3MachineTemplateReconciler({
     templates: manager.informer<Metal3MachineTemplate>(Metal3MachineTemplateResource),
     metal3Machines: { client: manager.client<Metal3Machine>(Metal3MachineResource), cache: manager.informer<Metal3Machine>(Metal3MachineResource) },
+    ours: (object) => !options.watchFilter || allows(options.watchFilter, { type: 'create', object }),
   });
   const machineToTemplate: MapFunc<Metal3Machine> = (m3m) => {
     const name = clonedFromTemplate(m3m);

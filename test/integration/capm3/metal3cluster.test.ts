@@ -32,6 +32,9 @@ describe('Metal3Cluster controller on the real API server (Cluster API objects c
   let namespace = '';
   let objects: ClusterApiObjects;
   let provider: ProviderProcess;
+  // A second provider with --watch-filter, in a namespace of its own.
+  let filteredNamespace = '';
+  let filtered: ProviderProcess | undefined;
 
   const condition = (m3c: M3C | undefined, type: string) => m3c?.status?.conditions?.find((c) => c.type === type);
   const waitForM3C = (name: string, what: string, accept: (m3c: M3C) => boolean) => {
@@ -50,13 +53,15 @@ describe('Metal3Cluster controller on the real API server (Cluster API objects c
 
   /** A Cluster, and a Metal3Cluster it owns (as Cluster API's Cluster controller would link them). */
   const clusterWith = async (name: string, options: { m3cSpec: Record<string, unknown>; annotations?: Record<string, string>;
-    paused?: boolean; owned?: boolean }) => {
-    await objects.apply([{ apiVersion: CAPI, kind: 'Cluster', metadata: { name, namespace },
+    labels?: Record<string, string>; paused?: boolean; owned?: boolean; into?: ClusterApiObjects }) => {
+    const target = options.into ?? objects;
+    const namespace = target.namespace;
+    await target.apply([{ apiVersion: CAPI, kind: 'Cluster', metadata: { name, namespace },
       spec: { ...(options.paused ? { paused: true } : {}), infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'Metal3Cluster', name } } }]);
-    const cluster = await objects.get<{ metadata: { uid: string } }>('cluster', name);
+    const cluster = await target.get<{ metadata: { uid: string } }>('cluster', name);
     const owner = { apiVersion: CAPI, kind: 'Cluster', name, uid: cluster.metadata.uid };
-    await objects.apply([{ apiVersion: INFRA, kind: 'Metal3Cluster',
-      metadata: { name, namespace, labels: { 'cluster.x-k8s.io/cluster-name': name }, annotations: options.annotations ?? {},
+    await target.apply([{ apiVersion: INFRA, kind: 'Metal3Cluster',
+      metadata: { name, namespace, labels: { 'cluster.x-k8s.io/cluster-name': name, ...options.labels }, annotations: options.annotations ?? {},
         ...(options.owned === false ? {} : { ownerReferences: [owner] }) },
       spec: options.m3cSpec }]);
     return { owner };
@@ -75,14 +80,15 @@ describe('Metal3Cluster controller on the real API server (Cluster API objects c
 
   afterAll(async () => {
     await provider?.stop();
-    if (namespace) {
+    await filtered?.stop();
+    for (const ns of [namespace, filteredNamespace].filter(Boolean)) {
       // Our finalizers would hold the namespace's objects; nothing reconciles them any more.
       for (const kind of ['m3c', 'm3m']) {
-        const names = (await kubectl.ok(['get', kind, '-n', namespace, '-o', 'name'])).split('\n').filter(Boolean);
-        for (const name of names) await kubectl.run(['patch', name, '-n', namespace, '--type=merge', '-p', '{"metadata":{"finalizers":null}}']);
+        const names = (await kubectl.ok(['get', kind, '-n', ns, '-o', 'name'])).split('\n').filter(Boolean);
+        for (const name of names) await kubectl.run(['patch', name, '-n', ns, '--type=merge', '-p', '{"metadata":{"finalizers":null}}']);
       }
-      await kubectl.run(['delete', 'm3c,m3m,machines,clusters', '--all', '-n', namespace, '--wait=false']);
-      await deleteNamespace(kubectl, namespace);
+      await kubectl.run(['delete', 'm3c,m3m,machines,clusters', '--all', '-n', ns, '--wait=false']);
+      await deleteNamespace(kubectl, ns);
     }
     kubectl.dispose();
   });
@@ -202,5 +208,23 @@ describe('Metal3Cluster controller on the real API server (Cluster API objects c
     await waitFor(async () => ((await objects.find('m3c', 'doomed')) === undefined ? true : undefined),
       { timeoutMs: 60_000, intervalMs: 300, what: 'Metal3Cluster doomed to be gone' });
     expect(await objects.find('machine', 'bystander-0')).toBeDefined();
+  });
+
+  it('with --watch-filter leaves Metal3Clusters without the filter label alone, even when their Cluster changes', async () => {
+    filteredNamespace = await createUniqueNamespace(kubectl, 'capm3-m3c-filter');
+    const into = new ClusterApiObjects(kubectl, filteredNamespace);
+    filtered = startProviderProcess({ env, namespace: filteredNamespace, label: `m3c-${filteredNamespace}`, extraEnv: { CAPM3_WATCH_FILTER: 'mine' } });
+    await clusterWith('theirs', { m3cSpec: { controlPlaneEndpoint: { host: '192.0.2.8' } }, into });
+    // A Cluster event maps to its Metal3Cluster: it must not get past the filter that way either.
+    await into.patch('cluster', 'theirs', { metadata: { annotations: { touched: '1' } } });
+    await clusterWith('mine', { m3cSpec: { controlPlaneEndpoint: { host: '192.0.2.9' } }, labels: { 'cluster.x-k8s.io/watch-filter': 'mine' }, into });
+    await waitFor(async () => {
+      const mine = await into.find<M3C>('m3c', 'mine');
+      return mine?.status?.initialization?.provisioned ? mine : undefined;
+    }, { timeoutMs: 60_000, intervalMs: 300, what: 'the labelled Metal3Cluster to be provisioned' });
+
+    const theirs = await into.get<M3C>('m3c', 'theirs');
+    expect(theirs.status).toBeUndefined();
+    expect(theirs.metadata.finalizers ?? []).toEqual([]);
   });
 });
