@@ -4,7 +4,8 @@ import { workloadKubeconfigSecret } from '../../../hack/capi/index.ts';
 import type { SystemRecords } from '../../../hack/agent-simulator/records.ts';
 import { ClusterApiObjects } from '../../integration/capm3/objects.ts';
 import { Kubectl } from '../../support/kubectl.ts';
-import { createUniqueNamespace, deleteNamespace } from '../../support/namespaces.ts';
+import { createUniqueNamespace } from '../../support/namespaces.ts';
+import { deleteProviderNamespace } from '../../support/provider-namespace.ts';
 import { startOperatorProcess, type OperatorProcess } from '../../support/operator-process.ts';
 import { installProviderCrds } from '../../support/provider-crds.ts';
 import { startProviderProcess, type ProviderProcess } from '../../support/provider-process.ts';
@@ -73,14 +74,7 @@ afterAll(async () => {
   await operator?.stop();
   if (namespace) {
     await releaseNodesNamed(env, `${namespace}~`);
-    for (const kind of ['bmh', 'm3m', 'hardwaredata']) {
-      const left = await kubectl.run(['get', kind, '-n', namespace, '-o', 'name']);
-      for (const name of left.stdout.split('\n').filter(Boolean)) {
-        await kubectl.run(['patch', name, '-n', namespace, '--type=merge', '-p', '{"metadata":{"finalizers":null}}']);
-      }
-    }
-    await kubectl.run(['delete', 'bmh,m3m,machines,clusters,m3c,secrets,hardwaredata', '--all', '-n', namespace, '--wait=false']);
-    await deleteNamespace(kubectl, namespace);
+    await deleteProviderNamespace(kubectl, namespace);
   }
   await workload.run(['delete', 'node', nodeName, '--ignore-not-found']);
   kubectl.dispose();

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { Kubectl } from '../../support/kubectl.ts';
-import { createUniqueNamespace, deleteNamespace } from '../../support/namespaces.ts';
+import { createUniqueNamespace } from '../../support/namespaces.ts';
+import { deleteProviderNamespace } from '../../support/provider-namespace.ts';
 import { installProviderCrds } from '../../support/provider-crds.ts';
 import { startProviderProcess, type ProviderProcess } from '../../support/provider-process.ts';
 import { readStackEnv } from '../../support/stack-env.ts';
@@ -38,12 +39,7 @@ describe('two provider processes racing for one free host', () => {
 
   afterAll(async () => {
     for (const provider of providers) await provider.stop();
-    if (namespace) {
-      const names = (await kubectl.ok(['get', 'm3m', '-n', namespace, '-o', 'name'])).split('\n').filter(Boolean);
-      for (const name of names) await kubectl.run(['patch', name, '-n', namespace, '--type=merge', '-p', '{"metadata":{"finalizers":null}}']);
-      await kubectl.run(['delete', 'm3m,bmh,machines,clusters,m3c,secrets', '--all', '-n', namespace, '--wait=false']);
-      await deleteNamespace(kubectl, namespace);
-    }
+    if (namespace) await deleteProviderNamespace(kubectl, namespace);
     kubectl.dispose();
   });
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { Kubectl } from '../../support/kubectl.ts';
-import { createUniqueNamespace, deleteNamespace } from '../../support/namespaces.ts';
+import { createUniqueNamespace } from '../../support/namespaces.ts';
+import { deleteProviderNamespace } from '../../support/provider-namespace.ts';
 import { installProviderCrds } from '../../support/provider-crds.ts';
 import { startProviderProcess, type ProviderProcess } from '../../support/provider-process.ts';
 import { readStackEnv } from '../../support/stack-env.ts';
@@ -81,15 +82,7 @@ describe('Metal3Cluster controller on the real API server (Cluster API objects c
   afterAll(async () => {
     await provider?.stop();
     await filtered?.stop();
-    for (const ns of [namespace, filteredNamespace].filter(Boolean)) {
-      // Our finalizers would hold the namespace's objects; nothing reconciles them any more.
-      for (const kind of ['m3c', 'm3m']) {
-        const names = (await kubectl.ok(['get', kind, '-n', ns, '-o', 'name'])).split('\n').filter(Boolean);
-        for (const name of names) await kubectl.run(['patch', name, '-n', ns, '--type=merge', '-p', '{"metadata":{"finalizers":null}}']);
-      }
-      await kubectl.run(['delete', 'm3c,m3m,machines,clusters', '--all', '-n', ns, '--wait=false']);
-      await deleteNamespace(kubectl, ns);
-    }
+    for (const ns of [namespace, filteredNamespace].filter(Boolean)) await deleteProviderNamespace(kubectl, ns);
     kubectl.dispose();
   });
 

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { workloadKubeconfigSecret } from '../../../hack/capi/index.ts';
 import { Kubectl } from '../../support/kubectl.ts';
-import { createUniqueNamespace, deleteNamespace } from '../../support/namespaces.ts';
+import { createUniqueNamespace } from '../../support/namespaces.ts';
+import { deleteProviderNamespace } from '../../support/provider-namespace.ts';
 import { installProviderCrds } from '../../support/provider-crds.ts';
 import { startProviderProcess, type ProviderProcess } from '../../support/provider-process.ts';
 import { readStackEnv } from '../../support/stack-env.ts';
@@ -60,15 +61,7 @@ describe('Metal3Machine controller on the real API server (Cluster API objects c
 
   afterAll(async () => {
     await provider?.stop();
-    if (namespace) {
-      // Our finalizers would hold the namespace's objects; nothing reconciles them any more.
-      for (const kind of ['m3m', 'bmh']) {
-        const names = (await kubectl.ok(['get', kind, '-n', namespace, '-o', 'name'])).split('\n').filter(Boolean);
-        for (const name of names) await kubectl.run(['patch', name, '-n', namespace, '--type=merge', '-p', '{"metadata":{"finalizers":null}}']);
-      }
-      await kubectl.run(['delete', 'all,m3m,bmh,machines,clusters,m3c,secrets', '--all', '-n', namespace, '--wait=false']);
-      await deleteNamespace(kubectl, namespace);
-    }
+    if (namespace) await deleteProviderNamespace(kubectl, namespace);
     kubectl.dispose();
     workload.dispose();
   });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { Kubectl } from '../../support/kubectl.ts';
-import { createUniqueNamespace, deleteNamespace } from '../../support/namespaces.ts';
+import { createUniqueNamespace } from '../../support/namespaces.ts';
+import { deleteProviderNamespace } from '../../support/provider-namespace.ts';
 import { installProviderCrds } from '../../support/provider-crds.ts';
 import { startProviderProcess, type ProviderProcess } from '../../support/provider-process.ts';
 import { readStackEnv } from '../../support/stack-env.ts';
@@ -49,12 +50,7 @@ describe('Metal3MachineTemplate controller on the real API server', () => {
 
   afterAll(async () => {
     await provider?.stop();
-    if (namespace) {
-      const names = (await kubectl.ok(['get', 'm3m', '-n', namespace, '-o', 'name'])).split('\n').filter(Boolean);
-      for (const name of names) await kubectl.run(['patch', name, '-n', namespace, '--type=merge', '-p', '{"metadata":{"finalizers":null}}']);
-      await kubectl.run(['delete', 'm3m,m3mt', '--all', '-n', namespace, '--wait=false']);
-      await deleteNamespace(kubectl, namespace);
-    }
+    if (namespace) await deleteProviderNamespace(kubectl, namespace);
     kubectl.dispose();
   });
 

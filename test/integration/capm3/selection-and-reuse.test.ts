@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { Kubectl } from '../../support/kubectl.ts';
-import { createUniqueNamespace, deleteNamespace } from '../../support/namespaces.ts';
+import { createUniqueNamespace } from '../../support/namespaces.ts';
+import { deleteProviderNamespace } from '../../support/provider-namespace.ts';
 import { installProviderCrds } from '../../support/provider-crds.ts';
 import { startProviderProcess, type ProviderProcess } from '../../support/provider-process.ts';
 import { readStackEnv } from '../../support/stack-env.ts';
@@ -49,13 +50,7 @@ class Scene {
   async stop(): Promise<void> {
     await this.provider?.stop();
     if (!this.namespace) return;
-    // Our finalizers would hold the namespace's objects; nothing reconciles them any more.
-    for (const kind of ['m3m', 'bmh']) {
-      const names = (await this.kubectl.ok(['get', kind, '-n', this.namespace, '-o', 'name'])).split('\n').filter(Boolean);
-      for (const name of names) await this.kubectl.run(['patch', name, '-n', this.namespace, '--type=merge', '-p', '{"metadata":{"finalizers":null}}']);
-    }
-    await this.kubectl.run(['delete', 'm3m,m3mt,bmh,machines,machinesets,machinedeployments,clusters,m3c,secrets', '--all', '-n', this.namespace, '--wait=false']);
-    await deleteNamespace(this.kubectl, this.namespace);
+    await deleteProviderNamespace(this.kubectl, this.namespace);
   }
 
   machine(name: string, what: string, accept: (m3m: M3M) => boolean): Promise<M3M> {

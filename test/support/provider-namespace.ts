@@ -1,0 +1,16 @@
+import type { Kubectl } from './kubectl.ts';
+import { deleteNamespace } from './namespaces.ts';
+
+/** Kinds the provider or operator put finalizers on; with nobody left to reconcile them they would hold the namespace. */
+const FINALIZED_KINDS = ['m3m', 'm3c', 'bmh', 'hardwaredata'];
+const TEST_KINDS = 'm3m,m3mt,m3c,bmh,hardwaredata,machines,machinesets,machinedeployments,clusters,secrets';
+
+/** Removes everything a provider test left in its namespace (after its provider has stopped), then the namespace. */
+export async function deleteProviderNamespace(kubectl: Kubectl, namespace: string): Promise<void> {
+  for (const kind of FINALIZED_KINDS) {
+    const names = (await kubectl.ok(['get', kind, '-n', namespace, '-o', 'name'])).split('\n').filter(Boolean);
+    for (const name of names) await kubectl.run(['patch', name, '-n', namespace, '--type=merge', '-p', '{"metadata":{"finalizers":null}}']);
+  }
+  await kubectl.run(['delete', TEST_KINDS, '--all', '-n', namespace, '--wait=false']);
+  await deleteNamespace(kubectl, namespace);
+}
