@@ -87,8 +87,13 @@ export class WorkloadCluster implements WorkloadNodes {
       kind: 'Node',
       metadata: { name: node.name },
       status: {
-        conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status',
-          lastHeartbeatTime: now, lastTransitionTime: now }],
+        // What kubelet reports on a healthy node; Cluster API needs the pressure conditions False for a Machine to be Ready.
+        conditions: [
+          { type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status' },
+          { type: 'MemoryPressure', status: 'False', reason: 'KubeletHasSufficientMemory', message: 'kubelet has sufficient memory available' },
+          { type: 'DiskPressure', status: 'False', reason: 'KubeletHasNoDiskPressure', message: 'kubelet has no disk pressure' },
+          { type: 'PIDPressure', status: 'False', reason: 'KubeletHasSufficientPID', message: 'kubelet has sufficient PID available' },
+        ].map((condition) => ({ ...condition, lastHeartbeatTime: now, lastTransitionTime: now })),
         addresses,
         nodeInfo: { systemUUID: node.systemUuid, operatingSystem: 'linux', architecture: goArch(node.architecture) },
       },
