@@ -16,8 +16,8 @@ export interface TestImage {
  * ramdisk and ESP (the agent simulator plays the ramdisk, nothing runs them;
  * Ironic only copies them into the boot ISOs it builds for virtual media), an
  * IPA ISO made of them (a real ISO 9660 image: the simulator reads it as a
- * server's firmware would), and a raw test OS image with sha256/md5 checksum
- * files beside it.
+ * server's firmware would), and two raw test OS images with sha256/md5
+ * checksum files beside them.
  */
 export function writeArtifacts(root: string): { images: TestImage[] } {
   mkdirSync(join(root, 'images'), { recursive: true });
@@ -26,7 +26,8 @@ export function writeArtifacts(root: string): { images: TestImage[] } {
   }
   const read = (name: string) => readFileSync(join(root, name));
   writeIpaIso(join(root, 'ipa.iso'), { kernel: read('ipa.kernel'), ramdisk: read('ipa.initramfs'), esp: read('esp.img') });
-  const images = [writeImage(root, 'images/test-os.raw', 2 * 1024 * 1024)];
+  // A second release of the OS, for rolling upgrades (a new image rolls a MachineDeployment).
+  const images = [writeImage(root, 'images/test-os.raw', 2 * 1024 * 1024), writeImage(root, 'images/test-os-v2.raw', 2 * 1024 * 1024)];
   return { images };
 }
 

@@ -1,5 +1,38 @@
 import type { StackEnv } from '../stack/state.ts';
 
+export interface HostEntry {
+  name: string;
+  system: StackEnv['systems'][number];
+  labels?: Record<string, string>;
+  /** Beside `online`, `bootMACAddress` and `bmc`. */
+  spec?: Record<string, unknown>;
+}
+
+/** Per host, its BMC credentials Secret and a BareMetalHost on the emulated Redfish server, as a Metal3 user writes them. */
+export function hostObjects(options: { env: StackEnv; namespace: string; hosts: readonly HostEntry[] }): Record<string, unknown>[] {
+  const credentials = options.env.bmcCredentials ?? { username: 'admin', password: 'password' };
+  return options.hosts.flatMap((host) => [
+    {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: `${host.name}-bmc-secret`, namespace: options.namespace },
+      type: 'Opaque',
+      stringData: { username: credentials.username, password: credentials.password },
+    },
+    {
+      apiVersion: 'metal3.io/v1alpha1',
+      kind: 'BareMetalHost',
+      metadata: { name: host.name, namespace: options.namespace, ...(host.labels ? { labels: host.labels } : {}) },
+      spec: {
+        online: true,
+        bootMACAddress: host.system.macs[0],
+        bmc: { address: host.system.redfishAddress, credentialsName: `${host.name}-bmc-secret` },
+        ...host.spec,
+      },
+    },
+  ]);
+}
+
 export interface SampleHostsOptions {
   env: StackEnv;
   namespace: string;
@@ -13,7 +46,6 @@ export interface SampleHostsOptions {
  */
 export function sampleHostObjects(options: SampleHostsOptions): Record<string, unknown>[] {
   const { env, namespace } = options;
-  const credentials = env.bmcCredentials ?? { username: 'admin', password: 'password' };
   const image = env.images[0];
   const objects: Record<string, unknown>[] = [];
   if (options.provision) {
@@ -25,31 +57,12 @@ export function sampleHostObjects(options: SampleHostsOptions): Record<string, u
       stringData: { userData: '#cloud-config\nhostname: sample\n' },
     });
   }
-  env.systems.forEach((system, index) => {
-    const name = `host-${index + 1}`;
-    objects.push({
-      apiVersion: 'v1',
-      kind: 'Secret',
-      metadata: { name: `${name}-bmc-secret`, namespace },
-      type: 'Opaque',
-      stringData: { username: credentials.username, password: credentials.password },
-    });
-    objects.push({
-      apiVersion: 'metal3.io/v1alpha1',
-      kind: 'BareMetalHost',
-      metadata: { name, namespace },
-      spec: {
-        online: true,
-        bootMACAddress: system.macs[0],
-        bmc: { address: system.redfishAddress, credentialsName: `${name}-bmc-secret` },
-        ...(options.provision && image
-          ? {
-              image: { url: image.url, checksum: `${image.url}.sha256sum`, checksumType: 'sha256', format: 'raw' },
-              userData: { name: 'sample-user-data', namespace },
-            }
-          : {}),
-      },
-    });
-  });
+  const spec = options.provision && image
+    ? {
+        image: { url: image.url, checksum: `${image.url}.sha256sum`, checksumType: 'sha256', format: 'raw' },
+        userData: { name: 'sample-user-data', namespace },
+      }
+    : {};
+  objects.push(...hostObjects({ env, namespace, hosts: env.systems.map((system, index) => ({ name: `host-${index + 1}`, system, spec })) }));
   return objects;
 }

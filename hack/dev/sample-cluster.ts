@@ -1,0 +1,71 @@
+import { workloadKubeconfigSecret } from '../capi/index.ts';
+import type { StackEnv } from '../stack/state.ts';
+
+export interface SampleClusterOptions {
+  env: StackEnv;
+  namespace: string;
+  name: string;
+  /** Labels core Cluster API's manager is scoped by (`cluster.x-k8s.io/watch-filter`). */
+  watchLabels: Record<string, string>;
+  /** Host labels each role's machines choose from. */
+  controlPlaneHostSelector: Record<string, string>;
+  workerHostSelector: Record<string, string>;
+  workerReplicas: number;
+}
+
+export const INFRA_API_VERSION = 'infrastructure.cluster.x-k8s.io/v1beta2';
+const CAPI_API_VERSION = 'cluster.x-k8s.io/v1beta2';
+
+/** The Metal3MachineTemplate every worker is cloned from; a new one with another image rolls the MachineDeployment. */
+export function workerTemplate(options: { namespace: string; name: string; image: { url: string; sha256: string };
+  hostSelector: Record<string, string> }): Record<string, unknown> {
+  return {
+    apiVersion: INFRA_API_VERSION, kind: 'Metal3MachineTemplate', metadata: { name: options.name, namespace: options.namespace },
+    spec: { template: { spec: {
+      image: { url: options.image.url, checksum: options.image.sha256, checksumType: 'sha256', diskFormat: 'raw' },
+      hostSelector: { matchLabels: options.hostSelector },
+      // Released workers go straight back to the pool; the operator's own tests cover cleaning.
+      automatedCleaningMode: 'disabled',
+    } } },
+  };
+}
+
+/**
+ * A workload cluster as a Metal3 user declares it, minus the bootstrap and control plane
+ * providers this stack does not run: Cluster + Metal3Cluster, the `<cluster>-kubeconfig`
+ * Secret a control plane provider would write (pointing at the stack's workload API server),
+ * pre-rendered bootstrap data Secrets, one control-plane Machine with its Metal3Machine (what
+ * KubeadmControlPlane would create), and a MachineDeployment of workers.
+ */
+export function sampleClusterObjects(options: SampleClusterOptions): Record<string, unknown>[] {
+  const { env, namespace, name, watchLabels } = options;
+  const image = env.images[0]!;
+  const clusterLabel = { 'cluster.x-k8s.io/cluster-name': name };
+  const bootstrap = (secret: string, userData: string) => ({
+    apiVersion: 'v1', kind: 'Secret', type: 'cluster.x-k8s.io/secret',
+    metadata: { name: secret, namespace, labels: clusterLabel }, stringData: { value: userData, format: 'cloud-config' },
+  });
+  const controlPlaneMachine = `${name}-control-plane-0`;
+  return [
+    { ...workloadKubeconfigSecret(env, name, namespace) },
+    bootstrap(`${name}-control-plane-bootstrap`, '#cloud-config\nruncmd:\n  - kubeadm init\n'),
+    bootstrap(`${name}-workers-bootstrap`, '#cloud-config\nruncmd:\n  - kubeadm join\n'),
+    { apiVersion: CAPI_API_VERSION, kind: 'Cluster', metadata: { name, namespace, labels: watchLabels },
+      spec: { infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'Metal3Cluster', name } } },
+    { apiVersion: INFRA_API_VERSION, kind: 'Metal3Cluster', metadata: { name, namespace },
+      spec: { controlPlaneEndpoint: { host: '127.0.0.1', port: Number(new URL(env.workload.apiServerUrl).port) } } },
+    { apiVersion: INFRA_API_VERSION, kind: 'Metal3Machine', metadata: { name: controlPlaneMachine, namespace, labels: clusterLabel },
+      spec: { image: { url: image.url, checksum: image.sha256, checksumType: 'sha256', diskFormat: 'raw' },
+        hostSelector: { matchLabels: options.controlPlaneHostSelector } } },
+    { apiVersion: CAPI_API_VERSION, kind: 'Machine',
+      metadata: { name: controlPlaneMachine, namespace, labels: { ...watchLabels, ...clusterLabel, 'cluster.x-k8s.io/control-plane': '' } },
+      spec: { clusterName: name, bootstrap: { dataSecretName: `${name}-control-plane-bootstrap` },
+        infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'Metal3Machine', name: controlPlaneMachine } } },
+    workerTemplate({ namespace, name: `${name}-workers-v1`, image, hostSelector: options.workerHostSelector }),
+    { apiVersion: CAPI_API_VERSION, kind: 'MachineDeployment', metadata: { name: `${name}-workers`, namespace, labels: watchLabels },
+      spec: { clusterName: name, replicas: options.workerReplicas, selector: {},
+        template: { metadata: { labels: watchLabels }, spec: { clusterName: name,
+          bootstrap: { dataSecretName: `${name}-workers-bootstrap` },
+          infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'Metal3MachineTemplate', name: `${name}-workers-v1` } } } } },
+  ];
+}
