@@ -1,29 +1,38 @@
-// `npm run dev`: the local stack, the operator on it, sample hosts, and a live
-// view of every host's state changes until Ctrl-C.
+// `npm run dev`: the local stack with core Cluster API, the operator and the provider, a
+// workload cluster whose MachineDeployment starts at 0 replicas over free hosts, and a live
+// view of hosts, Machines and replica counts until Ctrl-C. `--no-cluster` runs the operator
+// alone on sample hosts that provision themselves.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { watchHosts } from './dev/host-watcher.ts';
+import { installClusterApiCrds, startClusterApiManager } from './capi/index.ts';
+import type { ClusterApiManager } from './capi/index.ts';
 import { kubectl } from './dev/kubectl.ts';
-import { sampleHostObjects } from './dev/sample-hosts.ts';
+import { watchObjects } from './dev/object-watcher.ts';
+import { sampleClusterObjects } from './dev/sample-cluster.ts';
+import { hostObjects, sampleHostObjects } from './dev/sample-hosts.ts';
+import { hostKind, machineDeploymentKind, machineKind } from './dev/watched-kinds.ts';
 import { defaultStateDir, repoRoot } from './stack/paths.ts';
 import { operatorEnvironment } from './stack/operator-env.ts';
-import { isAlive, startProcess, stopProcess } from './stack/processes.ts';
+import { isAlive, startProcess, stopProcess, type TrackedProcess } from './stack/processes.ts';
 import { readState, envShellFile } from './stack/state.ts';
 import { stackDown, stackUp } from './stack/stack.ts';
 
 const { values } = parseArgs({
   options: {
     hosts: { type: 'string', default: '4' },
+    'no-cluster': { type: 'boolean', default: false },
     'no-provision': { type: 'boolean', default: false },
     'keep-stack': { type: 'boolean', default: false },
     'state-dir': { type: 'string' },
   },
 });
-const hosts = z.coerce.number().int().min(1).max(200).parse(values.hosts);
+const withCluster = !values['no-cluster'];
+const hosts = z.coerce.number().int().min(withCluster ? 2 : 1).max(200).parse(values.hosts);
 const stateDir = values['state-dir'] ?? defaultStateDir();
 const namespace = 'metal3-dev';
+const clusterName = 'dev';
 const say = (line: string) => console.log(line);
 
 const existing = readState(stateDir);
@@ -34,25 +43,59 @@ const env = existing && existing.env.systems.length >= hosts
       return stackUp({ stateDir, systems: hosts, ironicBasicAuth: false, bmcBasicAuth: true, log: (line) => say(`stack: ${line}`) });
     })();
 const startedStack = existing === undefined || existing.env !== env;
+const systems = env.systems.slice(0, hosts);
 
-say('dev: applying CRDs and sample hosts');
-await kubectl(env, ['apply', '--server-side', '-k', join(repoRoot, 'deploy', 'crds')]);
+say('dev: applying CRDs');
+await kubectl(env, ['apply', '--server-side', '--force-conflicts', '-k', join(repoRoot, 'deploy', 'crds')]);
+if (withCluster) {
+  await kubectl(env, ['apply', '--server-side', '--force-conflicts', '-k', join(repoRoot, 'deploy', 'capm3', 'crds')]);
+  await installClusterApiCrds(env);
+}
 await kubectl(env, ['wait', '--for=condition=Established', 'crd/baremetalhosts.metal3.io', 'crd/hardwaredata.metal3.io']);
 await kubectl(env, ['create', 'namespace', namespace]).catch(() => undefined);
-const objects = sampleHostObjects({ env: { ...env, systems: env.systems.slice(0, hosts) }, namespace, provision: !values['no-provision'] });
-await kubectl(env, ['apply', '-f', '-'], { input: JSON.stringify({ apiVersion: 'v1', kind: 'List', items: objects }) });
-
 mkdirSync(join(stateDir, 'logs'), { recursive: true });
-const operator = startProcess({
-  name: 'operator',
-  command: process.execPath,
-  args: ['--disable-warning=ExperimentalWarning', join(repoRoot, 'operator', 'main.ts')],
-  env: operatorEnvironment(env),
-  logPath: join(stateDir, 'logs', 'operator.log'),
-});
-say(`dev: operator running (pid ${operator.pid}, log ${operator.logPath})`);
-say(`dev: in another shell: source ${envShellFile(stateDir)}; kubectl get bmh -n ${namespace}; baremetal node list`);
-say('dev: host state changes follow; Ctrl-C stops');
+
+const processes: TrackedProcess[] = [];
+const start = (name: string, script: string, args: string[], processEnv: Record<string, string>) => {
+  const started = startProcess({
+    name,
+    command: process.execPath,
+    args: ['--disable-warning=ExperimentalWarning', join(repoRoot, script), ...args],
+    env: processEnv,
+    logPath: join(stateDir, 'logs', `${name}.log`),
+  });
+  processes.push(started);
+  say(`dev: ${name} running (pid ${started.pid}, log ${started.logPath})`);
+};
+
+let capi: ClusterApiManager | undefined;
+const apply = (items: unknown[]) => kubectl(env, ['apply', '-f', '-'], { input: JSON.stringify({ apiVersion: 'v1', kind: 'List', items }) });
+if (withCluster) {
+  say('dev: starting the Cluster API core manager');
+  capi = await startClusterApiManager({ env, stateDir, namespace, label: 'dev' });
+  say(`dev: Cluster API manager running (log ${capi.process.logPath})`);
+  start('operator', 'operator/main.ts', [], { ...operatorEnvironment(env), WATCH_NAMESPACE: namespace });
+  start('capm3-provider', 'capm3-provider/main.ts', ['--namespace', namespace], {
+    KUBECONFIG: env.kubeconfig, METRICS_BIND_ADDRESS: '127.0.0.1:0', HEALTH_PROBE_BIND_ADDRESS: '127.0.0.1:0', CAPM3_REQUEUE_AFTER: '10s',
+  });
+  await apply([
+    ...hostObjects({ env, namespace, hosts: systems.map((system, index) => ({
+      name: index === 0 ? 'control-plane-1' : `worker-${index}`, system,
+      labels: { role: index === 0 ? 'control-plane' : 'worker' }, spec: { online: false },
+    })) }),
+    ...sampleClusterObjects({ env, namespace, name: clusterName, watchLabels: capi.watchLabels,
+      controlPlaneHostSelector: { role: 'control-plane' }, workerHostSelector: { role: 'worker' }, workerReplicas: 0 }),
+  ]);
+  say(`dev: cluster "${clusterName}": a control-plane Machine and MachineDeployment ${clusterName}-workers (0 replicas) over ${hosts - 1} worker hosts`);
+  say(`dev: in another shell: source ${envShellFile(stateDir)}`);
+  say(`dev:   kubectl scale machinedeployment ${clusterName}-workers -n ${namespace} --replicas=2`);
+  say(`dev:   kubectl get machinedeployment,machines,m3m,bmh -n ${namespace}; kubectl --kubeconfig $WORKLOAD_KUBECONFIG get nodes`);
+} else {
+  await apply(sampleHostObjects({ env: { ...env, systems }, namespace, provision: !values['no-provision'] }));
+  start('operator', 'operator/main.ts', [], operatorEnvironment(env));
+  say(`dev: in another shell: source ${envShellFile(stateDir)}; kubectl get bmh -n ${namespace}; baremetal node list`);
+}
+say('dev: changes follow; Ctrl-C stops');
 
 const stop = new AbortController();
 let stopping = false;
@@ -60,20 +103,27 @@ const shutdown = async () => {
   if (stopping) return;
   stopping = true;
   stop.abort();
-  say('dev: stopping the operator');
-  await stopProcess(operator);
+  say('dev: stopping');
+  for (const started of [...processes].reverse()) await stopProcess(started);
+  await capi?.stop();
   if (startedStack && !values['keep-stack']) {
     say('dev: stopping the stack');
     await stackDown(stateDir);
   }
   process.exit(0);
 };
-const operatorCheck = setInterval(() => {
-  if (stopping || isAlive(operator.pid)) return;
-  clearInterval(operatorCheck);
-  say(`dev: the operator exited; see ${operator.logPath}`);
+const processCheck = setInterval(() => {
+  const dead = processes.find((started) => !isAlive(started.pid));
+  if (stopping || !dead) return;
+  clearInterval(processCheck);
+  say(`dev: ${dead.name} exited; see ${dead.logPath}`);
   void shutdown();
 }, 2_000);
 process.on('SIGINT', () => void shutdown());
 process.on('SIGTERM', () => void shutdown());
-await watchHosts({ kubeconfig: env.kubeconfig, namespace, print: say }, stop.signal);
+await watchObjects({
+  kubeconfig: env.kubeconfig,
+  namespace,
+  kinds: withCluster ? [machineDeploymentKind, machineKind, hostKind] : [hostKind],
+  print: say,
+}, stop.signal);

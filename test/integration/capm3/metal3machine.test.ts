@@ -5,6 +5,7 @@ import { createUniqueNamespace } from '../../support/namespaces.ts';
 import { deleteProviderNamespace } from '../../support/provider-namespace.ts';
 import { installProviderCrds } from '../../support/provider-crds.ts';
 import { startProviderProcess, type ProviderProcess } from '../../support/provider-process.ts';
+import { freePort } from '../../../hack/stack/ports.ts';
 import { readStackEnv } from '../../support/stack-env.ts';
 import { waitFor } from '../../support/wait-for.ts';
 import { ClusterApiObjects, fakeHost, setHostState } from './objects.ts';
@@ -33,6 +34,7 @@ describe('Metal3Machine controller on the real API server (Cluster API objects c
   let namespace = '';
   let objects: ClusterApiObjects;
   let provider: ProviderProcess;
+  let metricsPort = 0;
 
   const condition = (m3m: M3M | undefined, type: string) => m3m?.status?.conditions?.find((c) => c.type === type);
   const waitForMachine = (name: string, what: string, accept: (m3m: M3M) => boolean, timeoutMs = 60_000) => {
@@ -56,7 +58,8 @@ describe('Metal3Machine controller on the real API server (Cluster API objects c
     await installProviderCrds(kubectl, env);
     namespace = await createUniqueNamespace(kubectl, 'capm3-m3m');
     objects = new ClusterApiObjects(kubectl, namespace);
-    provider = startProviderProcess({ env, namespace, label: `m3m-${namespace}` });
+    metricsPort = await freePort();
+    provider = startProviderProcess({ env, namespace, label: `m3m-${namespace}`, extraEnv: { METRICS_BIND_ADDRESS: `127.0.0.1:${metricsPort}` } });
   });
 
   afterAll(async () => {
@@ -140,6 +143,13 @@ describe('Metal3Machine controller on the real API server (Cluster API objects c
       return node.spec?.providerID === providerID ? node : undefined;
     }, { timeoutMs: 30_000, what: 'workload Node worker-a to get the providerID' });
 
+    const events = await kubectl.json<{ items: { reason: string; message?: string }[] }>([
+      'get', 'events', '-n', namespace, '--field-selector', 'involvedObject.name=m1']);
+    expect(events.items.map((event) => event.reason)).toEqual(expect.arrayContaining(['HostClaimed', 'Provisioned', 'NodeLinked']));
+    expect(events.items.find((event) => event.reason === 'HostClaimed')?.message).toContain('big-1');
+    const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+    expect(metrics).toMatch(/controller_runtime_reconcile_total\{controller="metal3machine",result="success"\} [1-9]/);
+
     // Never re-image a provisioned host: a new image on the machine leaves the host alone.
     await objects.patch('m3m', 'm1', { spec: { image: { ...IMAGE, url: 'http://127.0.0.1:1/other.qcow2' } } });
     const generation = (await objects.get<{ metadata: { generation: number } }>('m3m', 'm1')).metadata.generation;
@@ -183,5 +193,12 @@ describe('Metal3Machine controller on the real API server (Cluster API objects c
     const secret = await objects.get<{ metadata: { labels?: Record<string, string> } }>('secret', 'big-1-bmc');
     expect(secret.metadata.labels?.['cluster.x-k8s.io/cluster-name']).toBeUndefined();
     await waitFor(async () => ((await objects.find('m3m', 'm1')) ? undefined : true), { timeoutMs: 30_000, what: 'm1 to be gone' });
+    expect(await objects.find('bmh', 'big-1')).toBeDefined();
+  });
+
+  it('a host that vanished does not hold up deletion', async () => {
+    await kubectl.ok(['delete', 'bmh', 'late-1', '-n', namespace]);
+    await kubectl.ok(['delete', 'm3m', 'm2', '-n', namespace, '--wait=false']);
+    await waitFor(async () => ((await objects.find('m3m', 'm2')) ? undefined : true), { timeoutMs: 30_000, what: 'm2 to be gone' });
   });
 });

@@ -1,0 +1,230 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import type { SystemRecords } from '../../../hack/agent-simulator/records.ts';
+import { buildClusterApi, startClusterApiManager, type ClusterApiManager } from '../../../hack/capi/index.ts';
+import { sampleClusterObjects, workerTemplate } from '../../../hack/dev/sample-cluster.ts';
+import { hostObjects } from '../../../hack/dev/sample-hosts.ts';
+import { Kubectl } from '../../support/kubectl.ts';
+import { createUniqueNamespace } from '../../support/namespaces.ts';
+import { startOperatorProcess, type OperatorProcess } from '../../support/operator-process.ts';
+import { installProviderCrds } from '../../support/provider-crds.ts';
+import { deleteProviderNamespace } from '../../support/provider-namespace.ts';
+import { startProviderProcess, type ProviderProcess } from '../../support/provider-process.ts';
+import { releaseNodesNamed } from '../../support/release-systems.ts';
+import { readStackEnv } from '../../support/stack-env.ts';
+import { waitFor } from '../../support/wait-for.ts';
+
+// The story users know from Metal3: `kubectl scale machinedeployment` turns into servers being
+// provisioned and released. Core Cluster API's own manager drives the provider, the provider
+// drives the operator, the operator drives real Ironic, and the agent simulator's installed OS
+// registers each Node in the stack's workload API server.
+const env = readStackEnv();
+const kubectl = new Kubectl(env);
+const workload = new Kubectl({ kubectl: env.kubectl, kubeconfig: env.workload.kubeconfig });
+const run = promisify(execFile);
+const minutes = (n: number) => n * 60_000;
+jest.setTimeout(minutes(10));
+
+const CLUSTER = 'scaling';
+const MD = `${CLUSTER}-workers`;
+// Servers 5, 6, 7, 10 and 11 of the test stack are this file's own.
+const CONTROL_PLANE_HOST = { name: 'cp-host', system: 10 };
+const WORKER_HOSTS = [{ name: 'worker-a', system: 5 }, { name: 'worker-b', system: 6 }, { name: 'worker-c', system: 7 }];
+const LATE_HOST = { name: 'worker-late', system: 11 };
+
+let namespace = '';
+let capi: ClusterApiManager | undefined;
+let operator: OperatorProcess | undefined;
+let provider: ProviderProcess | undefined;
+
+interface Condition { type: string; status: string; reason?: string; message?: string }
+interface Machine {
+  metadata: { name: string; annotations?: Record<string, string> };
+  spec: { providerID?: string; infrastructureRef: { name: string } };
+  status?: { phase?: string; nodeRef?: { name: string } };
+}
+interface M3M { metadata: { annotations?: Record<string, string> }; status?: { conditions?: Condition[] } }
+interface Host {
+  metadata: { name: string };
+  spec: { consumerRef?: { name: string } };
+  status?: { provisioning?: { state?: string; image?: { url?: string } } };
+}
+
+const list = async <T>(kind: string, selector?: string) =>
+  (await kubectl.json<{ items: T[] }>(['get', kind, '-n', namespace, ...(selector ? ['-l', selector] : [])])).items;
+const workerMachines = () => list<Machine>('machines.cluster.x-k8s.io', `cluster.x-k8s.io/deployment-name=${MD}`);
+const host = (name: string) => kubectl.json<Host>(['get', 'bmh', name, '-n', namespace]);
+const scale = (replicas: number) => kubectl.ok(['scale', 'machinedeployment', MD, '-n', namespace, `--replicas=${replicas}`]);
+const nodeProviderID = async (name: string) => {
+  const result = await workload.run(['get', 'node', name, '-o', 'jsonpath={.spec.providerID}']);
+  return result.code === 0 ? result.stdout : undefined;
+};
+const records = async (system: number) =>
+  (await (await fetch(`${env.agentSimulatorUrl}/records/${env.systems[system]!.uuid}`)).json()) as SystemRecords;
+const hostOf = (machine: Machine) => machine.spec.providerID?.split('/')[3] ?? '';
+
+async function runningWorkers(count: number, what: string): Promise<Machine[]> {
+  let last: Machine[] = [];
+  return waitFor(async () => {
+    last = await workerMachines();
+    return last.length === count && last.every((m) => m.status?.phase === 'Running') ? last : undefined;
+  }, { timeoutMs: minutes(6), intervalMs: 1_000, what }).catch((error: Error) => {
+    throw new Error(`${error.message}; machines: ${JSON.stringify(last.map((m) => [m.metadata.name, m.status?.phase]))}`);
+  });
+}
+
+beforeAll(async () => {
+  await installProviderCrds(kubectl, env);
+  namespace = await createUniqueNamespace(kubectl, 'e2e-md');
+  capi = await startClusterApiManager({ env, stateDir: env.stateDir, namespace, label: namespace });
+  operator = startOperatorProcess({ env, namespace, label: `md-${namespace}` });
+  provider = startProviderProcess({ env, namespace, label: `md-${namespace}` });
+  const hosts = [
+    { ...CONTROL_PLANE_HOST, labels: { role: 'control-plane' } },
+    ...WORKER_HOSTS.map((h) => ({ ...h, labels: { role: 'worker' } })),
+  ];
+  await kubectl.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [
+    ...hostObjects({ env, namespace, hosts: hosts.map((h) => ({ name: h.name, system: env.systems[h.system]!, labels: h.labels, spec: { online: false } })) }),
+    ...sampleClusterObjects({ env, namespace, name: CLUSTER, watchLabels: capi.watchLabels,
+      controlPlaneHostSelector: { role: 'control-plane' }, workerHostSelector: { role: 'worker' }, workerReplicas: 0 }),
+  ] }));
+}, minutes(5));
+
+afterAll(async () => {
+  try {
+    if (capi && namespace) {
+      // Deleting the Cluster lets Cluster API delete the Machines and the provider release the hosts.
+      await kubectl.run(['delete', 'clusters.cluster.x-k8s.io', '--all', '-n', namespace, '--wait=false']);
+      await waitFor(async () => ((await list('clusters.cluster.x-k8s.io')).length === 0 ? true : undefined),
+        { timeoutMs: minutes(4), what: 'the Cluster to be deleted' }).catch(() => undefined);
+      await kubectl.run(['delete', 'bmh', '--all', '-n', namespace, '--wait=false']);
+      await waitFor(async () => ((await list('bmh')).length === 0 ? true : undefined), { timeoutMs: minutes(3), what: 'hosts deleted' })
+        .catch(() => undefined);
+    }
+  } finally {
+    await provider?.stop();
+    await operator?.stop();
+    await capi?.stop();
+    if (namespace) {
+      await releaseNodesNamed(env, `${namespace}~`);
+      await deleteProviderNamespace(kubectl, namespace);
+    }
+    for (const name of [CONTROL_PLANE_HOST, ...WORKER_HOSTS, LATE_HOST].map((h) => h.name)) {
+      await workload.run(['delete', 'node', name, '--ignore-not-found']);
+    }
+    kubectl.dispose();
+    workload.dispose();
+  }
+}, minutes(10));
+
+describe('kubectl scale machinedeployment provisions and releases servers', () => {
+  it('brings up the control plane Machine on its host, so Cluster API links worker Nodes', async () => {
+    const cluster = await waitFor(async () => {
+      const found = await kubectl.json<{ status?: { conditions?: Condition[] } }>(['get', 'clusters.cluster.x-k8s.io', CLUSTER, '-n', namespace]);
+      return found.status?.conditions?.find((c) => c.type === 'ControlPlaneInitialized' && c.status === 'True') ? found : undefined;
+    }, { timeoutMs: minutes(6), intervalMs: 2_000, what: 'ControlPlaneInitialized' });
+    expect(cluster.status?.conditions?.find((c) => c.type === 'InfrastructureReady')?.status).toBe('True');
+    expect((await host(CONTROL_PLANE_HOST.name)).status?.provisioning?.state).toBe('provisioned');
+    expect(await workerMachines()).toHaveLength(0);
+  });
+
+  it('scale to 2: two worker hosts are provisioned, two Machines run with metal3:// providerIDs their Nodes carry', async () => {
+    await scale(2);
+    const machines = await runningWorkers(2, 'two Running workers');
+    for (const machine of machines) {
+      const hostName = hostOf(machine);
+      expect(machine.spec.providerID).toBe(`metal3://${namespace}/${hostName}/${machine.spec.infrastructureRef.name}`);
+      expect(WORKER_HOSTS.map((h) => h.name)).toContain(hostName);
+      expect((await host(hostName)).status?.provisioning?.state).toBe('provisioned');
+      expect(await nodeProviderID(machine.status!.nodeRef!.name)).toBe(machine.spec.providerID);
+      const system = WORKER_HOSTS.find((h) => h.name === hostName)!.system;
+      expect((await records(system)).imageWrites.at(-1)).toMatchObject({ outcome: 'written', url: env.images[0]!.url });
+    }
+  });
+
+  it('scale to 1 with cluster.x-k8s.io/delete-machine: that Machine goes, its host is available again and its Node gone', async () => {
+    const [keep, remove] = await workerMachines() as [Machine, Machine];
+    await kubectl.ok(['annotate', 'machines.cluster.x-k8s.io', remove.metadata.name, '-n', namespace, 'cluster.x-k8s.io/delete-machine=yes']);
+    await scale(1);
+    const released = hostOf(remove);
+    await waitFor(async () => {
+      const current = await host(released);
+      return current.status?.provisioning?.state === 'available' && !current.spec.consumerRef ? current : undefined;
+    }, { timeoutMs: minutes(4), intervalMs: 1_000, what: `${released} to be available again` });
+    const [left] = await runningWorkers(1, 'one Running worker');
+    expect(left!.metadata.name).toBe(keep.metadata.name);
+    await waitFor(async () => ((await nodeProviderID(remove.status!.nodeRef!.name)) === undefined ? true : undefined),
+      { timeoutMs: minutes(2), what: `Node ${remove.status!.nodeRef!.name} to be deleted` });
+  });
+
+  it('a new Metal3MachineTemplate with another image rolls the workers, never more than one extra Machine at once', async () => {
+    const v2 = env.images[1]!;
+    await kubectl.ok(['apply', '-f', '-'], JSON.stringify(workerTemplate({ namespace, name: `${CLUSTER}-workers-v2`, image: v2, hostSelector: { role: 'worker' } })));
+    let most = 0;
+    const watching = new AbortController();
+    const watcher = (async () => {
+      while (!watching.signal.aborted) {
+        most = Math.max(most, (await workerMachines()).length);
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+    })();
+    try {
+      await kubectl.ok(['patch', 'machinedeployment', MD, '-n', namespace, '--type=merge', '-p',
+        JSON.stringify({ spec: { template: { spec: { infrastructureRef: { name: `${CLUSTER}-workers-v2` } } } } })]);
+      const [rolled] = await waitFor(async () => {
+        const machines = await workerMachines();
+        if (machines.length !== 1 || machines[0]!.status?.phase !== 'Running') return undefined;
+        const m3m = await kubectl.json<M3M>(['get', 'm3m', machines[0]!.spec.infrastructureRef.name, '-n', namespace]);
+        return m3m.metadata.annotations?.['cluster.x-k8s.io/cloned-from-name'] === `${CLUSTER}-workers-v2` ? machines : undefined;
+      }, { timeoutMs: minutes(8), intervalMs: 1_000, what: 'the rollout to the v2 template' });
+      const hostName = hostOf(rolled!);
+      expect((await host(hostName)).status?.provisioning?.image?.url).toBe(v2.url);
+      const system = WORKER_HOSTS.find((h) => h.name === hostName)!.system;
+      expect((await records(system)).imageWrites.at(-1)).toMatchObject({ outcome: 'written', url: v2.url });
+    } finally {
+      watching.abort();
+      await watcher;
+    }
+    expect(most).toBe(2);
+  });
+
+  it('scale past the free hosts: the extra Machine waits with a readable condition and takes a host as soon as one is added', async () => {
+    await scale(4);
+    const waiting = await waitFor(async () => {
+      for (const machine of await workerMachines()) {
+        const m3m = await kubectl.json<M3M>(['get', 'm3m', machine.spec.infrastructureRef.name, '-n', namespace]);
+        const associate = m3m.status?.conditions?.find((c) => c.type === 'AssociateBareMetalHost');
+        if (associate?.reason === 'NoHostAvailable') return { machine, associate };
+      }
+      return undefined;
+    }, { timeoutMs: minutes(3), intervalMs: 1_000, what: 'a worker Machine waiting for a host' });
+    expect(waiting.associate.message).toContain('no free BareMetalHost');
+    expect(waiting.machine.status?.phase).not.toBe('Running');
+
+    await kubectl.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'List', items: hostObjects({ env, namespace,
+      hosts: [{ name: LATE_HOST.name, system: env.systems[LATE_HOST.system]!, labels: { role: 'worker' }, spec: { online: false } }] }) }));
+    const machines = await runningWorkers(4, 'four Running workers');
+    expect(machines.map(hostOf)).toContain(LATE_HOST.name);
+    expect((await host(LATE_HOST.name)).spec.consumerRef?.name).toBe(
+      machines.find((m) => hostOf(m) === LATE_HOST.name)!.spec.infrastructureRef.name);
+  });
+
+  it('clusterctl describe cluster shows all five Machines ready and available, and the workers available', async () => {
+    const { clusterctl } = await buildClusterApi();
+    const describeCluster = async () => (await run(clusterctl, ['describe', 'cluster', CLUSTER, '-n', namespace,
+      '--kubeconfig', env.kubeconfig, '--show-conditions', 'all', '--grouping=false'])).stdout.split('\n');
+    const rows = (lines: string[], pattern: RegExp) => lines.filter((line) => pattern.test(line));
+    // The MachineDeployment turns Available a moment after its last Machine runs.
+    const lines = await waitFor(async () => {
+      const current = await describeCluster();
+      return rows(current, /─WorkersAvailable\s+True\b/).length === 1 ? current : undefined;
+    }, { timeoutMs: minutes(2), intervalMs: 2_000, what: 'clusterctl to show WorkersAvailable True' });
+    expect(rows(lines, new RegExp(`Cluster ${namespace}/${CLUSTER}\\s+5/5\\b`))).toHaveLength(1);
+    expect(rows(lines, new RegExp(`Machine ${namespace}/`))).toHaveLength(5);
+    // Each Machine's Ready plus the Metal3Cluster's; each Machine's Available plus the MachineDeployment's.
+    expect(rows(lines, /─Ready\s+True\s+Ready\b/)).toHaveLength(6);
+    expect(rows(lines, /─Available\s+True\s+Available\b/)).toHaveLength(6);
+    expect(rows(lines, /─(Ready|Available|NodeHealthy|NodeReady|InfrastructureReady|BaremetalInfrastructureReady)\s+False\b/)).toEqual([]);
+  });
+});
