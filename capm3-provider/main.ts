@@ -8,7 +8,7 @@ import { setupMetal3MachineController } from './controllers/metal3machine/contro
 import { setupMetal3MachineTemplateController } from './controllers/metal3machinetemplate/controller.ts';
 import { PROVIDER_NAME, compileProviderSettings } from './settings.ts';
 import type { ProviderSettings } from './settings.ts';
-import { watchFilterPredicate } from './watch-filter.ts';
+import { watchFilterFor } from './watch-filter.ts';
 
 export interface ProviderRun {
   argv: readonly string[];
@@ -40,7 +40,7 @@ export async function runProvider(run: ProviderRun): Promise<number> {
     const registry = new Registry();
     collectDefaultMetrics({ register: registry });
     const manager = new Manager({ name: PROVIDER_NAME, options: settings, kubeConfig: loadKubeConfig(settings.kubeconfig), registry, logger });
-    const watchFilter = watchFilterPredicate(settings.watchFilter);
+    const watchFilter = watchFilterFor(settings.watchFilter);
     setupMetal3MachineController(manager, {
       maxConcurrentReconciles: settings.metal3MachineConcurrency,
       fastTrack: settings.fastTrack,

@@ -1,4 +1,4 @@
-import type { EventRecorder, Informer, KubeObject, Logger, ResourceClient } from '../../../operator/runtime/index.ts';
+import type { EventRecorder, Informer, Logger, ResourceClient } from '../../../operator/runtime/index.ts';
 import type { Cluster, Machine, Metal3Cluster } from '../../api/index.ts';
 import type { ClusterStatus } from './cluster-status.ts';
 
@@ -9,8 +9,6 @@ export interface ClusterDeps {
   machines: Informer<Machine>;
   events: EventRecorder;
   settings: { requeueAfterMs: number };
-  /** --watch-filter: requests mapped from Clusters and Machines must not reach objects outside it. */
-  ours: (object: KubeObject) => boolean;
 }
 
 /** Everything one reconcile of one Metal3Cluster has loaded. */

@@ -1,7 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import type { Clock } from '../../../operator/runtime/index.ts';
 import { metal3ClusterSchema } from '../../api/index.ts';
-import { ClusterStatus, statusMergePatch } from './cluster-status.ts';
+import { ClusterStatus } from './cluster-status.ts';
+import { statusMergePatch } from '../status-draft.ts';
 
 // Only now() is read; the provider may not import the runtime's testing helpers.
 const clock = (): Clock => ({ now: () => Date.parse('2026-01-02T03:04:05Z'), setTimer: () => ({ cancel: () => {} }) });

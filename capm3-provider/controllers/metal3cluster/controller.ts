@@ -1,10 +1,12 @@
 import type { Controller, Manager, MapFunc, ObjectName, Predicate } from '../../../operator/runtime/index.ts';
 import {
-  allows, annotationChanged, deepEqual, deletionRequested, finalizerChanged, generationChanged, labelChanged, or,
+  annotationChanged, deepEqual, deletionRequested, finalizerChanged, generationChanged, labelChanged, or,
 } from '../../../operator/runtime/index.ts';
 import { CLUSTER_NAME_LABEL, ClusterResource, MachineResource, Metal3ClusterResource } from '../../api/index.ts';
 import type { Cluster, Machine, Metal3Cluster } from '../../api/index.ts';
 import { infrastructureClusterName, metal3ClustersOwnedBy } from './cluster-links.ts';
+import { filteredReconciler } from '../../watch-filter.ts';
+import type { WatchFilter } from '../../watch-filter.ts';
 import { Metal3ClusterReconciler } from './reconciler.ts';
 
 export const METAL3_CLUSTER_CONTROLLER = 'metal3cluster';
@@ -13,7 +15,7 @@ export interface Metal3ClusterControllerOptions {
   maxConcurrentReconciles: number;
   requeueAfterMs: number;
   /** Only objects carrying this `cluster.x-k8s.io/watch-filter` value (CAPM3's --watch-filter). */
-  watchFilter?: Predicate;
+  watchFilter?: WatchFilter;
 }
 
 /** Cluster API adopting the object shows up only as an ownerReferences change. */
@@ -33,7 +35,6 @@ export function setupMetal3ClusterController(manager: Manager, options: Metal3Cl
     machines: manager.informer<Machine>(MachineResource),
     events: manager.eventRecorder('metal3cluster-controller'),
     settings: { requeueAfterMs: options.requeueAfterMs },
-    ours: (object) => !options.watchFilter || allows(options.watchFilter, { type: 'create', object }),
   }, manager.clock);
 
   const clusterToMetal3Cluster: MapFunc<Cluster> = (cluster) => {
@@ -51,9 +52,9 @@ export function setupMetal3ClusterController(manager: Manager, options: Metal3Cl
   const changed = or(generationChanged, annotationChanged, labelChanged, finalizerChanged, ownerReferencesChanged, deletionRequested);
   return manager
     .controller(METAL3_CLUSTER_CONTROLLER)
-    .for(Metal3ClusterResource, { predicates: options.watchFilter ? [changed, options.watchFilter] : [changed] })
+    .for(Metal3ClusterResource, { predicates: options.watchFilter ? [changed, options.watchFilter.predicate] : [changed] })
     .watches(ClusterResource, clusterToMetal3Cluster, { predicates: [or(generationChanged, annotationChanged, deletionRequested)] })
     .watches(MachineResource, machineToMetal3Clusters, { predicates: [machineGone] })
     .withOptions({ maxConcurrentReconciles: options.maxConcurrentReconciles })
-    .complete(reconciler);
+    .complete(filteredReconciler(reconciler, { cache, filter: options.watchFilter }));
 }

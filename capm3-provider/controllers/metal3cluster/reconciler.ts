@@ -26,7 +26,6 @@ export class Metal3ClusterReconciler implements Reconciler {
     const cached = this.#deps.metal3Clusters.cache.get(request);
     if (!cached) return {};
     const m3c = metal3ClusterSchema.parse(cached);
-    if (!this.#deps.ours(m3c)) return {};
     if (isExternallyManaged(m3c)) {
       context.log.debug('externally managed (cluster.x-k8s.io/managed-by); leaving it alone');
       return {};

@@ -1,6 +1,6 @@
 import type { BareMetalHost } from '../../../operator/api/index.ts';
 import { BareMetalHostResource } from '../../../operator/api/index.ts';
-import type { Controller, KubeObject, Manager, MapFunc, ObjectName, Predicate, Reconciler } from '../../../operator/runtime/index.ts';
+import type { Controller, KubeObject, Manager, MapFunc, ObjectName } from '../../../operator/runtime/index.ts';
 import { SecretResource, annotationChanged, deletionRequested, finalizerChanged, generationChanged, labelChanged, or } from '../../../operator/runtime/index.ts';
 import {
   CLUSTER_NAME_LABEL, ClusterResource, INFRASTRUCTURE_GROUP, MachineResource, MachineSetResource, Metal3ClusterResource,
@@ -8,6 +8,8 @@ import {
 } from '../../api/index.ts';
 import type { Cluster, Machine, Metal3Machine } from '../../api/index.ts';
 import { WorkloadClusters } from '../../remote/workload-clusters.ts';
+import { filteredReconciler } from '../../watch-filter.ts';
+import type { WatchFilter } from '../../watch-filter.ts';
 import { Metal3MachineReconciler } from './reconciler.ts';
 
 export const METAL3_MACHINE_CONTROLLER = 'metal3machine';
@@ -17,7 +19,7 @@ export interface Metal3MachineControllerOptions {
   fastTrack: boolean;
   requeueAfterMs: number;
   /** Only objects carrying this `cluster.x-k8s.io/watch-filter` value (CAPM3's --watch-filter). */
-  watchFilter?: Predicate;
+  watchFilter?: WatchFilter;
   random?: () => number;
 }
 
@@ -61,26 +63,15 @@ export function setupMetal3MachineController(manager: Manager, options: Metal3Ma
     return clusterName ? clusterToMetal3Machines({ metadata: { namespace: metal3Cluster.metadata.namespace, name: clusterName } }) : [];
   };
 
-  // The watch filter is checked on the Metal3Machine itself at reconcile time too: events of
-  // the Machine, host and Cluster watches (and resyncs) reach us without passing it.
-  const filter = options.watchFilter;
-  const filtered: Reconciler = filter
-    ? { reconcile: async (request, context) => {
-      const m3m = cache.get(request);
-      if (m3m && !(filter.create?.(m3m) ?? true)) return {};
-      return reconciler.reconcile(request, context);
-    } }
-    : reconciler;
-
   // Our own status writes do not wake us; spec, metadata and deletion changes do.
   const changed = or(generationChanged, annotationChanged, labelChanged, finalizerChanged, deletionRequested);
   return manager
     .controller(METAL3_MACHINE_CONTROLLER)
-    .for(Metal3MachineResource, { predicates: options.watchFilter ? [changed, options.watchFilter] : [changed] })
+    .for(Metal3MachineResource, { predicates: options.watchFilter ? [changed, options.watchFilter.predicate] : [changed] })
     .watches(MachineResource, machineToMetal3Machine)
     .watches(BareMetalHostResource, hostToMetal3Machine)
     .watches(ClusterResource, clusterToMetal3Machines)
     .watches(Metal3ClusterResource, metal3ClusterToMetal3Machines)
     .withOptions({ maxConcurrentReconciles: options.maxConcurrentReconciles })
-    .complete(filtered);
+    .complete(filteredReconciler(reconciler, { cache, filter: options.watchFilter }));
 }

@@ -69,6 +69,6 @@ describe('MachineStatus', () => {
     later.next.userData = { name: 'bootstrap', namespace: 'ns' };
     const patch = later.patch();
     expect(patch).toMatchObject({ lastUpdated: '2026-01-02T05:00:00Z', userData: { name: 'bootstrap', namespace: 'ns' } });
-    expect(patch?.conditions?.[0]).toMatchObject({ message: 'still none, 3 consumed', lastTransitionTime: '2026-01-02T03:04:05Z' });
+    expect((patch?.conditions as { message: string }[] | undefined)?.[0]).toMatchObject({ message: 'still none, 3 consumed', lastTransitionTime: '2026-01-02T03:04:05Z' });
   });
 });

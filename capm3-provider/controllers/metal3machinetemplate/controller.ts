@@ -1,24 +1,26 @@
-import type { Controller, Manager, MapFunc, Predicate } from '../../../operator/runtime/index.ts';
-import { allows, annotationChanged, generationChanged, or } from '../../../operator/runtime/index.ts';
+import type { Controller, Manager, MapFunc } from '../../../operator/runtime/index.ts';
+import { annotationChanged, generationChanged, or } from '../../../operator/runtime/index.ts';
 import { Metal3MachineResource, Metal3MachineTemplateResource } from '../../api/index.ts';
 import type { Metal3Machine, Metal3MachineTemplate } from '../../api/index.ts';
 import { clonedFromTemplate } from './cloned-from.ts';
 import { Metal3MachineTemplateReconciler } from './reconciler.ts';
+import { filteredReconciler } from '../../watch-filter.ts';
+import type { WatchFilter } from '../../watch-filter.ts';
 
 export const METAL3_MACHINE_TEMPLATE_CONTROLLER = 'metal3machinetemplate';
 
 export interface Metal3MachineTemplateControllerOptions {
   maxConcurrentReconciles: number;
   /** Only objects carrying this `cluster.x-k8s.io/watch-filter` value (CAPM3's --watch-filter). */
-  watchFilter?: Predicate;
+  watchFilter?: WatchFilter;
 }
 
 /** Metal3MachineTemplates, woken by their own spec and by the Metal3Machines cloned from them. */
 export function setupMetal3MachineTemplateController(manager: Manager, options: Metal3MachineTemplateControllerOptions): Controller {
+  const templates = manager.informer<Metal3MachineTemplate>(Metal3MachineTemplateResource);
   const reconciler = new Metal3MachineTemplateReconciler({
-    templates: manager.informer<Metal3MachineTemplate>(Metal3MachineTemplateResource),
+    templates,
     metal3Machines: { client: manager.client<Metal3Machine>(Metal3MachineResource), cache: manager.informer<Metal3Machine>(Metal3MachineResource) },
-    ours: (object) => !options.watchFilter || allows(options.watchFilter, { type: 'create', object }),
   });
   const machineToTemplate: MapFunc<Metal3Machine> = (m3m) => {
     const name = clonedFromTemplate(m3m);
@@ -28,8 +30,8 @@ export function setupMetal3MachineTemplateController(manager: Manager, options: 
   const changed = or(generationChanged, annotationChanged);
   return manager
     .controller(METAL3_MACHINE_TEMPLATE_CONTROLLER)
-    .for(Metal3MachineTemplateResource, { predicates: options.watchFilter ? [changed, options.watchFilter] : [changed] })
+    .for(Metal3MachineTemplateResource, { predicates: options.watchFilter ? [changed, options.watchFilter.predicate] : [changed] })
     .watches(Metal3MachineResource, machineToTemplate, { predicates: [changed] })
     .withOptions({ maxConcurrentReconciles: options.maxConcurrentReconciles })
-    .complete(reconciler);
+    .complete(filteredReconciler(reconciler, { cache: templates, filter: options.watchFilter }));
 }

@@ -1,4 +1,4 @@
-import type { Informer, KubeObject, ReconcileContext, Reconciler, Request, ResourceClient, Result } from '../../../operator/runtime/index.ts';
+import type { Informer, ReconcileContext, Reconciler, Request, ResourceClient, Result } from '../../../operator/runtime/index.ts';
 import { isNotFound, objectName } from '../../../operator/runtime/index.ts';
 import { CLUSTER_PAUSED_ANNOTATION, metal3MachineSchema, metal3MachineTemplateSchema } from '../../api/index.ts';
 import type { Metal3Machine, Metal3MachineTemplate } from '../../api/index.ts';
@@ -7,8 +7,6 @@ import { clonedFromTemplate, machinesToSync } from './cloned-from.ts';
 export interface TemplateDeps {
   templates: Informer<Metal3MachineTemplate>;
   metal3Machines: { client: ResourceClient<Metal3Machine>; cache: Informer<Metal3Machine> };
-  /** --watch-filter: requests mapped from Metal3Machines must not reach templates outside it. */
-  ours: (object: KubeObject) => boolean;
 }
 
 /**
@@ -24,7 +22,7 @@ export class Metal3MachineTemplateReconciler implements Reconciler {
 
   async reconcile(request: Request, context: ReconcileContext): Promise<Result> {
     const cached = this.#deps.templates.get(request);
-    if (!cached || !this.#deps.ours(cached)) return {};
+    if (!cached) return {};
     const template = metal3MachineTemplateSchema.parse(cached);
     if (template.metadata.annotations?.[CLUSTER_PAUSED_ANNOTATION] !== undefined) {
       context.log.debug('paused; not propagating');
