@@ -89,7 +89,7 @@ if (withCluster) {
   say(`dev: cluster "${clusterName}": a control-plane Machine and MachineDeployment ${clusterName}-workers (0 replicas) over ${hosts - 1} worker hosts`);
   say(`dev: in another shell: source ${envShellFile(stateDir)}`);
   say(`dev:   kubectl scale machinedeployment ${clusterName}-workers -n ${namespace} --replicas=2`);
-  say(`dev:   kubectl get machinedeployment,machines,m3m,bmh -n ${namespace}; kubectl --kubeconfig $WORKLOAD_KUBECONFIG get nodes`);
+  say(`dev:   kubectl get cluster,machinedeployment,machines,m3m,bmh -n ${namespace}; kubectl --kubeconfig $WORKLOAD_KUBECONFIG get nodes`);
 } else {
   await apply(sampleHostObjects({ env: { ...env, systems }, namespace, provision: !values['no-provision'] }));
   start('operator', 'operator/main.ts', [], operatorEnvironment(env));

@@ -157,6 +157,29 @@ describe('Metal3Machine controller on the real API server (Cluster API objects c
     expect((await objects.get<Host>('bmh', 'big-1')).spec.image?.url).toBe(IMAGE.url);
   });
 
+  it('refuses to guess when two Nodes claim the host, and links the Node once only one does', async () => {
+    await fakeHost(objects, 'dup-host', { labels: { pool: 'dup' } });
+    await objects.machine('m4', { cluster: 'c1', dataSecretName: 'c1-bootstrap', m3mSpec: { image: IMAGE, hostSelector: { matchLabels: { pool: 'dup' } } } });
+    const claimed = await waitForHost('dup-host', 'claimed by m4', (host) => host.spec.consumerRef?.name === 'm4');
+    const nodes = ['dup-a', 'dup-b'];
+    for (const node of nodes) {
+      await workload.run(['delete', 'node', node, '--ignore-not-found']);
+      await workload.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'Node',
+        metadata: { name: node, labels: { 'metal3.io/uuid': claimed.metadata.uid } } }));
+    }
+    try {
+      await setHostState(objects, 'dup-host', 'provisioned', { hardware: { hostname: 'dup', nics: [] } });
+      const conflict = await waitForReason('m4', 'NodeLinked', 'SettingProviderIDOnNodeFailed');
+      expect(condition(conflict, 'NodeLinked')?.message).toContain('2 Nodes match label metal3.io/uuid');
+      for (const node of nodes) expect(await workload.ok(['get', 'node', node, '-o', 'jsonpath={.spec.providerID}'])).toBe('');
+      await workload.ok(['delete', 'node', 'dup-b']);
+      await waitForReason('m4', 'NodeLinked', 'NodeLinked');
+      expect(await workload.ok(['get', 'node', 'dup-a', '-o', 'jsonpath={.spec.providerID}'])).toBe(`metal3://${namespace}/dup-host/m4`);
+    } finally {
+      for (const node of nodes) await workload.run(['delete', 'node', node, '--ignore-not-found']);
+    }
+  });
+
   it('mirrors the Cluster pause onto its host and removes only its own pause', async () => {
     await objects.patch('cluster', 'c1', { spec: { paused: true } });
     const paused = await waitForHost('big-1', 'paused by capm3', (host) => host.metadata.annotations?.['baremetalhost.metal3.io/paused'] === 'metal3.io/capm3');
