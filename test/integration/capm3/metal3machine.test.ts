@@ -180,6 +180,24 @@ describe('Metal3Machine controller on the real API server (Cluster API objects c
     }
   });
 
+  it('never takes back a provisioned host someone else claimed (CAPM3 issue 3516), and says so', async () => {
+    await fakeHost(objects, 'taken-host', { labels: { pool: 'taken' } });
+    await objects.machine('m5', { cluster: 'c1', dataSecretName: 'c1-bootstrap', m3mSpec: { image: IMAGE, hostSelector: { matchLabels: { pool: 'taken' } } } });
+    await waitForHost('taken-host', 'claimed by m5', (host) => host.spec.consumerRef?.name === 'm5');
+    await setHostState(objects, 'taken-host', 'provisioned', { hardware: { hostname: 'taken', nics: [] } });
+    await waitForMachine('m5', 'provisioned', (m3m) => m3m.status?.initialization?.provisioned === true);
+    const intruder = { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2', kind: 'Metal3Machine', name: 'intruder', namespace };
+    await objects.patch('bmh', 'taken-host', { spec: { consumerRef: intruder } });
+    const lost = await waitForReason('m5', 'AssociateBareMetalHost', 'HostClaimedElsewhere');
+    expect(condition(lost, 'AssociateBareMetalHost')?.message).toContain('taken-host was claimed by Metal3Machine intruder');
+    // A later reconcile (new generation observed) still leaves the host with its new consumer.
+    await objects.patch('m3m', 'm5', { spec: { automatedCleaningMode: 'disabled' } });
+    const generation = (await objects.get<{ metadata: { generation: number } }>('m3m', 'm5')).metadata.generation;
+    await waitForMachine('m5', 'to observe the new generation', (m3m) =>
+      (condition(m3m, 'AssociateBareMetalHost') as Condition & { observedGeneration?: number } | undefined)?.observedGeneration === generation);
+    expect((await objects.get<Host>('bmh', 'taken-host')).spec.consumerRef?.name).toBe('intruder');
+  });
+
   it('mirrors the Cluster pause onto its host and removes only its own pause', async () => {
     await objects.patch('cluster', 'c1', { spec: { paused: true } });
     const paused = await waitForHost('big-1', 'paused by capm3', (host) => host.metadata.annotations?.['baremetalhost.metal3.io/paused'] === 'metal3.io/capm3');
