@@ -3,7 +3,7 @@ import { stackDown, stackUp } from '../../hack/stack/stack.ts';
 import { testStackDir } from './test-stack-dir.ts';
 
 // The Cluster API tests need servers of their own besides the BareMetalHost tests' four.
-const systems = 12;
+const systems = 16;
 
 /** A recorded stack this run can use: its env matches today's schema and it has enough servers. */
 function reusable(stateDir: string): boolean {
