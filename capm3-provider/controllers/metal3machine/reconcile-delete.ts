@@ -2,9 +2,9 @@ import type { KubeObject, Result } from '../../../operator/runtime/index.ts';
 import { isNotFound, objectName, removeFinalizer } from '../../../operator/runtime/index.ts';
 import { CLONED_FROM_NAME_ANNOTATION, CLUSTER_API_GROUP, CLUSTER_API_VERSION, METAL3_MACHINE_FINALIZER } from '../../api/index.ts';
 import type { Cluster, Machine, Metal3Machine } from '../../api/index.ts';
-import { consumedBy, releaseHostStep, reuseLabelValue } from '../../baremetal/index.ts';
+import { releaseHostStep, reuseLabelValue } from '../../baremetal/index.ts';
 import type { ReleaseRequest } from '../../baremetal/index.ts';
-import { annotatedHost } from './held-host.ts';
+import { hostToRelease } from './held-host.ts';
 import type { MachineDeps } from './machine-context.ts';
 import type { MachineStatus } from './machine-status.ts';
 
@@ -25,9 +25,8 @@ export interface DeleteScope {
  */
 export async function reconcileDelete(scope: DeleteScope, deps: MachineDeps): Promise<Result> {
   const { m3m, status } = scope;
-  const found = await annotatedHost(m3m, deps.hosts, scope.signal);
-  const host = found?.host;
-  if (host && consumedBy(host, { namespace: scope.namespace, name: m3m.metadata.name ?? '' })) {
+  const host = await hostToRelease(m3m, deps.hosts, scope.signal);
+  if (host) {
     const request: ReleaseRequest = { hosts: deps.hosts, secrets: deps.secrets, host, fastTrack: deps.settings.fastTrack, signal: scope.signal };
     const reuse = await nodeReuse(scope, deps);
     if (reuse) request.reuse = reuse;

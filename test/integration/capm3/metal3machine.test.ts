@@ -25,6 +25,7 @@ interface Host {
 }
 
 const IMAGE = { url: 'http://127.0.0.1:1/image.qcow2', checksum: 'http://127.0.0.1:1/image.qcow2.sha256sum', checksumType: 'sha256', diskFormat: 'qcow2' };
+const IMAGE_ON_HOST = { url: IMAGE.url, checksum: IMAGE.checksum, checksumType: 'sha256', format: 'qcow2' };
 const HARDWARE = { hostname: 'worker-a', nics: [{ name: 'eth0', mac: '00:5a:91:00:00:01', ip: '127.0.0.42' }] };
 
 describe('Metal3Machine controller on the real API server (Cluster API objects created directly)', () => {
@@ -235,6 +236,18 @@ describe('Metal3Machine controller on the real API server (Cluster API objects c
     expect(secret.metadata.labels?.['cluster.x-k8s.io/cluster-name']).toBeUndefined();
     await waitFor(async () => ((await objects.find('m3m', 'm1')) ? undefined : true), { timeoutMs: 30_000, what: 'm1 to be gone' });
     expect(await objects.find('bmh', 'big-1')).toBeDefined();
+  });
+
+  it('releases a host that names the machine even when the machine lost its host annotation', async () => {
+    await fakeHost(objects, 'orphaned-claim', {});
+    await objects.patch('bmh', 'orphaned-claim', { spec: { image: IMAGE_ON_HOST, consumerRef: {
+      apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2', kind: 'Metal3Machine', name: 'm6', namespace } } });
+    await objects.apply([{ apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2', kind: 'Metal3Machine',
+      metadata: { name: 'm6', namespace, finalizers: ['metal3machine.infrastructure.cluster.x-k8s.io'] }, spec: { image: IMAGE } }]);
+    await kubectl.ok(['delete', 'm3m', 'm6', '-n', namespace, '--wait=false']);
+    await waitForHost('orphaned-claim', 'image cleared', (host) => host.spec.image === undefined);
+    await waitForHost('orphaned-claim', 'released', (host) => host.spec.consumerRef === undefined);
+    await waitFor(async () => ((await objects.find('m3m', 'm6')) ? undefined : true), { timeoutMs: 30_000, what: 'm6 to be gone' });
   });
 
   it('a host that vanished does not hold up deletion', async () => {
