@@ -231,6 +231,37 @@ describe('register', () => {
     ]);
   });
 
+  it('gives a re-registered node of a deployed host its instance_uuid and image before adoption', async () => {
+    const kit = await startKit();
+    kit.ironic.get(NODE_PATH).reply(200, registeredNode({ provision_state: 'manageable' }));
+    kit.ironic.get('/v1/ports').query(true).reply(200, { ports: [makePort()] });
+    kit.ironic.patch(NODE_PATH).reply(200, registeredNode({ provision_state: 'manageable' }));
+    const image = { url: 'http://images.test/os.img', checksum: 'http://images.test/os.img.sha256sum', checksumType: 'sha256' as const, format: 'raw' as const };
+
+    await kit.provisioner.register(registerOptions({ currentImage: image }));
+
+    expect(kit.calls()).toEqual([
+      `GET ${NODE_PATH}`,
+      `GET ${nodePorts}`,
+      `PATCH ${NODE_PATH} add /instance_uuid, add /instance_info/capabilities, add /instance_info/root_device, `
+        + 'add /instance_info/image_source, add /instance_info/image_disk_format, add /instance_info/image_os_hash_algo, add /instance_info/image_os_hash_value',
+    ]);
+    expect(kit.requests[2]?.body).toEqual(expect.arrayContaining([
+      { op: 'add', path: '/instance_uuid', value: HOST.uid },
+      { op: 'add', path: '/instance_info/image_source', value: image.url },
+    ]));
+  });
+
+  it('leaves the instance of an active node alone', async () => {
+    const kit = await startKit();
+    kit.ironic.get(NODE_PATH).reply(200, registeredNode({ provision_state: 'active' }));
+    kit.ironic.get('/v1/ports').query(true).reply(200, { ports: [makePort()] });
+
+    await kit.provisioner.register(registerOptions({ currentImage: { url: 'http://images.test/os.img', checksum: 'abc', checksumType: 'md5' } }));
+
+    expect(kit.calls()).toEqual([`GET ${NODE_PATH}`, `GET ${nodePorts}`]);
+  });
+
   it('waits while Ironic verifies the BMC', async () => {
     const kit = await startKit();
     kit.ironic.get(NODE_PATH).reply(200, registeredNode({ provision_state: 'verifying', target_provision_state: 'manageable' }));

@@ -2,7 +2,7 @@
 // and move it from enroll to manageable (BMO's Register and configureNode).
 import type { Node } from '../../../ironic-client/index.ts';
 import { bootMACProblem, driverCompatibilityProblem } from '../../bmc/index.ts';
-import { nodeCapabilities } from '../../configdrive/index.ts';
+import { instanceSettings, nodeCapabilities } from '../../configdrive/index.ts';
 import type { RegisterOptions } from '../provisioner.ts';
 import { done, failed } from '../result.ts';
 import type { ProvisionerResult } from '../result.ts';
@@ -63,8 +63,28 @@ function settingsPatch(context: ProvisionerContext, node: Node, options: Registe
     if (!replaceDriverInfo && desired.images !== undefined) patch.section('driver_info', desired.images, driverInfo);
     patch.field('automated_clean', options.automatedCleaningMode !== 'disabled', node.automated_clean);
     properties['capabilities'] = nodeCapabilities({ bootMode: options.bootMode, existing: node.properties?.['capabilities'] });
+    instanceOfDeployedHost(patch, node, options);
   }
   return patch.section('properties', properties, node.properties);
+}
+
+/**
+ * BMO's configureNode: a host that is (being) deployed gets its instance_uuid and image on a node
+ * that is not active yet, e.g. one registered again after a detach or a lost Ironic database, so
+ * the node adoption makes active carries what the deployed one did. Active nodes are left alone.
+ */
+function instanceOfDeployedHost(patch: NodePatch, node: Node, options: RegisterOptions): void {
+  if (node.provision_state === 'active' || (!options.currentImage && !options.hasCustomDeploy)) return;
+  patch.field('instance_uuid', options.host.uid, node.instance_uuid);
+  if (!options.currentImage || options.hasCustomDeploy) return;
+  const settings = instanceSettings({
+    uid: options.host.uid,
+    image: options.currentImage,
+    bootMode: options.bootMode,
+    rootDeviceHints: undefined,
+    currentDeployInterface: node.deploy_interface ?? undefined,
+  });
+  patch.section('instance_info', settings.instanceInfo, node.instance_info);
 }
 
 export async function register(context: ProvisionerContext, options: RegisterOptions): Promise<ProvisionerResult<{ nodeId: string }>> {

@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Kubectl } from '../../support/kubectl.ts';
+import { deleteNamespace } from '../../support/namespaces.ts';
 import { StopWaiting, waitFor } from '../../support/wait-for.ts';
 
 /** The parts of a BareMetalHost these tests read. */
@@ -62,3 +65,92 @@ export async function waitForHost(
 }
 
 export const inState = (state: string) => (host: Host) => host.status?.provisioning?.state === state;
+
+// ---- Day-2 helpers: what the emulated hardware, Ironic and the operator say about a host. ----
+
+/** The power state sushy-tools reports for a system (`On`/`Off`), read as a BMC client would. */
+export async function sushyPowerState(
+  env: { sushyUrl: string; bmcCredentials?: { username: string; password: string } | undefined },
+  systemUuid: string,
+): Promise<string> {
+  const credentials = env.bmcCredentials;
+  const headers: Record<string, string> = credentials
+    ? { authorization: `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`).toString('base64')}` }
+    : {};
+  const response = await fetch(`${env.sushyUrl}/redfish/v1/Systems/${systemUuid}`, { headers });
+  if (!response.ok) throw new Error(`sushy GET Systems/${systemUuid} -> ${response.status}`);
+  return ((await response.json()) as { PowerState: string }).PowerState;
+}
+
+/** Waits until sushy-tools reports `state` for the system (its power changes land 1–11 s late). */
+export async function waitForSushyPower(
+  env: Parameters<typeof sushyPowerState>[0],
+  systemUuid: string,
+  state: 'On' | 'Off',
+  timeoutMs: number,
+): Promise<void> {
+  let last = '';
+  await waitFor(async () => {
+    last = await sushyPowerState(env, systemUuid);
+    return last === state ? true : undefined;
+  }, { timeoutMs, intervalMs: 1_000, what: `system ${systemUuid} to be ${state} in sushy-tools` }).catch((error: unknown) => {
+    throw new Error(`${(error as Error).message}; last power state ${last}`, { cause: error });
+  });
+}
+
+/** The sum of one metric's samples whose labels include all of `labels`, from a Prometheus text page. */
+export function metricValue(page: string, name: string, labels: Record<string, string> = {}): number {
+  let total = 0;
+  for (const line of page.split('\n')) {
+    if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
+    const wanted = Object.entries(labels).every(([key, value]) => line.includes(`${key}="${value}"`));
+    if (wanted) total += Number(line.slice(line.lastIndexOf(' ') + 1));
+  }
+  return total;
+}
+
+/** A free loopback port, e.g. for the operator's metrics endpoint. */
+export async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+/** `reason: message` of every event about the named object, oldest first. */
+export async function hostEvents(kubectl: Kubectl, namespace: string, name: string): Promise<string[]> {
+  const out = await kubectl.ok(['get', 'events', '-n', namespace, '--field-selector', `involvedObject.name=${name}`,
+    '--sort-by=.metadata.creationTimestamp', '-o', 'jsonpath={range .items[*]}{.reason}: {.message}{"\\n"}{end}']);
+  return out.split('\n').filter(Boolean);
+}
+
+/**
+ * The power changes Ironic's conductor completed on a node, oldest first, from its own log
+ * ("Successfully set node <uuid> power state to <state> by <request>"): `power off by soft power
+ * off`, `power off by power off`, `power on by rebooting`, … Shows how a change was made, which
+ * the node's power_state cannot.
+ */
+export function ironicPowerChanges(env: { stateDir: string }, nodeUuid: string): string[] {
+  const log = readFileSync(join(env.stateDir, 'logs', 'ironic.log'), 'utf8');
+  const pattern = new RegExp(`Successfully set node ${nodeUuid} power state to (.+?)\\.$`, 'gm');
+  return [...log.matchAll(pattern)].map((match) => match[1]!);
+}
+
+/**
+ * Clears what a BareMetalHost test left in its namespace once its operator has stopped (hosts
+ * and HardwareData would keep their finalizers for ever), then the namespace.
+ */
+export async function deleteHostNamespace(kubectl: Kubectl, namespace: string): Promise<void> {
+  for (const kind of ['bmh', 'hardwaredata', 'secret']) {
+    const names = (await kubectl.ok(['get', kind, '-n', namespace, '-o', 'name'])).split('\n').filter(Boolean);
+    for (const name of names) await kubectl.run(['patch', name, '-n', namespace, '--type=merge', '-p', '{"metadata":{"finalizers":null}}']);
+  }
+  await kubectl.run(['delete', 'bmh,hardwaredata,secret', '--all', '-n', namespace, '--wait=false']);
+  await deleteNamespace(kubectl, namespace);
+}
