@@ -1,5 +1,6 @@
 import { readState } from '../../hack/stack/state.ts';
 import { stackDown, stackUp } from '../../hack/stack/stack.ts';
+import { installControllerIdentities } from './controller-identities.ts';
 import { testStackDir } from './test-stack-dir.ts';
 
 // The Cluster API tests need servers of their own besides the BareMetalHost tests' four.
@@ -26,11 +27,14 @@ export default async function globalSetup(): Promise<void> {
   if (process.env.METAL3_TS_TEST_STACK_OWNER) return;
   if (process.env.METAL3_TS_REUSE_STACK === '1' && reusable(stateDir)) {
     process.env.METAL3_TS_TEST_STACK_OWNER = 'reused';
+    // deploy/'s roles may have changed since the stack came up, and tokens expire.
+    await installControllerIdentities(stateDir);
     return;
   }
   await stackDown(stateDir);
   const started = Date.now();
   await stackUp({ stateDir, systems, ironicBasicAuth: false, bmcBasicAuth: true });
   process.env.METAL3_TS_TEST_STACK_OWNER = 'this-run';
+  await installControllerIdentities(stateDir);
   console.log(`\ntest stack up in ${((Date.now() - started) / 1000).toFixed(1)} s (${stateDir})`);
 }

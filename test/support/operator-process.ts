@@ -1,8 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../../hack/stack/paths.ts';
+import { OPERATOR_IDENTITY } from '../../hack/stack/controller-identity.ts';
 import { operatorEnvironment } from '../../hack/stack/operator-env.ts';
 import { isAlive, startProcess, stopProcess, type TrackedProcess } from '../../hack/stack/processes.ts';
+import { controllerKubeconfig } from './controller-identities.ts';
 import type { StackEnv } from './stack-env.ts';
 
 export interface OperatorProcessOptions {
@@ -22,7 +24,10 @@ export interface OperatorProcess {
   kill(): Promise<void>;
 }
 
-/** The real operator binary (`operator/main.ts`) as a separate process against the test stack. */
+/**
+ * The real operator binary (`operator/main.ts`) as a separate process against the test stack,
+ * with the token of its ServiceAccount from deploy/ (not admin): a missing permission fails the test.
+ */
 export function startOperatorProcess(options: OperatorProcessOptions): OperatorProcess {
   const { env } = options;
   const logDir = join(env.stateDir, 'logs');
@@ -33,6 +38,7 @@ export function startOperatorProcess(options: OperatorProcessOptions): OperatorP
     args: ['--disable-warning=ExperimentalWarning', join(repoRoot, 'operator', 'main.ts')],
     env: {
       ...operatorEnvironment(env),
+      KUBECONFIG: controllerKubeconfig(env.stateDir, OPERATOR_IDENTITY),
       WATCH_NAMESPACE: options.namespace,
       LOG_LEVEL: 'debug',
       ...options.extraEnv,

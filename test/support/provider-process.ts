@@ -1,11 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { PROVIDER_IDENTITY } from '../../hack/stack/controller-identity.ts';
 import { repoRoot } from '../../hack/stack/paths.ts';
 import { isAlive, startProcess, stopProcess, type TrackedProcess } from '../../hack/stack/processes.ts';
+import { controllerKubeconfig } from './controller-identities.ts';
 import type { StackEnv } from './stack-env.ts';
 
 export interface ProviderProcessOptions {
-  env: Pick<StackEnv, 'kubeconfig' | 'stateDir'>;
+  env: Pick<StackEnv, 'stateDir'>;
   /** Only this namespace is reconciled (`--namespace`), so test files do not disturb each other. */
   namespace: string;
   /** Distinguishes log files and leader identities. */
@@ -19,7 +21,10 @@ export interface ProviderProcess {
   stop(): Promise<void>;
 }
 
-/** The real provider (`capm3-provider/main.ts`) as its own process against the test stack. */
+/**
+ * The real provider (`capm3-provider/main.ts`) as its own process against the test stack, with
+ * the token of its ServiceAccount from deploy/ (not admin): a missing permission fails the test.
+ */
 export function startProviderProcess(options: ProviderProcessOptions): ProviderProcess {
   const logDir = join(options.env.stateDir, 'logs');
   mkdirSync(logDir, { recursive: true });
@@ -29,7 +34,7 @@ export function startProviderProcess(options: ProviderProcessOptions): ProviderP
     command: process.execPath,
     args: ['--disable-warning=ExperimentalWarning', join(repoRoot, 'capm3-provider', 'main.ts'), '--namespace', options.namespace],
     env: {
-      KUBECONFIG: options.env.kubeconfig,
+      KUBECONFIG: controllerKubeconfig(options.env.stateDir, PROVIDER_IDENTITY),
       METRICS_BIND_ADDRESS: '0',
       HEALTH_PROBE_BIND_ADDRESS: '0',
       LOG_LEVEL: 'debug',

@@ -6,6 +6,8 @@ import { TransientProvisionerError } from '../../../operator/provisioner/result.
 import { KubeClient, Manager, createLogger, loadKubeConfig, silentLogger } from '../../../operator/runtime/index.ts';
 import type { Logger } from '../../../operator/runtime/index.ts';
 import { compileOperatorSettings } from '../../../operator/settings.ts';
+import { OPERATOR_IDENTITY } from '../../../hack/stack/controller-identity.ts';
+import { controllerKubeconfig } from '../../support/controller-identities.ts';
 import type { StackEnv } from '../../support/stack-env.ts';
 
 function testLogger(): Logger {
@@ -67,7 +69,8 @@ export function startOperator(env: StackEnv, namespace: string): OperatorUnderTe
   const manager = new Manager({
     name: 'baremetal-operator',
     options: settings,
-    transport: new KubeClient(loadKubeConfig(env.kubeconfig)),
+    // The ServiceAccount deploy/ installs, so the test proves the operator's RBAC too.
+    transport: new KubeClient(loadKubeConfig(controllerKubeconfig(env.stateDir, OPERATOR_IDENTITY))),
     registry: new Registry(),
     logger: testLogger(),
   });

@@ -1,0 +1,97 @@
+import { afterAll, describe, expect, it } from '@jest/globals';
+import { stringify } from 'yaml';
+import { renderKustomization, type Manifest } from '../../../hack/stack/kustomize.ts';
+import { Kubectl } from '../../support/kubectl.ts';
+import { ensureNamespace } from '../../support/namespaces.ts';
+import { readStackEnv } from '../../support/stack-env.ts';
+
+interface Container {
+  args?: string[];
+  env?: { name: string; value?: string; valueFrom?: unknown }[];
+  livenessProbe?: { httpGet?: { path: string } };
+  readinessProbe?: { httpGet?: { path: string } };
+  resources?: { requests?: Record<string, string>; limits?: Record<string, string> };
+  securityContext?: { allowPrivilegeEscalation?: boolean; readOnlyRootFilesystem?: boolean; capabilities?: { drop?: string[] } };
+}
+interface PodSpec {
+  serviceAccountName?: string;
+  securityContext?: { runAsNonRoot?: boolean; seccompProfile?: { type: string } };
+  containers: Container[];
+}
+const podSpecOf = (deployment: Manifest) => (deployment as unknown as { spec: { template: { spec: PodSpec } } }).spec.template.spec;
+
+const INSTALLS = [
+  { directory: 'deploy/operator/default', namespace: 'baremetal-operator-system', serviceAccount: 'baremetal-operator-controller-manager' },
+  { directory: 'deploy/operator/namespace-scoped', namespace: 'baremetal-operator-system', serviceAccount: 'baremetal-operator-controller-manager' },
+  { directory: 'deploy/capm3/default', namespace: 'capm3-system', serviceAccount: 'capm3-manager' },
+];
+
+/** Each kustomization renders and every object it renders is accepted by the real API server. */
+describe('kustomize installs in deploy/ on the real API server', () => {
+  const env = readStackEnv();
+  const kubectl = new Kubectl(env);
+  afterAll(() => kubectl.dispose());
+
+  it.each(INSTALLS)('$directory renders and passes kubectl apply --dry-run=server', async ({ directory, namespace }) => {
+    const objects = await renderKustomization({ kubectl: env.kubectl, directory });
+    // A dry run creates nothing, so the namespace its objects go in has to exist already.
+    await ensureNamespace(kubectl, namespace);
+    const out = await kubectl.ok(
+      ['apply', '--server-side', '--force-conflicts', '--field-manager=deploy-test', '--dry-run=server', '-o', 'name', '-f', '-'],
+      objects.map((object) => stringify(object)).join('---\n'),
+    );
+    expect(out.trim().split('\n')).toHaveLength(objects.length);
+    const kinds = new Set(objects.map((object) => object.kind));
+    for (const kind of ['CustomResourceDefinition', 'Namespace', 'ServiceAccount', 'Deployment', 'Service', 'RoleBinding']) expect(kinds).toContain(kind);
+    for (const object of objects.filter((o) => o.kind !== 'CustomResourceDefinition' && o.kind !== 'Namespace' && !o.kind.startsWith('Cluster'))) {
+      expect(object.metadata.namespace).toBe(namespace);
+    }
+  });
+
+  it.each(INSTALLS)('$directory runs its manager as its ServiceAccount, leader-elected, probed, bounded, unprivileged', async ({ directory, serviceAccount }) => {
+    const objects = await renderKustomization({ kubectl: env.kubectl, directory });
+    const deployments = objects.filter((object) => object.kind === 'Deployment');
+    expect(deployments).toHaveLength(1);
+    const pod = podSpecOf(deployments[0] as Manifest);
+    expect(pod.serviceAccountName).toBe(serviceAccount);
+    expect(pod.securityContext?.runAsNonRoot).toBe(true);
+    expect(pod.securityContext?.seccompProfile?.type).toBe('RuntimeDefault');
+    for (const container of pod.containers) {
+      expect(container.args).toContain('--leader-elect');
+      expect(container.livenessProbe?.httpGet?.path).toBe('/healthz');
+      expect(container.readinessProbe?.httpGet?.path).toBe('/readyz');
+      expect(Object.keys(container.resources?.requests ?? {}).sort()).toEqual(['cpu', 'memory']);
+      expect(container.resources?.limits?.memory).toBeDefined();
+      expect(container.securityContext).toMatchObject({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } });
+    }
+    const metrics = objects.find((object) => object.kind === 'Service');
+    expect((metrics as unknown as { spec: { ports: { port: number }[] } }).spec.ports.map((port) => port.port)).toEqual([8080]);
+  });
+
+  it('the operator reads Ironic from the ironic ConfigMap and basic-auth files where BMO mounts them', async () => {
+    const objects = await renderKustomization({ kubectl: env.kubectl, directory: 'deploy/operator/default' });
+    const configMap = objects.find((object) => object.kind === 'ConfigMap') as unknown as { metadata: { name: string }; data: Record<string, string> };
+    expect(configMap.metadata.name).toMatch(/^baremetal-operator-ironic-/);
+    expect(Object.keys(configMap.data)).toEqual(expect.arrayContaining(['IRONIC_ENDPOINT', 'DEPLOY_KERNEL_URL', 'DEPLOY_RAMDISK_URL']));
+    const deployment = objects.find((object) => object.kind === 'Deployment') as unknown as {
+      spec: { template: { spec: { containers: { envFrom: { configMapRef: { name: string } }[]; volumeMounts: { name: string; mountPath: string }[] }[];
+        volumes: { name: string; secret?: { secretName: string } }[] } } };
+    };
+    const { containers, volumes } = deployment.spec.template.spec;
+    expect(containers[0]?.envFrom.map((source) => source.configMapRef.name)).toEqual([configMap.metadata.name]);
+    // $METAL3_AUTH_ROOT_DIR (default /opt/metal3/auth) + ironic/{username,password}.
+    expect(containers[0]?.volumeMounts).toContainEqual({ name: 'ironic-credentials', mountPath: '/opt/metal3/auth/ironic', readOnly: true });
+    expect(volumes.find((volume) => volume.name === 'ironic-credentials')?.secret?.secretName).toBe('ironic-credentials');
+  });
+
+  it('the namespace-scoped operator watches its own namespace only', async () => {
+    const objects = await renderKustomization({ kubectl: env.kubectl, directory: 'deploy/operator/namespace-scoped' });
+    const pod = podSpecOf(objects.find((object) => object.kind === 'Deployment') as Manifest);
+    expect(pod.containers[0]?.env).toContainEqual({ name: 'WATCH_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } });
+  });
+
+  it('every object of the provider carries clusterctl\'s provider label', async () => {
+    const objects = await renderKustomization({ kubectl: env.kubectl, directory: 'deploy/capm3/default' });
+    for (const object of objects) expect(object.metadata.labels?.['cluster.x-k8s.io/provider']).toBe('infrastructure-metal3');
+  });
+});

@@ -1,0 +1,102 @@
+import { afterAll, describe, expect, it } from '@jest/globals';
+import {
+  OPERATOR_IDENTITY, PROVIDER_IDENTITY, identityUser, type ControllerIdentity,
+} from '../../../hack/stack/controller-identity.ts';
+import { renderKustomization } from '../../../hack/stack/kustomize.ts';
+import { controllerKubeconfig } from '../../support/controller-identities.ts';
+import { Kubectl } from '../../support/kubectl.ts';
+import { readStackEnv } from '../../support/stack-env.ts';
+import { flattenRules, grantedPermissions } from './granted-permissions.ts';
+
+// What every authenticated user may do (system:basic-user): ask what it may do.
+const EVERYONE = [
+  'create authentication.k8s.io/selfsubjectreviews',
+  'create authorization.k8s.io/selfsubjectaccessreviews',
+  'create authorization.k8s.io/selfsubjectrulesreviews',
+];
+const LEASE = ['create coordination.k8s.io/leases', 'get coordination.k8s.io/leases', 'update coordination.k8s.io/leases'];
+const EVENTS = ['create events.k8s.io/events', 'patch events.k8s.io/events'];
+const verbs = (resource: string, list: string[]) => list.map((verb) => `${verb} ${resource}`);
+
+/** The declared list: every grant the operator's roles may give, in any namespace. */
+const OPERATOR_GRANTS = [
+  ...verbs('metal3.io/baremetalhosts', ['get', 'list', 'watch', 'patch']),
+  'patch metal3.io/baremetalhosts/status',
+  'update metal3.io/baremetalhosts/finalizers',
+  ...verbs('metal3.io/hardwaredata', ['get', 'list', 'watch', 'create', 'update', 'patch']),
+  ...verbs('core/secrets', ['get', 'list', 'watch', 'patch']),
+  ...EVENTS,
+];
+
+/** The declared list for the provider. */
+const PROVIDER_GRANTS = [
+  ...['metal3machines', 'metal3clusters'].flatMap((kind) => verbs(`infrastructure.cluster.x-k8s.io/${kind}`, ['get', 'list', 'watch', 'patch'])),
+  'patch infrastructure.cluster.x-k8s.io/metal3machines/status',
+  'patch infrastructure.cluster.x-k8s.io/metal3clusters/status',
+  ...verbs('infrastructure.cluster.x-k8s.io/metal3machinetemplates', ['get', 'list', 'watch']),
+  ...['clusters', 'machines'].flatMap((kind) => verbs(`cluster.x-k8s.io/${kind}`, ['get', 'list', 'watch'])),
+  'get cluster.x-k8s.io/machinesets',
+  ...verbs('metal3.io/baremetalhosts', ['get', 'list', 'watch', 'patch']),
+  ...verbs('core/secrets', ['get', 'patch']),
+  ...EVENTS,
+];
+
+const sorted = (lines: string[]) => [...lines].sort();
+
+describe('RBAC from deploy/: the permissions the API server grants each ServiceAccount are the declared ones', () => {
+  const env = readStackEnv();
+  const clients: Kubectl[] = [];
+  const as = (identity: ControllerIdentity) => {
+    const client = new Kubectl({ kubectl: env.kubectl, kubeconfig: controllerKubeconfig(env.stateDir, identity) });
+    clients.push(client);
+    return client;
+  };
+
+  afterAll(() => clients.forEach((client) => client.dispose()));
+
+  it.each([
+    ['operator', OPERATOR_IDENTITY, OPERATOR_GRANTS],
+    ['provider', PROVIDER_IDENTITY, PROVIDER_GRANTS],
+  ])('the %s token is its ServiceAccount, granted exactly the declared list (the Lease only at home)', async (_, identity, grants) => {
+    const kubectl = as(identity);
+    const whoami = JSON.parse(await kubectl.ok(['auth', 'whoami', '-o', 'json'])) as { status: { userInfo: { username: string; groups: string[] } } };
+    expect(whoami.status.userInfo.username).toBe(identityUser(identity));
+    expect(whoami.status.userInfo.groups).not.toContain('system:masters');
+
+    // In any namespace but its own: the ClusterRole only.
+    const elsewhere = await grantedPermissions(kubectl, 'default');
+    expect(elsewhere.resources).toEqual(sorted([...grants, ...EVERYONE]));
+    // At home: the leader election Lease too.
+    const home = await grantedPermissions(kubectl, identity.namespace);
+    expect(home.resources).toEqual(sorted([...grants, ...LEASE, ...EVERYONE]));
+    // Discovery and health URLs only, read-only.
+    expect(home.nonResourceVerbs).toEqual(['get']);
+  });
+
+  it('the namespace-scoped operator is granted the same list, in its own namespace only', async () => {
+    const objects = await renderKustomization({ kubectl: env.kubectl, directory: 'deploy/operator/namespace-scoped' });
+    const kinds = objects.map((object) => object.kind);
+    expect(kinds).not.toContain('ClusterRole');
+    expect(kinds).not.toContain('ClusterRoleBinding');
+    const roles = objects.filter((object) => object.kind === 'Role') as unknown as { metadata: { namespace: string }; rules: never[] }[];
+    expect(roles.map((role) => role.metadata.namespace)).toEqual(roles.map(() => OPERATOR_IDENTITY.namespace));
+    expect(sorted(roles.flatMap((role) => flattenRules(role.rules)))).toEqual(sorted([...OPERATOR_GRANTS, ...LEASE]));
+  });
+
+  it.each(['deploy/operator/default', 'deploy/operator/namespace-scoped', 'deploy/capm3/default'])(
+    '%s grants no wildcard, no non-resource URL, and never creates, updates or deletes Secrets',
+    async (directory) => {
+      const objects = await renderKustomization({ kubectl: env.kubectl, directory });
+      const rules = objects
+        .filter((object) => object.kind === 'ClusterRole' || object.kind === 'Role')
+        .flatMap((role) => (role as unknown as { rules: { apiGroups?: string[]; resources?: string[]; verbs: string[]; nonResourceURLs?: string[] }[] }).rules);
+      expect(rules.length).toBeGreaterThan(0);
+      for (const rule of rules) {
+        expect([...(rule.apiGroups ?? []), ...(rule.resources ?? []), ...rule.verbs]).not.toContain('*');
+        expect(rule.nonResourceURLs).toBeUndefined();
+      }
+      const secretVerbs = flattenRules(rules).filter((line) => line.endsWith(' core/secrets')).map((line) => line.split(' ')[0]);
+      expect(secretVerbs.filter((verb) => !['get', 'list', 'watch', 'patch'].includes(verb ?? ''))).toEqual([]);
+    },
+  );
+});
