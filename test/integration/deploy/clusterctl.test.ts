@@ -1,0 +1,96 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { parse } from 'yaml';
+import { buildClusterApi } from '../../../hack/capi/index.ts';
+import { COMPONENTS_FILE, COMPONENTS_KUSTOMIZATION, clusterctlComponents } from '../../../hack/deploy/clusterctl-components.ts';
+import { run } from '../../../hack/stack/commands.ts';
+import { parseManifests, renderKustomization } from '../../../hack/stack/kustomize.ts';
+import { repoRoot } from '../../../hack/stack/paths.ts';
+import { Kubectl } from '../../support/kubectl.ts';
+import { createUniqueNamespace, deleteNamespace, ensureNamespace } from '../../support/namespaces.ts';
+import { installProviderCrds } from '../../support/provider-crds.ts';
+import { readStackEnv } from '../../support/stack-env.ts';
+
+const CLUSTERCTL_DIR = join(repoRoot, 'deploy', 'capm3', 'clusterctl');
+
+/** The provider in clusterctl's layout, rendered by the real clusterctl and accepted by the real API server. */
+describe('clusterctl provider files in deploy/capm3/clusterctl', () => {
+  const env = readStackEnv();
+  const kubectl = new Kubectl(env);
+  // clusterctl reads and writes its configuration under the home directory: keep it out of the user's.
+  const home = mkdtempSync(join(tmpdir(), 'clusterctl-home-'));
+  let clusterctl = '';
+  let namespace = '';
+
+  const runClusterctl = (args: string[], variables: Record<string, string>) =>
+    run(clusterctl, args, { component: 'clusterctl', env: { HOME: home, XDG_CONFIG_HOME: home, ...variables } });
+  const dryRun = (yaml: string) =>
+    kubectl.ok(['apply', '--server-side', '--force-conflicts', '--field-manager=clusterctl-test', '--dry-run=server', '-o', 'name', '-f', '-'], yaml);
+
+  beforeAll(async () => {
+    clusterctl = (await buildClusterApi()).clusterctl;
+    await installProviderCrds(kubectl, env);
+    namespace = await createUniqueNamespace(kubectl, 'clusterctl');
+  }, 900_000);
+
+  afterAll(async () => {
+    if (namespace) await deleteNamespace(kubectl, namespace);
+    kubectl.dispose();
+    rmSync(home, { recursive: true, force: true });
+  });
+
+  it('infrastructure-components.yaml is the kustomize install with clusterctl variables, and is up to date', async () => {
+    const expected = clusterctlComponents(await renderKustomization({ kubectl: env.kubectl, directory: COMPONENTS_KUSTOMIZATION }));
+    expect(readFileSync(join(repoRoot, COMPONENTS_FILE), 'utf8')).toBe(expected);
+  });
+
+  it('clusterctl lists the components\' variables and renders them, and the API server accepts every object', async () => {
+    const from = join(CLUSTERCTL_DIR, 'infrastructure-components.yaml');
+    const variables = await runClusterctl(['generate', 'yaml', '--from', from, '--list-variables'], {});
+    expect(variables).toContain('CAPM3_FAST_TRACK');
+    const rendered = await runClusterctl(['generate', 'yaml', '--from', from], { CAPM3_FAST_TRACK: 'true' });
+    const objects = parseManifests(rendered);
+    const deployment = objects.find((object) => object.kind === 'Deployment') as unknown as {
+      spec: { template: { spec: { containers: { env: { name: string; value?: string }[] }[] } } };
+    };
+    expect(deployment.spec.template.spec.containers[0]?.env).toContainEqual({ name: 'CAPM3_FAST_TRACK', value: 'true' });
+    await ensureNamespace(kubectl, 'capm3-system');
+    const applied = await dryRun(rendered);
+    expect(applied.trim().split('\n')).toHaveLength(objects.length);
+  });
+
+  it('metadata.yaml maps this release series to the v1beta2 contract its CRDs declare', () => {
+    const metadata = parse(readFileSync(join(CLUSTERCTL_DIR, 'metadata.yaml'), 'utf8')) as {
+      kind: string; releaseSeries: { major: number; minor: number; contract: string }[];
+    };
+    const version = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version.split('.').map(Number);
+    expect(metadata.kind).toBe('Metadata');
+    expect(metadata.releaseSeries).toContainEqual({ major: version[0], minor: version[1], contract: 'v1beta2' });
+  });
+
+  it('clusterctl generate cluster renders cluster-template.yaml with the user\'s variables, and the API server accepts it', async () => {
+    const from = join(CLUSTERCTL_DIR, 'cluster-template.yaml');
+    const listed = await runClusterctl(['generate', 'cluster', 'demo', '--from', from, '--list-variables', '--kubeconfig', env.kubeconfig], {});
+    for (const variable of ['IMAGE_URL', 'IMAGE_CHECKSUM', 'CLUSTER_APIENDPOINT_HOST', 'WORKER_HOST_ROLE', 'CONTROL_PLANE_HOST_ROLE']) {
+      expect(listed).toContain(variable);
+    }
+    const rendered = await runClusterctl(
+      ['generate', 'cluster', 'demo', '--from', from, '--kubeconfig', env.kubeconfig, '--target-namespace', namespace, '--worker-machine-count', '3'],
+      { IMAGE_URL: 'http://images.example/os.raw', IMAGE_CHECKSUM: 'http://images.example/os.raw.sha256sum', CLUSTER_APIENDPOINT_HOST: '192.0.2.10',
+        WORKER_HOST_ROLE: 'big-worker' },
+    );
+    const objects = parseManifests(rendered);
+    expect(objects.map((object) => object.kind)).toEqual(['Cluster', 'Metal3Cluster', 'Metal3Machine', 'Machine', 'Metal3MachineTemplate', 'MachineDeployment']);
+    expect(rendered).not.toContain('${');
+    const byKind = (kind: string) => objects.find((object) => object.kind === kind) as unknown as { spec: Record<string, unknown> };
+    expect(byKind('Metal3Cluster').spec).toEqual({ controlPlaneEndpoint: { host: '192.0.2.10', port: 6443 } });
+    expect(byKind('MachineDeployment').spec.replicas).toBe(3);
+    expect(byKind('Metal3MachineTemplate').spec).toMatchObject({ template: { spec: {
+      image: { url: 'http://images.example/os.raw', checksum: 'http://images.example/os.raw.sha256sum', checksumType: 'sha256', diskFormat: 'raw' },
+      hostSelector: { matchLabels: { role: 'big-worker' } } } } });
+    const applied = await dryRun(rendered);
+    expect(applied.trim().split('\n')).toHaveLength(objects.length);
+  });
+});
