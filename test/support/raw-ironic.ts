@@ -13,6 +13,8 @@ export interface RawIronicNode {
   last_error: string | null;
 }
 
+const NODE_LOCKED_ATTEMPTS = 30;
+
 export class RawIronic {
   readonly #url: string;
 
@@ -20,15 +22,22 @@ export class RawIronic {
     this.#url = url;
   }
 
+  /** Retries while the node is locked by a running task (409 NodeLocked), as Ironic's own clients do. */
   async request<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const response = await fetch(`${this.#url}${path}`, {
-      method,
-      headers: { 'content-type': 'application/json', 'x-openstack-ironic-api-version': '1.95' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`${method} ${path} -> ${response.status}: ${text}`);
-    return (text ? JSON.parse(text) : undefined) as T;
+    for (let attempt = 1; ; attempt++) {
+      const response = await fetch(`${this.#url}${path}`, {
+        method,
+        headers: { 'content-type': 'application/json', 'x-openstack-ironic-api-version': '1.95' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      const text = await response.text();
+      if (response.status === 409 && text.includes('is locked by host') && attempt < NODE_LOCKED_ATTEMPTS) {
+        await sleep(1_000);
+        continue;
+      }
+      if (!response.ok) throw new Error(`${method} ${path} -> ${response.status}: ${text}`);
+      return (text ? JSON.parse(text) : undefined) as T;
+    }
   }
 
   node(id: string): Promise<RawIronicNode> {

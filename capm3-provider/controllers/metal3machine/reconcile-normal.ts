@@ -201,12 +201,18 @@ async function linkWorkloadNode(
     scope.status.condition({ type: 'NodeLinked', status: 'False', reason: 'WorkloadClusterUnreachable', message: (error as Error).message });
     return { requeueAfter: deps.settings.requeueAfterMs };
   }
+  if (outcome.kind === 'linked' && outcome.changed) {
+    await deps.events.event(scope.m3m, { type: 'Normal', reason: 'NodeLinked', action: 'SetProviderID', note: `Node ${outcome.node} now has providerID ${options.providerID}` });
+    // Reported on the next pass, not now: that status write wakes Cluster API's Machine
+    // controller once its Node cache has the new providerID. A Node event racing the Machine's
+    // own providerID update can otherwise be dropped, leaving the Machine without a nodeRef.
+    scope.status.condition({ type: 'NodeLinked', status: 'False', reason: 'WaitingForNodeRef',
+      message: `Node ${outcome.node} has providerID ${options.providerID}; waiting for Cluster API to link it` });
+    return { requeueAfter: Math.min(1_000, deps.settings.requeueAfterMs) };
+  }
   if (outcome.kind === 'linked') {
     scope.status.condition({ type: 'NodeLinked', status: 'True', reason: 'NodeLinked', message: `Node ${outcome.node}` });
-    if (outcome.changed) {
-      await deps.events.event(scope.m3m, { type: 'Normal', reason: 'NodeLinked', action: 'SetProviderID', note: `Node ${outcome.node} now has providerID ${options.providerID}` });
-    }
-    return {};
+    return { requeueAfter: deps.settings.requeueAfterMs };
   }
   scope.status.condition({
     type: 'NodeLinked', status: 'False',
