@@ -15,7 +15,9 @@ describe('power management at rest', () => {
   });
 
   it('powers on an online host and powers off an offline one, softly first', async () => {
-    const provisioner = new ScriptedProvisioner().script('powerOn', busy(3000, 'powering on')).script('powerOff', busy(3000, 'powering off'));
+    const provisioner = new ScriptedProvisioner()
+      .script('powerOn', busy(3000, 'powering on', { started: true }))
+      .script('powerOff', busy(3000, 'powering off', { started: true }));
     withNode(provisioner, { namespace: 'test', name: 'host-0' });
     const context = contextFor(provisioner);
     expect(await manageHostPower(hostFor({ status: registeredStatus('available') }), context)).toEqual({ kind: 'continue', afterMs: 3000 });
@@ -25,6 +27,17 @@ describe('power management at rest', () => {
     expect(provisioner.callsOf('powerOff')[0]).toMatchObject({ mode: 'soft', force: false });
     expect(reasonsOf(context)).toEqual(['PowerOn', 'PowerOff']);
     expect(context.metrics).toEqual([{ metric: 'powerChange', on: true }, { metric: 'powerChange', on: false }]);
+  });
+
+  it('reports a power change once, when it is requested, not on every reconcile while it is under way', async () => {
+    const provisioner = new ScriptedProvisioner()
+      .script('powerOff', busy(3000, 'soft power off requested', { started: true }), busy(3000, 'waiting for power off'), busy(3000, 'waiting for power off'));
+    withNode(provisioner, { namespace: 'test', name: 'host-0' }, { poweredOn: true });
+    const host = hostFor({ spec: { online: false }, status: registeredStatus('provisioned', { poweredOn: true }) });
+    const context = contextFor(provisioner);
+    for (let poll = 0; poll < 3; poll++) expect(await manageHostPower(host, context)).toEqual({ kind: 'continue', afterMs: 3000 });
+    expect(reasonsOf(context)).toEqual(['PowerOff']);
+    expect(context.metrics).toEqual([{ metric: 'powerChange', on: false }]);
   });
 
   it('goes hard after an error, and prefixes a failed soft power off', async () => {

@@ -57,8 +57,11 @@ export async function manageHostPower(host: Host, context: StateContext): Promis
     return failed('power management error', clarified ? SOFT_POWER_OFF_FAILED + result.message : result.message);
   }
   if (result.kind === 'busy') {
-    note(context, { metric: 'powerChange', on: wantOn });
-    publish(context, wantOn ? normal('PowerOn', 'Host powered on') : normal('PowerOff', mode === 'soft' ? 'Host soft powered off' : 'Host powered off'));
+    // One event and one count per request, not one per reconcile while it is under way.
+    if (result.started) {
+      note(context, { metric: 'powerChange', on: wantOn });
+      publish(context, wantOn ? normal('PowerOn', 'Host powered on') : normal('PowerOff', mode === 'soft' ? 'Host soft powered off' : 'Host powered off'));
+    }
     return stillBusy(host, result.afterMs);
   }
   status.poweredOn = wantOn;

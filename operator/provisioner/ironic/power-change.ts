@@ -11,7 +11,7 @@ const SOFT_POWER_OFF_TIMEOUT_SECONDS = 180;
 
 export type PowerChange = NotDone | { kind: 'unsupported' };
 
-/** Busy while the change runs; `unsupported` when the BMC refuses a soft power off (400). */
+/** Busy while the change runs (`started` when this call requested it); `unsupported` when the BMC refuses a soft power off (400). */
 export async function changePower(context: ProvisionerContext, node: Node, target: PowerTarget): Promise<PowerChange> {
   if (node.target_provision_state) {
     return context.delays.short(`host in state that does not allow power change (${node.provision_state} -> ${node.target_provision_state})`);
@@ -33,5 +33,6 @@ export async function changePower(context: ProvisionerContext, node: Node, targe
     }
     return writeRefused(`failed to ${target} node`, error, context.delays);
   }
-  return context.delays.short(`${target} requested`);
+  // Only this call asked for the change: the caller reports it once (BMO's one PowerOn/PowerOff event per request).
+  return { ...context.delays.short(`${target} requested`), started: true };
 }

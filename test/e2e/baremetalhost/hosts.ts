@@ -154,3 +154,19 @@ export async function deleteHostNamespace(kubectl: Kubectl, namespace: string): 
   await kubectl.run(['delete', 'bmh,hardwaredata,secret', '--all', '-n', namespace, '--wait=false']);
   await deleteNamespace(kubectl, namespace);
 }
+
+/**
+ * How many times each `reason: message` was recorded about the named object, counting repeats
+ * that the event recorder folded into an Event's series (events.k8s.io/v1 `series.count`).
+ */
+export async function hostEventCounts(kubectl: Kubectl, namespace: string, name: string): Promise<Map<string, number>> {
+  const list = await kubectl.json<{ items: { regarding?: { name?: string }; reason?: string; note?: string; series?: { count?: number } }[] }>(
+    ['get', 'events.v1.events.k8s.io', '-n', namespace]);
+  const counts = new Map<string, number>();
+  for (const event of list.items) {
+    if (event.regarding?.name !== name) continue;
+    const key = `${event.reason}: ${event.note}`;
+    counts.set(key, (counts.get(key) ?? 0) + (event.series?.count ?? 1));
+  }
+  return counts;
+}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { NeedsRegistrationError, busy, failed } from '../../../provisioner/result.ts';
 import { ScriptedProvisioner, withNode } from '../testing/scripted-provisioner.ts';
-import { contextFor, hostFor, registeredStatus } from '../testing/hosts.ts';
+import { contextFor, hostFor, reasonsOf, registeredStatus } from '../testing/hosts.ts';
 import { handlePoweringOffBeforeDelete } from './powering-off-before-delete.ts';
 
 const deleting = { deletionTimestamp: '2026-05-01T11:59:00Z' };
@@ -16,10 +16,14 @@ describe('powering off before delete', () => {
     expect(host.status).toMatchObject({ poweredOn: false, errorCount: 0 });
   });
 
-  it('waits while the power changes', async () => {
-    const provisioner = new ScriptedProvisioner().script('powerOff', busy(3000, 'waiting for power off'));
+  it('waits while the power changes, with one PowerOff event for the request', async () => {
+    const provisioner = new ScriptedProvisioner()
+      .script('powerOff', busy(3000, 'power off requested', { started: true }), busy(3000, 'waiting for power off'));
     const host = hostFor({ metadata: deleting, status: registeredStatus('powering off before delete') });
-    expect(await handlePoweringOffBeforeDelete(host, contextFor(provisioner))).toEqual({ kind: 'continue', afterMs: 3000 });
+    const context = contextFor(provisioner);
+    expect(await handlePoweringOffBeforeDelete(host, context)).toEqual({ kind: 'continue', afterMs: 3000 });
+    expect(await handlePoweringOffBeforeDelete(host, context)).toEqual({ kind: 'continue', afterMs: 3000 });
+    expect(reasonsOf(context)).toEqual(['PowerOff']);
   });
 
   it('records a power management error', async () => {

@@ -1,7 +1,8 @@
 import { NeedsRegistrationError } from '../../../provisioner/result.ts';
 import { complete, failed } from '../action.ts';
 import { identityOf } from '../host.ts';
-import { note } from '../state-context.ts';
+import { normal } from '../events.ts';
+import { note, publish } from '../state-context.ts';
 import type { Host } from '../host.ts';
 import type { StateHandler } from './handler.ts';
 import { stillBusy } from './handler.ts';
@@ -23,7 +24,10 @@ export const handlePoweringOffBeforeDelete: StateHandler = async (host, context)
       automatedCleaningMode: host.spec.automatedCleaningMode,
     });
     if (result.kind === 'failed') return failed('power management error', result.message);
-    if (result.kind === 'busy') return stillBusy(host, result.afterMs);
+    if (result.kind === 'busy') {
+      if (result.started) publish(context, normal('PowerOff', 'Host powered off'));
+      return stillBusy(host, result.afterMs);
+    }
     return poweredOff(host);
   } catch (error) {
     if (error instanceof NeedsRegistrationError && !context.credentials) {
