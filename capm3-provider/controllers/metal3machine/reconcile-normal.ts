@@ -190,6 +190,7 @@ async function linkWorkloadNode(
   }
   const client = await deps.workloadClusters.nodes({ namespace: scope.namespace, clusterName: scope.clusterName }, scope.signal);
   if (client.kind === 'unavailable') {
+    scope.log.info('workload cluster unavailable', { why: client.why });
     scope.status.condition({ type: 'NodeLinked', status: 'False', reason: 'WaitingForWorkloadCluster', message: client.why });
     return { requeueAfter: deps.settings.requeueAfterMs };
   }
@@ -198,19 +199,24 @@ async function linkWorkloadNode(
   try {
     outcome = await linkNode({ nodes: client.nodes, providerID: options.providerID, hostUID: options.host.metadata.uid ?? '', hostnames, signal: scope.signal });
   } catch (error) {
+    scope.log.warn('workload cluster unreachable', { error: (error as Error).message });
     scope.status.condition({ type: 'NodeLinked', status: 'False', reason: 'WorkloadClusterUnreachable', message: (error as Error).message });
     return { requeueAfter: deps.settings.requeueAfterMs };
   }
-  if (outcome.kind === 'linked' && outcome.changed) {
-    await deps.events.event(scope.m3m, { type: 'Normal', reason: 'NodeLinked', action: 'SetProviderID', note: `Node ${outcome.node} now has providerID ${options.providerID}` });
-    // Reported on the next pass, not now: that status write wakes Cluster API's Machine
-    // controller once its Node cache has the new providerID. A Node event racing the Machine's
-    // own providerID update can otherwise be dropped, leaving the Machine without a nodeRef.
-    scope.status.condition({ type: 'NodeLinked', status: 'False', reason: 'WaitingForNodeRef',
-      message: `Node ${outcome.node} has providerID ${options.providerID}; waiting for Cluster API to link it` });
-    return { requeueAfter: Math.min(1_000, deps.settings.requeueAfterMs) };
-  }
+  scope.log.info('workload Node', { outcome: outcome.kind, ...(outcome.kind === 'linked' ? { node: outcome.node, changed: outcome.changed } : { why: outcome.why }) });
   if (outcome.kind === 'linked') {
+    if (outcome.changed) {
+      await deps.events.event(scope.m3m, { type: 'Normal', reason: 'NodeLinked', action: 'SetProviderID', note: `Node ${outcome.node} now has providerID ${options.providerID}` });
+    }
+    // Cluster API maps a Node event to its Machine by the Machine's providerID, so a Node
+    // update that beats the Machine's own providerID update is dropped and the Machine waits
+    // without a nodeRef. NodeLinked turns True (a status write, which wakes the Machine) only
+    // once the Machine carries the providerID and the Node was linked on an earlier pass.
+    if (outcome.changed || scope.machine.spec.providerID !== options.providerID) {
+      scope.status.condition({ type: 'NodeLinked', status: 'False', reason: 'WaitingForNodeRef',
+        message: `Node ${outcome.node} has providerID ${options.providerID}; waiting for Cluster API to link it` });
+      return { requeueAfter: Math.min(1_000, deps.settings.requeueAfterMs) };
+    }
     scope.status.condition({ type: 'NodeLinked', status: 'True', reason: 'NodeLinked', message: `Node ${outcome.node}` });
     return { requeueAfter: deps.settings.requeueAfterMs };
   }

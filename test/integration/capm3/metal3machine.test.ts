@@ -174,8 +174,13 @@ describe('Metal3Machine controller on the real API server (Cluster API objects c
       expect(condition(conflict, 'NodeLinked')?.message).toContain('2 Nodes match label metal3.io/uuid');
       for (const node of nodes) expect(await workload.ok(['get', 'node', node, '-o', 'jsonpath={.spec.providerID}'])).toBe('');
       await workload.ok(['delete', 'node', 'dup-b']);
+      const providerID = `metal3://${namespace}/dup-host/m4`;
+      await waitFor(async () => ((await workload.ok(['get', 'node', 'dup-a', '-o', 'jsonpath={.spec.providerID}'])) === providerID ? true : undefined),
+        { timeoutMs: 30_000, what: 'Node dup-a to get the providerID' });
+      // NodeLinked turns True once Cluster API has copied the providerID to the Machine (played here).
+      await waitForReason('m4', 'NodeLinked', 'WaitingForNodeRef');
+      await objects.patch('machine', 'm4', { spec: { providerID } });
       await waitForReason('m4', 'NodeLinked', 'NodeLinked');
-      expect(await workload.ok(['get', 'node', 'dup-a', '-o', 'jsonpath={.spec.providerID}'])).toBe(`metal3://${namespace}/dup-host/m4`);
     } finally {
       for (const node of nodes) await workload.run(['delete', 'node', node, '--ignore-not-found']);
     }
