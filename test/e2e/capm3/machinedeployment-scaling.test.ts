@@ -76,6 +76,11 @@ async function runningWorkers(count: number, what: string): Promise<Machine[]> {
 
 beforeAll(async () => {
   await installProviderCrds(kubectl, env);
+  // The servers' Nodes are named after their hosts; a Node of that name left in the shared
+  // workload cluster by another run would keep its old providerID.
+  for (const name of [CONTROL_PLANE_HOST, ...WORKER_HOSTS, LATE_HOST].map((h) => h.name)) {
+    await workload.run(['delete', 'node', name, '--ignore-not-found']);
+  }
   namespace = await createUniqueNamespace(kubectl, 'e2e-md');
   capi = await startClusterApiManager({ env, stateDir: env.stateDir, namespace, label: namespace });
   operator = startOperatorProcess({ env, namespace, label: `md-${namespace}` });

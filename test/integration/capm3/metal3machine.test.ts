@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { workloadKubeconfigSecret } from '../../../hack/capi/index.ts';
 import { Kubectl } from '../../support/kubectl.ts';
@@ -26,7 +27,9 @@ interface Host {
 
 const IMAGE = { url: 'http://127.0.0.1:1/image.qcow2', checksum: 'http://127.0.0.1:1/image.qcow2.sha256sum', checksumType: 'sha256', diskFormat: 'qcow2' };
 const IMAGE_ON_HOST = { url: IMAGE.url, checksum: IMAGE.checksum, checksumType: 'sha256', format: 'qcow2' };
-const HARDWARE = { hostname: 'worker-a', nics: [{ name: 'eth0', mac: '00:5a:91:00:00:01', ip: '127.0.0.42' }] };
+// Unique per run: the workload API server is shared with other test files, whose Nodes must not collide with ours.
+const NODE = `m3m-it-${randomBytes(3).toString('hex')}`;
+const HARDWARE = { hostname: NODE, nics: [{ name: 'eth0', mac: '00:5a:91:00:00:01', ip: '127.0.0.42' }] };
 
 describe('Metal3Machine controller on the real API server (Cluster API objects created directly)', () => {
   const env = readStackEnv();
@@ -65,6 +68,7 @@ describe('Metal3Machine controller on the real API server (Cluster API objects c
 
   afterAll(async () => {
     await provider?.stop();
+    await workload.run(['delete', 'node', NODE, '--ignore-not-found']);
     if (namespace) await deleteProviderNamespace(kubectl, namespace);
     kubectl.dispose();
     workload.dispose();
@@ -94,7 +98,7 @@ describe('Metal3Machine controller on the real API server (Cluster API objects c
 
   it('claims the matching free host, provisions it, sets providerID and addresses, and links the Node', async () => {
     await objects.cluster('c1');
-    await objects.bootstrapSecret('c1-bootstrap', '#cloud-config\nhostname: worker-a\n');
+    await objects.bootstrapSecret('c1-bootstrap', `#cloud-config\nhostname: ${NODE}\n`);
     await objects.apply([workloadKubeconfigSecret(env, 'c1', namespace)]);
     // Only big-1 fits: small is too small, the others are taken, paused, unhealthy or broken.
     await fakeHost(objects, 'big-1', { labels: { role: 'worker', 'hardware.metal3.io/cpu-count': '16' } });
@@ -128,21 +132,20 @@ describe('Metal3Machine controller on the real API server (Cluster API objects c
     expect(condition(associated, 'Ready')?.status).toBe('False');
 
     // The workload cluster's Node, as kubelet registers it with Metal3's uuid label.
-    await workload.run(['delete', 'node', 'worker-a', '--ignore-not-found']);
     await workload.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'Node',
-      metadata: { name: 'worker-a', labels: { 'metal3.io/uuid': claimed.metadata.uid, 'kubernetes.io/hostname': 'worker-a' } } }));
+      metadata: { name: NODE, labels: { 'metal3.io/uuid': claimed.metadata.uid, 'kubernetes.io/hostname': NODE } } }));
     await setHostState(objects, 'big-1', 'provisioned', { hardware: HARDWARE });
     const provisioned = await waitForMachine('m1', 'provisioned', (m3m) => m3m.status?.initialization?.provisioned === true);
     const providerID = `metal3://${namespace}/big-1/m1`;
     expect(provisioned.spec.providerID).toBe(providerID);
     expect(provisioned.status?.addresses).toEqual([
-      { type: 'InternalIP', address: '127.0.0.42' }, { type: 'Hostname', address: 'worker-a' }, { type: 'InternalDNS', address: 'worker-a' },
+      { type: 'InternalIP', address: '127.0.0.42' }, { type: 'Hostname', address: NODE }, { type: 'InternalDNS', address: NODE },
     ]);
     expect(condition(provisioned, 'Ready')?.status).toBe('True');
     await waitFor(async () => {
-      const node = await workload.json<{ spec?: { providerID?: string } }>(['get', 'node', 'worker-a']);
+      const node = await workload.json<{ spec?: { providerID?: string } }>(['get', 'node', NODE]);
       return node.spec?.providerID === providerID ? node : undefined;
-    }, { timeoutMs: 30_000, what: 'workload Node worker-a to get the providerID' });
+    }, { timeoutMs: 30_000, what: `workload Node ${NODE} to get the providerID` });
 
     const events = await kubectl.json<{ items: { reason: string; message?: string }[] }>([
       'get', 'events', '-n', namespace, '--field-selector', 'involvedObject.name=m1']);
