@@ -8,11 +8,10 @@ import { Kubectl } from '../../support/kubectl.ts';
 import { createUniqueNamespace } from '../../support/namespaces.ts';
 import { startOperatorProcess, type OperatorProcess } from '../../support/operator-process.ts';
 import { RawIronic } from '../../support/raw-ironic.ts';
-import { releaseNodesNamed } from '../../support/release-systems.ts';
 import { readStackEnv } from '../../support/stack-env.ts';
 import { waitFor } from '../../support/wait-for.ts';
 import {
-  deleteHostNamespace, freePort, getHost, hostEvents, inState, metricValue, sushyPowerState, waitForHost, waitForSushyPower,
+  tearDownHostTest, freePort, getHost, hostEvents, inState, metricValue, sushyPowerState, waitForHost, waitForSushyPower,
 } from './hosts.ts';
 
 // Day-2 host management on real Ironic and emulated hardware: pause, detach / re-attach and
@@ -135,16 +134,8 @@ beforeAll(async () => {
 }, minutes(10));
 
 afterAll(async () => {
-  if (namespace) {
-    await kubectl.run(['annotate', 'bmh', '--all', '-n', namespace, 'baremetalhost.metal3.io/paused-']);
-    await kubectl.run(['delete', 'bmh', '--all', '-n', namespace, '--wait=false']);
-    await waitFor(async () => ((await kubectl.run(['get', 'bmh', '-n', namespace, '-o', 'name'])).stdout.trim() ? undefined : true),
-      { timeoutMs: minutes(3), what: 'hosts to be deleted' }).catch(() => undefined);
-  }
-  await operator?.stop();
-  if (!namespace) return;
-  await releaseNodesNamed(env, `${namespace}~`);
-  await deleteHostNamespace(kubectl, namespace);
+  if (namespace) await kubectl.run(['annotate', 'bmh', '--all', '-n', namespace, 'baremetalhost.metal3.io/paused-']);
+  await tearDownHostTest({ env, kubectl, namespace, operator });
 }, minutes(5));
 
 describe('day-2 host management against real Ironic', () => {

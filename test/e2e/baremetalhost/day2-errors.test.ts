@@ -6,10 +6,9 @@ import { Kubectl } from '../../support/kubectl.ts';
 import { createUniqueNamespace } from '../../support/namespaces.ts';
 import { startOperatorProcess, type OperatorProcess } from '../../support/operator-process.ts';
 import { RawIronic } from '../../support/raw-ironic.ts';
-import { releaseNodesNamed } from '../../support/release-systems.ts';
 import { readStackEnv } from '../../support/stack-env.ts';
 import { waitFor } from '../../support/wait-for.ts';
-import { deleteHostNamespace, freePort, getHost, inState, metricValue, waitForHost } from './hosts.ts';
+import { tearDownHostTest, freePort, getHost, inState, metricValue, waitForHost } from './hosts.ts';
 
 // MAX_PROVISIONING_RETRIES=1 on emulated server 15: an image whose checksum is wrong fails once
 // on the hardware, then the operator stops trying it; the right checksum clears the error.
@@ -65,15 +64,7 @@ beforeAll(async () => {
 }, minutes(2));
 
 afterAll(async () => {
-  if (namespace) {
-    await kubectl.run(['delete', 'bmh', '--all', '-n', namespace, '--wait=false']);
-    await waitFor(async () => ((await kubectl.run(['get', 'bmh', '-n', namespace, '-o', 'name'])).stdout.trim() ? undefined : true),
-      { timeoutMs: minutes(3), what: 'hosts to be deleted' }).catch(() => undefined);
-  }
-  await operator?.stop();
-  if (!namespace) return;
-  await releaseNodesNamed(env, `${namespace}~`);
-  await deleteHostNamespace(kubectl, namespace);
+  await tearDownHostTest({ env, kubectl, namespace, operator });
 }, minutes(5));
 
 describe('provisioning errors on real Ironic', () => {

@@ -6,10 +6,9 @@ import { Kubectl } from '../../support/kubectl.ts';
 import { createUniqueNamespace } from '../../support/namespaces.ts';
 import { startOperatorProcess, type OperatorProcess } from '../../support/operator-process.ts';
 import { RawIronic } from '../../support/raw-ironic.ts';
-import { releaseNodesNamed } from '../../support/release-systems.ts';
 import { readStackEnv } from '../../support/stack-env.ts';
 import { waitFor } from '../../support/wait-for.ts';
-import { deleteHostNamespace, getHost, hostEvents, inState, waitForHost, waitForSushyPower } from './hosts.ts';
+import { tearDownHostTest, getHost, hostEvents, inState, waitForHost, waitForSushyPower } from './hosts.ts';
 
 // Inspection control and externally provisioned hosts on real Ironic and emulated servers 12–14,
 // all started together: inspection disabled with hardware from an annotation (12), re-inspection
@@ -119,15 +118,7 @@ beforeAll(async () => {
 }, minutes(2));
 
 afterAll(async () => {
-  if (namespace) {
-    await kubectl.run(['delete', 'bmh', '--all', '-n', namespace, '--wait=false']);
-    await waitFor(async () => ((await kubectl.run(['get', 'bmh', '-n', namespace, '-o', 'name'])).stdout.trim() ? undefined : true),
-      { timeoutMs: minutes(3), what: 'hosts to be deleted' }).catch(() => undefined);
-  }
-  await operator?.stop();
-  if (!namespace) return;
-  await releaseNodesNamed(env, `${namespace}~`);
-  await deleteHostNamespace(kubectl, namespace);
+  await tearDownHostTest({ env, kubectl, namespace, operator });
 }, minutes(5));
 
 describe('inspection control against real Ironic', () => {

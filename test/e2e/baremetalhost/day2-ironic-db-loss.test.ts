@@ -9,11 +9,10 @@ import { Kubectl } from '../../support/kubectl.ts';
 import { createUniqueNamespace } from '../../support/namespaces.ts';
 import { startOperatorProcess, type OperatorProcess } from '../../support/operator-process.ts';
 import { RawIronic } from '../../support/raw-ironic.ts';
-import { releaseNodesNamed } from '../../support/release-systems.ts';
 import { startIronic, stopIronic } from '../../support/stack-control.ts';
 import { readStackEnv } from '../../support/stack-env.ts';
 import { waitFor } from '../../support/wait-for.ts';
-import { deleteHostNamespace, inState, waitForHost, type Host } from './hosts.ts';
+import { tearDownHostTest, inState, waitForHost, type Host } from './hosts.ts';
 
 // Ironic loses its database under running hosts: available (server 12), provisioned (13) and
 // externally provisioned (14). Ironic is stopped, its sqlite database deleted and recreated
@@ -100,15 +99,7 @@ beforeAll(async () => {
 }, minutes(9));
 
 afterAll(async () => {
-  if (namespace) {
-    await kubectl.run(['delete', 'bmh', '--all', '-n', namespace, '--wait=false']);
-    await waitFor(async () => ((await kubectl.run(['get', 'bmh', '-n', namespace, '-o', 'name'])).stdout.trim() ? undefined : true),
-      { timeoutMs: minutes(3), what: 'hosts to be deleted' }).catch(() => undefined);
-  }
-  await operator?.stop();
-  if (!namespace) return;
-  await releaseNodesNamed(env, `${namespace}~`);
-  await deleteHostNamespace(kubectl, namespace);
+  await tearDownHostTest({ env, kubectl, namespace, operator });
 }, minutes(5));
 
 describe('Ironic database loss', () => {

@@ -6,11 +6,10 @@ import { Kubectl } from '../../support/kubectl.ts';
 import { createUniqueNamespace } from '../../support/namespaces.ts';
 import { startOperatorProcess, type OperatorProcess } from '../../support/operator-process.ts';
 import { RawIronic } from '../../support/raw-ironic.ts';
-import { releaseNodesNamed } from '../../support/release-systems.ts';
 import { readStackEnv } from '../../support/stack-env.ts';
 import { waitFor } from '../../support/wait-for.ts';
 import {
-  deleteHostNamespace, freePort, getHost, hostEventCounts, inState, ironicPowerChanges, metricValue, sushyPowerState, waitForHost, waitForSushyPower,
+  tearDownHostTest, freePort, getHost, hostEventCounts, inState, ironicPowerChanges, metricValue, sushyPowerState, waitForHost, waitForSushyPower,
 } from './hosts.ts';
 
 // Day-2 power on real Ironic and sushy-tools: two provisioned hosts on emulated servers 12 and 13,
@@ -103,15 +102,7 @@ beforeAll(async () => {
 }, minutes(10));
 
 afterAll(async () => {
-  if (namespace) {
-    await kubectl.run(['delete', 'bmh', '--all', '-n', namespace, '--wait=false']);
-    await waitFor(async () => ((await kubectl.run(['get', 'bmh', '-n', namespace, '-o', 'name'])).stdout.trim() ? undefined : true),
-      { timeoutMs: minutes(3), what: 'hosts to be deleted' }).catch(() => undefined);
-  }
-  await operator?.stop();
-  if (!namespace) return;
-  await releaseNodesNamed(env, `${namespace}~`);
-  await deleteHostNamespace(kubectl, namespace);
+  await tearDownHostTest({ env, kubectl, namespace, operator });
 }, minutes(5));
 
 describe('day-2 power of provisioned hosts, on the emulated hardware', () => {

@@ -2,6 +2,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Kubectl } from '../../support/kubectl.ts';
 import { deleteNamespace } from '../../support/namespaces.ts';
+import type { OperatorProcess } from '../../support/operator-process.ts';
+import { releaseNodesNamed } from '../../support/release-systems.ts';
+import type { StackEnv } from '../../support/stack-env.ts';
 import { StopWaiting, waitFor } from '../../support/wait-for.ts';
 
 /** The parts of a BareMetalHost these tests read. */
@@ -169,4 +172,21 @@ export async function hostEventCounts(kubectl: Kubectl, namespace: string, name:
     counts.set(key, (counts.get(key) ?? 0) + (event.series?.count ?? 1));
   }
   return counts;
+}
+
+/**
+ * A test file's clean-up: the operator deletes the file's hosts as a user would (powering them
+ * off, removing their Ironic nodes), then it stops and whatever it could not delete is cleared.
+ */
+export async function tearDownHostTest(options: { env: StackEnv; kubectl: Kubectl; namespace: string; operator: OperatorProcess | undefined }): Promise<void> {
+  const { env, kubectl, namespace } = options;
+  if (namespace) {
+    await kubectl.run(['delete', 'bmh', '--all', '-n', namespace, '--wait=false']);
+    await waitFor(async () => ((await kubectl.run(['get', 'bmh', '-n', namespace, '-o', 'name'])).stdout.trim() ? undefined : true),
+      { timeoutMs: 3 * 60_000, what: 'hosts to be deleted' }).catch(() => undefined);
+  }
+  await options.operator?.stop();
+  if (!namespace) return;
+  await releaseNodesNamed(env, `${namespace}~`);
+  await deleteHostNamespace(kubectl, namespace);
 }
