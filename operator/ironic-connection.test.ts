@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { ProvisionerNotReadyError } from './controllers/baremetalhost/provisioner-not-ready.ts';
 import { ScriptedProvisioner } from './controllers/baremetalhost/testing/scripted-provisioner.ts';
 import { bmcAccessFor } from './bmc/index.ts';
-import type { RegisterOptions } from './provisioner/provisioner.ts';
+import type { HostIdentity, RegisterOptions } from './provisioner/provisioner.ts';
 import { guardTestOnlyBMC, ironicAuthFor, ironicFileProblems, lazyProvisioner } from './ironic-connection.ts';
 
 describe('the Ironic connection', () => {
@@ -34,10 +34,12 @@ describe('the Ironic connection', () => {
       if (attempts === 1) throw new Error('ECONNREFUSED');
       return real;
     });
-    await expect(provisioner.hasCapacity()).rejects.toBeInstanceOf(ProvisionerNotReadyError);
-    expect(await provisioner.hasCapacity()).toBe(true);
-    expect(await provisioner.hasCapacity()).toBe(true);
+    const host = { namespace: 'ns', name: 'host-0', uid: 'u' } as unknown as HostIdentity;
+    await expect(provisioner.hardwareState({ host })).rejects.toBeInstanceOf(ProvisionerNotReadyError);
+    await provisioner.hardwareState({ host });
+    await provisioner.hardwareState({ host });
     expect(attempts).toBe(2);
+    expect(real.callsOf('hardwareState')).toHaveLength(2);
   });
 
   it('refuses the test-only fake-hardware BMC type unless allowed, and passes everything else through', async () => {
@@ -56,6 +58,7 @@ describe('the Ironic connection', () => {
     await refusing.register(options('redfish://192.168.1.1'));
     await guardTestOnlyBMC(real, { allowFakeHardware: true }).register(options('fake-hardware://bench-1'));
     expect(real.callsOf('register')).toHaveLength(2);
-    expect(await refusing.hasCapacity()).toBe(true);
+    await refusing.hardwareState({ host: options('redfish://192.168.1.1').host });
+    expect(real.callsOf('hardwareState')).toHaveLength(1);
   });
 });

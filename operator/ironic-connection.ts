@@ -65,7 +65,6 @@ export function lazyProvisioner(connect: () => Promise<Provisioner>): Provisione
     hardwareState: async (o) => (await ready()).hardwareState(o),
     delete: async (o) => (await ready()).delete(o),
     detach: async (o) => (await ready()).detach(o),
-    hasCapacity: async (o) => (await ready()).hasCapacity(o),
   };
 }
 
@@ -89,7 +88,6 @@ export function guardTestOnlyBMC(provisioner: Provisioner, options: { allowFakeH
     hardwareState: (o) => provisioner.hardwareState(o),
     delete: (o) => provisioner.delete(o),
     detach: (o) => provisioner.detach(o),
-    hasCapacity: (o) => provisioner.hasCapacity(o),
   };
 }
 
@@ -115,7 +113,6 @@ export function ironicProvisioner(deps: IronicProvisionerDeps): Provisioner {
       client,
       log: deps.logger.child({ component: 'ironic-provisioner' }),
       clock: deps.clock,
-      provisioningLimit: settings.provisioningLimit,
       provisioningNetworkDisabled: settings.provisioningNetworkDisabled,
       pollIntervals: { shortMs: settings.ironicPollShortMs, longMs: settings.ironicPollLongMs },
       ...(settings.deployKernelUrl ? { deployKernelUrl: settings.deployKernelUrl } : {}),

@@ -55,6 +55,7 @@ export async function runOperator(run: OperatorRun): Promise<number> {
     setupBareMetalHostController(manager, {
       provisioner: buildProvisioner(settings, { logger, registry }),
       settings: { maxProvisioningRetries: settings.maxProvisioningRetries, deletionTimeoutMs: settings.deletionTimeoutMs },
+      provisioningLimit: settings.provisioningLimit,
       maxConcurrentReconciles: settings.concurrency,
       hardwareLabels: settings.hardwareLabels,
     });

@@ -113,12 +113,6 @@ export interface AdoptOptions {
   deprovisioning?: boolean;
 }
 
-export interface CapacityOptions {
-  host?: HostIdentity;
-  /** Virtual-media hosts are never limited (BMO); pass the host's BMC to apply that rule. */
-  bmc?: BMCAccess;
-}
-
 export interface DeprovisionOptions {
   host: HostIdentity;
   automatedCleaningMode: AutomatedCleaningMode;
@@ -164,6 +158,4 @@ export interface Provisioner {
   delete(options: DeleteOptions): Promise<ProvisionerResult>;
   /** Remove the node without deprovisioning (the detached annotation). */
   detach(options: DeleteOptions & { force: boolean }): Promise<ProvisionerResult>;
-  /** False when too many hosts are already inspecting/cleaning/deploying (BMO's PROVISIONING_LIMIT). */
-  hasCapacity(options?: CapacityOptions): Promise<boolean>;
 }

@@ -4,8 +4,11 @@ import type { Provisioner } from '../../provisioner/provisioner.ts';
 import type { Controller } from '../../runtime/controller.ts';
 import type { KubeObject } from '../../runtime/kube-object.ts';
 import type { Manager } from '../../runtime/manager.ts';
+import { objectName } from '../../runtime/kube-object.ts';
+import type { Predicate } from '../../runtime/predicates.ts';
 import { or } from '../../runtime/predicates.ts';
 import { SecretResource } from '../../runtime/resources.ts';
+import { holdsProvisioningSlot } from './capacity.ts';
 import { EVENT_SOURCE } from './events.ts';
 import { HardwareDataStore } from './hardware-data-store.ts';
 import { hardwareLabelsChanged } from './hardware-labels-sync.ts';
@@ -22,12 +25,23 @@ export const CONTROLLER_NAME = 'baremetalhost';
 export interface BareMetalHostControllerOptions {
   provisioner: Provisioner;
   settings: StateMachineSettings;
+  /** PROVISIONING_LIMIT: hosts at once in inspecting, provisioning or deprovisioning over the provisioning network. */
+  provisioningLimit: number;
   /** Hosts reconciled at once (BMO_CONCURRENCY); one host is never reconciled twice at a time. */
   maxConcurrentReconciles: number;
   /** Keep hardware.metal3.io/ labels from status.hardware (HARDWARE_LABELS). */
   hardwareLabels?: boolean;
   random?: () => number;
 }
+
+const isDelayed = (host: KubeObject) => summaryOf(host).operationalStatus === 'delayed';
+
+/** A host whose stored status just gave up its PROVISIONING_LIMIT slot. */
+const slotFreed: Predicate = {
+  create: () => false,
+  update: (oldHost, newHost) => holdsProvisioningSlot(oldHost) && !holdsProvisioningSlot(newHost),
+  delete: (host) => holdsProvisioningSlot(host),
+};
 
 function summaryOf(host: KubeObject): HostSummary {
   const status = (host.status ?? {}) as { operationalStatus?: string; provisioning?: { state?: string } };
@@ -54,6 +68,7 @@ export function setupBareMetalHostController(manager: Manager, options: BareMeta
     events: manager.eventRecorder(EVENT_SOURCE),
     metrics: createHostMetrics(manager.registry, { hosts: () => hostCache.list().map(summaryOf) }),
     settings: options.settings,
+    provisioningLimit: options.provisioningLimit,
     hardwareLabels: options.hardwareLabels ?? false,
     clock: manager.clock,
     ...(options.random ? { random: options.random } : {}),
@@ -62,6 +77,8 @@ export function setupBareMetalHostController(manager: Manager, options: BareMeta
     .controller(CONTROLLER_NAME)
     // With hardware labels on, a hand edit of one of them wakes the host so it is put right.
     .for(BareMetalHostResource, { predicates: [options.hardwareLabels ? or(hostChanged, hardwareLabelsChanged) : hostChanged] })
+    // A freed PROVISIONING_LIMIT slot goes to a waiting host now, not at its 1-2 minute retry.
+    .watches(BareMetalHostResource, () => hostCache.list().filter(isDelayed).map(objectName), { predicates: [slotFreed] })
     .owns(SecretResource, { controllerOnly: false, labelSelector: CLAIMED_SECRET_SELECTOR })
     .owns(HardwareDataResource)
     .withOptions({ maxConcurrentReconciles: options.maxConcurrentReconciles })

@@ -12,12 +12,13 @@ import { TerminalError } from '../../runtime/errors.ts';
 import type { EventRecorder } from '../../runtime/event-recorder.ts';
 import { hasFinalizer } from '../../runtime/finalizers.ts';
 import type { Informer } from '../../runtime/informer.ts';
-import { keyOf } from '../../runtime/kube-object.ts';
+import { keyOf, objectKey } from '../../runtime/kube-object.ts';
 import type { KubeObject } from '../../runtime/kube-object.ts';
 import type { Logger } from '../../runtime/logger.ts';
 import type { ReconcileContext, Reconciler, Request, Result } from '../../runtime/reconciler.ts';
 import type { ResourceClient } from '../../runtime/resource-client.ts';
 import type { Action } from './action.ts';
+import { holdsProvisioningSlot } from './capacity.ts';
 import { withJitter } from './backoff.ts';
 import { computeConditions } from './conditions.ts';
 import { readConfigDrive } from './config-drive-reader.ts';
@@ -38,6 +39,8 @@ import { isDeleting, stateOf } from './host.ts';
 import { createMergePatch } from './merge-patch.ts';
 import type { HostMetrics } from './metrics.ts';
 import { ProvisionerNotReadyError } from './provisioner-not-ready.ts';
+import { ProvisioningSlots } from './provisioning-slots.ts';
+import type { SlotHolderView } from './provisioning-slots.ts';
 import { RecentWrites } from './recent-writes.ts';
 import { requeueFor } from './requeue.ts';
 import type { SecretAccess } from './secret-store.ts';
@@ -45,13 +48,15 @@ import type { HostCredentials, StateContext, StateMachineSettings } from './stat
 import { reconcileState } from './state-machine.ts';
 
 export interface BareMetalHostReconcilerOptions {
-  hosts: { client: ResourceClient<KubeObject>; cache: Pick<Informer<KubeObject>, 'get'> };
+  hosts: { client: ResourceClient<KubeObject>; cache: Pick<Informer<KubeObject>, 'get' | 'list'> };
   secrets: SecretAccess;
   hardwareData: HardwareDataAccess;
   provisioner: Provisioner;
   events: EventRecorder;
   metrics: HostMetrics;
   settings: StateMachineSettings;
+  /** Hosts at once in inspecting, provisioning or deprovisioning over the provisioning network (PROVISIONING_LIMIT). */
+  provisioningLimit: number;
   /** Keep the hardware.metal3.io/ labels derived from status.hardware (HARDWARE_LABELS; off in BMO). */
   hardwareLabels?: boolean;
   clock?: Clock;
@@ -80,9 +85,11 @@ export class BareMetalHostReconciler implements Reconciler {
   readonly #clock: Clock;
   readonly #random: () => number;
   readonly #recent = new RecentWrites<KubeObject>();
+  readonly #slots: ProvisioningSlots;
 
   constructor(options: BareMetalHostReconcilerOptions) {
     this.#options = options;
+    this.#slots = new ProvisioningSlots({ limit: options.provisioningLimit, hosts: () => this.#slotHolders() });
     this.#clock = options.clock ?? systemClock;
     this.#random = options.random ?? Math.random;
   }
@@ -174,12 +181,23 @@ export class BareMetalHostReconciler implements Reconciler {
         readConfigDrive: () => readConfigDrive(host, this.#options.secrets),
         removeAnnotations: (keys) => session.removeAnnotations(keys),
       },
+      takeProvisioningSlot: () => this.#slots.take(keyOf(pass.request)),
       now: () => pass.now,
       random: this.#random,
       log: pass.log.child({ state: stateOf(host) }),
       events: [],
       metrics: [],
     };
+    try {
+      return await this.#advance(pass, context);
+    } finally {
+      // Saved (or not entered after all): the host's stored state says from now on.
+      this.#slots.settle(keyOf(pass.request));
+    }
+  }
+
+  async #advance(pass: Pass, context: StateContext): Promise<Result> {
+    const { host } = pass;
     let action: Action;
     try {
       action = await reconcileState(host, context);
@@ -202,6 +220,15 @@ export class BareMetalHostReconciler implements Reconciler {
     for (const metric of context.metrics) this.#options.metrics.apply(metric, pass.request);
     for (const event of context.events) await this.#publish(pass, event);
     return requeueFor(action, { errorCount: host.status.errorCount, random: this.#random });
+  }
+
+  /** Every host as fresh as this controller knows it, for the PROVISIONING_LIMIT count. */
+  *#slotHolders(): Iterable<SlotHolderView> {
+    for (const cached of this.#options.hosts.cache.list()) {
+      const key = objectKey(cached);
+      const host = this.#recent.freshest(key, cached) ?? cached;
+      yield { key, holdsSlot: holdsProvisioningSlot(host) };
+    }
   }
 
   /** Conditions, then one merge patch of what changed; lastUpdated only moves with a real change. */

@@ -65,6 +65,8 @@ export interface StateContext {
   hardwareData?: HardwareData;
   settings: StateMachineSettings;
   ports: HostPorts;
+  /** A PROVISIONING_LIMIT slot for this host: true when it holds one or one was free (and is now its). */
+  takeProvisioningSlot(): boolean;
   now(): Date;
   random(): number;
   log: Logger;

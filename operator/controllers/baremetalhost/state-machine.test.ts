@@ -54,16 +54,16 @@ describe('the state machine', () => {
 
   it('delays entering a capacity-limited state without a free slot', async () => {
     const provisioner = new ScriptedProvisioner();
-    provisioner.capacity = false;
+    let slotFree = false;
     const host = hostFor({ spec: { image }, status: registeredStatus('available') });
-    const context = contextFor(provisioner);
+    const context = contextFor(provisioner, { takeProvisioningSlot: () => slotFree });
     withNode(provisioner, { namespace: 'test', name: 'host-0' });
     expect(await reconcileState(host, context)).toEqual({ kind: 'delayed' });
     expect(host.status).toMatchObject({ operationalStatus: 'delayed', provisioning: { state: 'available' } });
     expect(context.metrics).toContainEqual({ metric: 'delayed', deprovisioning: false });
-    expect(provisioner.callsOf('hasCapacity')[0]).toMatchObject({ host: { name: 'host-0' }, bmc: { driver: 'redfish' } });
+    expect(provisioner.callsOf('provision')).toEqual([]);
     // Once a slot frees up the delay is lifted.
-    provisioner.capacity = true;
+    slotFree = true;
     expect(await reconcileState(host, context)).toEqual({ kind: 'update' });
     expect(host.status.operationalStatus).toBe('OK');
   });
@@ -156,9 +156,8 @@ describe('the state machine', () => {
 
     it('skips remaining cleanup past the deletion deadline, even with a provisioner that never answers', async () => {
       const provisioner = new ScriptedProvisioner();
-      provisioner.capacity = false;
       const host = hostFor({ metadata: { deletionTimestamp: '2026-05-01T10:00:00Z' }, status: registeredStatus('deprovisioning') });
-      const context = contextFor(provisioner, { credentials: undefined });
+      const context = contextFor(provisioner, { credentials: undefined, takeProvisioningSlot: () => false });
       expect(await reconcileState(host, context)).toEqual({ kind: 'complete', next: 'powering off before delete' });
       expect(await reconcileState(host, context)).toEqual({ kind: 'complete', next: 'deleting' });
       expect(reasonsOf(context)).toEqual(['CleanupSkipped', 'CleanupSkipped']);

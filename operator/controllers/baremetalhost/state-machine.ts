@@ -67,7 +67,7 @@ async function runHandler(host: Host, context: StateContext, state: Provisioning
 
 /** BMO's `ReconcileState` order: capacity, deletion routing, detach, registration, then the handler. */
 async function decide(host: Host, context: StateContext): Promise<Action> {
-  const capacityGate = capacityApplies(host, context) ? await checkDelayedHost(host, context) : undefined;
+  const capacityGate = capacityApplies(host, context) ? checkDelayedHost(host, context) : undefined;
   if (capacityGate) return capacityGate;
   const route = deletionRoute(host);
   if (route === 'hold') {
@@ -100,7 +100,7 @@ async function enter(host: Host, context: StateContext, from: ProvisioningState,
     throw new Error(`state machine bug: no transition from "${from}" to "${next}" in TRANSITIONS`);
   }
   if (CAPACITY_LIMITED_STATES.includes(next) && capacityApplies(host, context)) {
-    const gate = await ensureCapacity(host, context, next);
+    const gate = ensureCapacity(host, context, next);
     if (gate) return gate;
   }
   context.log.info('changing provisioning state', { old: from, new: next });

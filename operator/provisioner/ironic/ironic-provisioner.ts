@@ -3,7 +3,6 @@
 import { IronicError } from '../../../ironic-client/index.ts';
 import type { HostIdentity, Provisioner } from '../provisioner.ts';
 import { adopt } from './adopt.ts';
-import { hasCapacity } from './capacity.ts';
 import { createContext, forHost } from './context.ts';
 import type { ProvisionerContext } from './context.ts';
 import { deleteHostNode } from './delete.ts';
@@ -51,13 +50,5 @@ export function createIronicProvisioner(options: IronicProvisionerOptions): Prov
     hardwareState: (o) => run(context, 'hardwareState', o.host, (c) => hardwareState(c, o)),
     delete: (o) => run(context, 'delete', o.host, (c) => deleteHostNode(c, { ...o, force: false })),
     detach: (o) => run(context, 'detach', o.host, (c) => deleteHostNode(c, o)),
-    hasCapacity: async (o) => {
-      try {
-        return await hasCapacity(context, o);
-      } catch (error) {
-        if (error instanceof IronicError) throw transient('hasCapacity', error);
-        throw error;
-      }
-    },
   };
 }

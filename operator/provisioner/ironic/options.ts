@@ -20,8 +20,6 @@ export interface IronicProvisionerOptions {
   deployRamdiskUrl?: string;
   /** DEPLOY_ISO_URL: used instead of kernel/ramdisk for virtual-media BMCs. */
   deployIsoUrl?: string;
-  /** PROVISIONING_LIMIT: hosts allowed to inspect/clean/deploy at once. @default 20 */
-  provisioningLimit?: number;
   log: Logger;
   clock?: Clock;
   /** Random source in [0, 1) for jitter; injectable for tests. @default Math.random */
@@ -44,7 +42,6 @@ export interface IronicProvisionerOptions {
 export interface IronicProvisionerConfig {
   client: IronicClient;
   deployImages: { kernelUrl: string; ramdiskUrl: string; isoUrl: string };
-  provisioningLimit: number;
   log: Logger;
   clock: Clock;
   random: () => number;
@@ -66,10 +63,6 @@ export function compileOptions(options: IronicProvisionerOptions): IronicProvisi
     longMs: nonNegative('pollIntervals.longMs', options.pollIntervals?.longMs ?? 10_000),
     jitterFraction: nonNegative('pollIntervals.jitterFraction', options.pollIntervals?.jitterFraction ?? 0.25),
   };
-  const provisioningLimit = options.provisioningLimit ?? 20;
-  if (!Number.isInteger(provisioningLimit) || provisioningLimit < 1) {
-    throw new RangeError(`provisioningLimit must be a positive integer, got ${provisioningLimit}`);
-  }
   const nodeCacheTtlMs = nonNegative('nodeCacheTtlMs', options.nodeCacheTtlMs ?? 1_000);
   return {
     client: options.client,
@@ -78,7 +71,6 @@ export function compileOptions(options: IronicProvisionerOptions): IronicProvisi
       ramdiskUrl: options.deployRamdiskUrl ?? '',
       isoUrl: options.deployIsoUrl ?? '',
     },
-    provisioningLimit,
     log: options.log,
     clock: options.clock ?? systemClock,
     random: options.random ?? Math.random,

@@ -46,7 +46,6 @@ function withOutages(fixture: FixtureProvisioner): { provisioner: Provisioner; s
     hardwareState: (o) => fixture.hardwareState(o),
     delete: (o) => fixture.delete(o),
     detach: (o) => fixture.detach(o),
-    hasCapacity: (o) => fixture.hasCapacity(o),
   };
   return { provisioner, simulateOutage: (count) => (failures = count) };
 }
@@ -80,6 +79,7 @@ export function startOperator(env: StackEnv, namespace: string): OperatorUnderTe
   setupBareMetalHostController(manager, {
     provisioner,
     settings: { maxProvisioningRetries: settings.maxProvisioningRetries, deletionTimeoutMs: settings.deletionTimeoutMs },
+    provisioningLimit: settings.provisioningLimit,
     maxConcurrentReconciles: 4,
   });
   const abort = new AbortController();

@@ -60,6 +60,7 @@ export function contextFor(provisioner: Provisioner, overrides: Partial<StateCon
         removedAnnotations.push([...keys]);
       },
     },
+    takeProvisioningSlot: () => true,
     now: () => TEST_NOW,
     random: () => 0,
     log: silentLogger(),

@@ -99,13 +99,14 @@ export class ReconcilerHarness {
       },
     };
     this.reconciler = new BareMetalHostReconciler({
-      hosts: { client, cache: { get: () => this.host } },
+      hosts: { client, cache: { get: () => this.host, list: () => (this.host ? [this.host] : []) } },
       secrets,
       hardwareData,
       provisioner: options.provisioner,
       events,
       metrics: createHostMetrics(this.registry, { hosts: () => [] }),
       settings: { maxProvisioningRetries: 5, deletionTimeoutMs: 60 * 60_000 },
+      provisioningLimit: 20,
       hardwareLabels: options.hardwareLabels ?? false,
       clock: { now: () => TEST_NOW.getTime(), setTimer: () => ({ cancel() {} }) },
       random: () => 0,

@@ -2,7 +2,6 @@ import type { HardwareDetails } from '../../../api/hardware-details.ts';
 import type { Image } from '../../../api/image.ts';
 import type {
   AdoptOptions,
-  CapacityOptions,
   DeleteOptions,
   DeprovisionOptions,
   HardwareState,
@@ -65,7 +64,6 @@ const keyOf = (host: HostIdentity) => `${host.namespace}/${host.name}`;
 export class ScriptedProvisioner implements Provisioner {
   readonly nodes = new Map<string, ScriptedNode>();
   readonly calls: Array<{ verb: Verb; options: unknown }> = [];
-  capacity = true;
   readonly #scripts = new Map<Verb, Scripted[]>();
   readonly #busyPolls: number;
   readonly #pollMs: number;
@@ -203,11 +201,6 @@ export class ScriptedProvisioner implements Provisioner {
     if (scripted) return scripted;
     this.nodes.delete(keyOf(options.host));
     return done();
-  }
-
-  async hasCapacity(options?: CapacityOptions): Promise<boolean> {
-    this.calls.push({ verb: 'hasCapacity', options });
-    return this.capacity;
   }
 }
 
