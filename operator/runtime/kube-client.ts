@@ -1,8 +1,9 @@
-import { ApiException, HttpMethod, RequestContext, Watch, createConfiguration } from '@kubernetes/client-node';
+import { ApiException, HttpMethod, RequestContext, createConfiguration } from '@kubernetes/client-node';
 import type { HttpLibrary, KubeConfig, ResponseContext } from '@kubernetes/client-node';
 import { KubeStatusError } from './kube-errors.ts';
 import type { KubeStatus } from './kube-errors.ts';
 import { REST_CLIENT_NO_RESPONSE } from './rest-client-metrics.ts';
+import { shareDispatcher, watchWithInactivityTimeout } from './client-node-seam.ts';
 import type { RestClientMetrics } from './rest-client-metrics.ts';
 
 export type QueryValue = string | number | boolean | undefined;
@@ -72,7 +73,7 @@ export class KubeClient implements KubeTransport {
   constructor(kubeConfig: KubeConfig, options: KubeClientOptions = {}) {
     const cluster = kubeConfig.getCurrentCluster();
     if (!cluster) throw new Error('kubeconfig has no current cluster');
-    this.kubeConfig = kubeConfig;
+    this.kubeConfig = shareDispatcher(kubeConfig);
     this.#server = cluster.server.replace(/\/+$/, '');
     this.#http = createConfiguration().httpApi;
     this.#defaultTimeoutMs = options.defaultTimeoutMs ?? 60_000;
@@ -136,7 +137,10 @@ export class KubeClient implements KubeTransport {
       }
       request.signal.addEventListener('abort', onAbort, { once: true });
 
-      const watcher = new Watch(this.kubeConfig);
+      // With a server-side timeout (and bookmarks) the server ends a quiet watch; without one,
+      // client-node's 30 s of silence does, and the informer resumes from its resourceVersion.
+      const serverTimeoutSeconds = Number(request.query?.timeoutSeconds ?? 0);
+      const watcher = watchWithInactivityTimeout(this.kubeConfig, serverTimeoutSeconds > 0 ? (serverTimeoutSeconds + 30) * 1000 : 0);
       // client-node reports a refused or failed watch request through the done callback
       // before its promise resolves; otherwise the watch was established (200).
       let endedEarly: unknown;
