@@ -52,6 +52,7 @@ export class IpPoolReconciler implements Reconciler {
 
   async #servePool(scope: PoolScope, pool: IPPool): Promise<Result> {
     const held = await this.#deps.addresses.heldBy(scope.namespace, scope.poolName, scope.signal);
+    scope.log.debug('serving the pool', { allocated: held.length, deleting: Boolean(pool.metadata.deletionTimestamp) });
     const failures = await this.#forEachClaim(scope, async (kind, claim) => {
       if (claim.metadata.deletionTimestamp) {
         if (hasFinalizer(claim, kind.claimFinalizer)) await releaseClaim(scope, { kind, claim, held });
