@@ -55,7 +55,7 @@ describe('Cluster API IPAddressClaims', () => {
       spec: { address: '192.168.0.10', prefix: 24, gateway: '192.168.0.1', claimRef: { name: 'machine-a' },
         poolRef: { apiGroup: 'ipam.metal3.io', kind: 'IPPool', name: 'pool-a' } },
     });
-    expect((address as { spec: object }).spec).not.toHaveProperty('dnsServers');
+    expect((address as unknown as { spec: object }).spec).not.toHaveProperty('dnsServers');
   });
 
   it('report the outcome in the Ready condition', () => {
