@@ -69,10 +69,12 @@ export async function serveClaim(scope: PoolScope, input: { kind: ClaimKind; poo
         return;
       }
       if (taken) held.push(taken);
+      scope.log.debug('address taken meanwhile; trying the next', { claim: claimName, address: allocation.address, by: taken?.claimName });
       unavailable.push(allocation.address);
       continue;
     }
     if (await heldByOtherGroup(scope, kind, name, allocation.address)) {
+      scope.log.debug('address taken in the other API group; giving it back', { claim: claimName, address: allocation.address });
       await scope.deps.addresses.release(created, scope.signal);
       unavailable.push(allocation.address);
       continue;
