@@ -3,7 +3,7 @@ import { addFinalizer, isNotFound } from '../../../operator/runtime/index.ts';
 import type { IPPool } from '../api/index.ts';
 import { AllocationError, allocate, canonicalIp, ipAddressName } from '../allocation/index.ts';
 import type { ClaimKind, HeldAddress } from './claim-kinds.ts';
-import { CLAIM_KINDS } from './claim-kinds.ts';
+import { CLAIM_KINDS, belongsTo } from './claim-kinds.ts';
 import { recordClaimFailure, writeClaimStatus } from './claim-status.ts';
 import type { PoolScope } from './context.ts';
 import { claimAccess } from './context.ts';
@@ -39,7 +39,7 @@ export async function serveClaim(scope: PoolScope, input: { kind: ClaimKind; poo
   claim = await addFinalizer(client, claim, kind.claimFinalizer, { strategy: 'merge', signal: scope.signal });
   const claimName = claim.metadata.name ?? '';
 
-  const existing = held.find((address) => address.kind === kind && address.claimName === claimName && !address.deleting);
+  const existing = held.find((address) => address.kind === kind && belongsTo(address, claim) && !address.deleting);
   if (existing) {
     await recordAllocated(scope, { kind, claim, address: existing, createdHere: false, held });
     return;
@@ -62,7 +62,7 @@ export async function serveClaim(scope: PoolScope, input: { kind: ClaimKind; poo
     const created = await scope.deps.addresses.create(kind, object, scope.signal);
     if (!created) {
       const taken = await scope.deps.addresses.get(kind, scope.namespace, name, scope.signal);
-      if (taken && taken.claimName === claimName && !taken.deleting && taken.poolName === scope.poolName) {
+      if (taken && belongsTo(taken, claim) && !taken.deleting && taken.poolName === scope.poolName) {
         // Another process is serving this very claim and got there first.
         held.push(taken);
         await recordAllocated(scope, { kind, claim, address: taken, createdHere: false, held });
