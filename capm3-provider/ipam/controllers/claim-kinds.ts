@@ -42,7 +42,7 @@ export interface ClaimKind {
   buildAddress(input: { pool: IPPool; claim: KubeObject; name: string; allocation: Allocation }): KubeObject;
   /** Status merge patches. */
   allocatedStatus(claim: KubeObject, addressName: string, now: Date): Record<string, unknown>;
-  failedStatus(claim: KubeObject, failure: { reason: AllocationFailure | 'PoolNotFound' | 'PoolDeleting'; message: string }, now: Date): Record<string, unknown>;
+  failedStatus(claim: KubeObject, failure: { reason: AllocationFailure | 'PoolNotReady'; message: string }, now: Date): Record<string, unknown>;
   /** The failure message the claim's status already shows, if any. */
   failureOf(claim: KubeObject): string | undefined;
 }

@@ -33,7 +33,7 @@ export async function serveClaim(scope: PoolScope, input: { kind: ClaimKind; poo
   }
   if (claim.metadata.deletionTimestamp || kind.addressNameOf(claim)) return;
   if (pool.metadata.deletionTimestamp) {
-    await recordClaimFailure(scope, kind, claim, { reason: 'PoolDeleting', message: `IPPool ${scope.poolName} is being deleted` });
+    await recordClaimFailure(scope, kind, claim, { reason: 'PoolNotReady', message: `IPPool ${scope.poolName} is being deleted` });
     return;
   }
   claim = await addFinalizer(client, claim, kind.claimFinalizer, { strategy: 'merge', signal: scope.signal });

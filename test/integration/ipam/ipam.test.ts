@@ -153,6 +153,8 @@ describe('IP address manager', () => {
     const message = await waitFor(async () => (await objects.get<IpClaimObject>(CLAIMS, 'lost')).status?.errorMessage,
       { ...WAIT, what: 'lost to report the missing pool' });
     expect(message).toBe(`IPPool no-such-pool not found in namespace ${namespace}`);
+    expect(await waitFor(async () => (await objects.eventsAbout('lost'))[0], { ...WAIT, what: 'a Warning event about lost' }))
+      .toMatchObject({ type: 'Warning', reason: 'PoolNotReady', note: message });
     await objects.delete(CLAIMS, 'lost');
     await waitFor(async () => ((await objects.find(CLAIMS, 'lost')) ? undefined : true), { ...WAIT, what: 'lost to be gone' });
   });
