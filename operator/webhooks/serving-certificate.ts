@@ -13,7 +13,8 @@ export function readServingCertificate(certDir: string): ServingCertificate {
     try {
       return readFileSync(path);
     } catch (error) {
-      throw new Error(`cannot read the serving certificate file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+      const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+      throw new Error(`cannot read the serving certificate file ${path}: ${reason}`, { cause: error });
     }
   };
   return { cert: read('tls.crt'), key: read('tls.key') };
