@@ -10,10 +10,6 @@ import { parseLooseJson, parseStrictJson } from './strict-json.ts';
 import type { HostUnderValidation } from './validation-context.ts';
 import type { Violation } from './violation.ts';
 
-// Go reads these into structs of strings; the allowed values are checked afterwards, with their own message.
-const rebootArguments = z.object({ mode: z.string().optional(), force: z.boolean().optional() });
-const detachedArguments = z.object({ deleteAction: z.string().optional(), force: z.boolean().optional() });
-
 function statusProblem(value: string): string | undefined {
   if (value === '') return undefined;
   let raw: unknown;
@@ -35,14 +31,14 @@ function statusProblem(value: string): string | undefined {
   return parsed.ok ? undefined : `error decoding status annotation: ${parsed.detail}`;
 }
 
-function rebootProblem(value: string): string | undefined {
+/** A JSON arguments annotation (reboot, detached): it must decode, and its one choice field take an allowed value. */
+function argumentsProblem(value: string, options: { annotation: string; field: 'mode' | 'deleteAction'; allowed: readonly string[] }): string | undefined {
   if (value === '') return undefined;
-  const parsed = parseLooseJson(value, rebootArguments);
-  if (!parsed.ok) return `failed to unmarshal the data from the ${REBOOT_ANNOTATION_PREFIX} annotation: ${parsed.detail}`;
-  if (!['hard', 'soft', ''].includes(parsed.value.mode ?? '')) {
-    return `invalid mode in the ${REBOOT_ANNOTATION_PREFIX} annotation, allowed are "hard", "soft" or ""`;
-  }
-  return undefined;
+  const parsed = parseLooseJson(value, z.object({ [options.field]: z.string().optional(), force: z.boolean().optional() }));
+  if (!parsed.ok) return `failed to unmarshal the data from the ${options.annotation} annotation: ${parsed.detail}`;
+  if ([...options.allowed, ''].includes((parsed.value[options.field] as string | undefined) ?? '')) return undefined;
+  const allowed = `${options.allowed.map((choice) => `"${choice}"`).join(', ')} or ""`;
+  return `invalid ${options.field} in the ${options.annotation} annotation, allowed are ${allowed}`;
 }
 
 function inspectProblem(value: string): string | undefined {
@@ -59,23 +55,15 @@ function hardwareDetailsProblem(value: string, inspectionDisabled: boolean): str
   return parsed.ok ? undefined : `error decoding the ${HARDWARE_DETAILS_ANNOTATION} annotation: ${parsed.detail}`;
 }
 
-// Not in BMO's webhook (its controller ignores a bad value); ours refuses it up front, in BMO's style.
-function detachedProblem(value: string): string | undefined {
-  if (value === '') return undefined;
-  const parsed = parseLooseJson(value, detachedArguments);
-  if (!parsed.ok) return `failed to unmarshal the data from the ${DETACHED_ANNOTATION} annotation: ${parsed.detail}`;
-  if (!['delay', 'delete', ''].includes(parsed.value.deleteAction ?? '')) {
-    return `invalid deleteAction in the ${DETACHED_ANNOTATION} annotation, allowed are "delay", "delete" or ""`;
-  }
-  return undefined;
-}
-
 function problemOf(key: string, value: string, inspectionDisabled: boolean): string | undefined {
   if (key === STATUS_ANNOTATION) return statusProblem(value);
-  if (key === REBOOT_ANNOTATION_PREFIX || key.startsWith(`${REBOOT_ANNOTATION_PREFIX}/`)) return rebootProblem(value);
+  if (key === REBOOT_ANNOTATION_PREFIX || key.startsWith(`${REBOOT_ANNOTATION_PREFIX}/`)) {
+    return argumentsProblem(value, { annotation: REBOOT_ANNOTATION_PREFIX, field: 'mode', allowed: ['hard', 'soft'] });
+  }
   if (key === INSPECT_ANNOTATION) return inspectProblem(value);
   if (key === HARDWARE_DETAILS_ANNOTATION) return hardwareDetailsProblem(value, inspectionDisabled);
-  if (key === DETACHED_ANNOTATION) return detachedProblem(value);
+  // Not in BMO's webhook (its controller ignores a bad value); refused here up front, in BMO's words.
+  if (key === DETACHED_ANNOTATION) return argumentsProblem(value, { annotation: DETACHED_ANNOTATION, field: 'deleteAction', allowed: ['delay', 'delete'] });
   return undefined;
 }
 
