@@ -9,6 +9,7 @@ import { ConfigError, Manager, createLogger, loadKubeConfig, setupSignalHandler,
 import type { Logger, SignalProcess } from './runtime/index.ts';
 import { OPERATOR_NAME, compileOperatorSettings } from './settings.ts';
 import type { OperatorSettings } from './settings.ts';
+import { BAREMETALHOST_WEBHOOK_PATH, WebhookServer, reviewBareMetalHost } from './webhooks/index.ts';
 
 export interface OperatorRun {
   argv: readonly string[];
@@ -17,6 +18,28 @@ export interface OperatorRun {
   stdout?: (text: string) => void;
   stderr?: (text: string) => void;
   process?: SignalProcess;
+}
+
+/** BMO's validating webhooks, unless --webhook-port=0; a server that cannot start fails /readyz, not the operator. */
+function setupWebhooks(manager: Manager, settings: OperatorSettings, logger: Logger): void {
+  if (settings.webhookPort === 0) {
+    logger.info('webhook server disabled (--webhook-port=0)');
+    return;
+  }
+  const webhookLogger = logger.child({ webhook: 'BareMetalHost' });
+  const server = new WebhookServer({
+    port: settings.webhookPort,
+    certDir: settings.webhookCertDir,
+    minVersion: settings.tlsMinVersion,
+    maxVersion: settings.tlsMaxVersion,
+    handlers: {
+      [BAREMETALHOST_WEBHOOK_PATH]: (request) =>
+        reviewBareMetalHost(request, { options: { allowFakeHardware: settings.allowFakeHardware }, logger: webhookLogger }),
+    },
+    logger,
+  });
+  manager.add(server);
+  manager.addReadyzCheck('webhook', server.readyCheck);
 }
 
 function buildProvisioner(settings: OperatorSettings, deps: { logger: Logger; registry: Registry }): Provisioner {
@@ -59,6 +82,7 @@ export async function runOperator(run: OperatorRun): Promise<number> {
       maxConcurrentReconciles: settings.concurrency,
       hardwareLabels: settings.hardwareLabels,
     });
+    setupWebhooks(manager, settings, logger);
     logger.info('starting', {
       provisioner: settings.provisioner,
       watchNamespace: settings.watchNamespace ?? '(all)',

@@ -58,6 +58,44 @@ describe('operator settings', () => {
     expect(problems).toContain('BMO_CONCURRENCY (--controller-concurrency): expected an integer');
   });
 
+  it('takes BMO\'s flags and variables with BMO\'s defaults', () => {
+    const defaults = compile({ IRONIC_ENDPOINT: 'http://127.0.0.1:6385' });
+    expect(defaults).toMatchObject({
+      webhookPort: 9443, webhookCertDir: '/tmp/k8s-webhook-server/serving-certs', tlsMinVersion: 'TLSv1.2', tlsMaxVersion: 'TLSv1.3',
+      leaderElect: false, leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000, maxProvisioningRetries: 5,
+    });
+    expect(defaults.healthProbeBindAddress).toEqual({ host: '0.0.0.0', port: 9440 });
+    const settings = compile(
+      { IRONIC_ENDPOINT: 'http://127.0.0.1:6385', LEASE_DURATION_SECONDS: '137', RENEW_DEADLINE_SECONDS: '107', RETRY_PERIOD_SECONDS: '26' },
+      ['--metrics-addr=127.0.0.1:8085', '--health-addr=:9441', '--enable-leader-election', '--namespace=metal3', '--webhook-port=0',
+        '--max-provisioning-retries=2', '--tls-min-version=TLS13'],
+    );
+    expect(settings).toMatchObject({
+      leaderElect: true, watchNamespace: 'metal3', webhookPort: 0, maxProvisioningRetries: 2, tlsMinVersion: 'TLSv1.3',
+      leaseDurationMs: 137_000, renewDeadlineMs: 107_000, retryPeriodMs: 26_000,
+    });
+    expect(settings.metricsBindAddress).toEqual({ host: '127.0.0.1', port: 8085 });
+    expect(settings.healthProbeBindAddress).toEqual({ host: '0.0.0.0', port: 9441 });
+  });
+
+  it('keeps the names it had before as aliases', () => {
+    const settings = compile(
+      { IRONIC_ENDPOINT: 'http://127.0.0.1:6385', LEADER_ELECTION_LEASE_DURATION: '4s', LEADER_ELECTION_RENEW_DEADLINE: '3s', LEADER_ELECTION_RETRY_PERIOD: '1s' },
+      ['--metrics-bind-address=127.0.0.1:0', '--health-probe-bind-address=127.0.0.1:0', '--leader-elect', '--watch-namespace=hosts'],
+    );
+    expect(settings).toMatchObject({ leaderElect: true, watchNamespace: 'hosts', leaseDurationMs: 4_000, renewDeadlineMs: 3_000, retryPeriodMs: 1_000 });
+    expect(settings.metricsBindAddress).toEqual({ host: '127.0.0.1', port: 0 });
+    // BMO's name wins over the alias.
+    expect(compile({ IRONIC_ENDPOINT: 'http://127.0.0.1:6385', LEASE_DURATION_SECONDS: '20', LEADER_ELECTION_LEASE_DURATION: '4s' }).leaseDurationMs).toBe(20_000);
+  });
+
+  it('refuses a bad webhook port or TLS range, naming it', () => {
+    expect(() => compile({ IRONIC_ENDPOINT: 'http://127.0.0.1:6385' }, ['--webhook-port=70000'])).toThrow('WEBHOOK_PORT (--webhook-port): must be between 0 and 65535');
+    expect(() => compile({ IRONIC_ENDPOINT: 'http://127.0.0.1:6385' }, ['--tls-min-version=TLS13', '--tls-max-version=TLS12']))
+      .toThrow('TLS_MIN_VERSION (--tls-min-version): higher than --tls-max-version');
+    expect(() => compile({ IRONIC_ENDPOINT: 'http://127.0.0.1:6385', LEASE_DURATION_SECONDS: 'long' })).toThrow('LEASE_DURATION_SECONDS (--lease-duration-seconds)');
+  });
+
   it('clamps the default concurrency to 2..8', () => {
     expect([defaultConcurrency(1), defaultConcurrency(4), defaultConcurrency(64)]).toEqual([2, 4, 8]);
   });

@@ -1,10 +1,46 @@
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { DEFAULT_MAX_PROVISIONING_RETRIES } from './controllers/baremetalhost/delays.ts';
-import { ConfigError, compileOptions, settingSchemas as s } from './runtime/index.ts';
-import type { CompiledSettings, RuntimeOptions, SettingsSource, SettingsSpec } from './runtime/index.ts';
+import { ConfigError, compileOptions, runtimeSettings, settingSchemas as s } from './runtime/index.ts';
+import type { CompiledSettings, RuntimeDefaults, RuntimeOptions, SettingsSource, SettingsSpec } from './runtime/index.ts';
 
 export const OPERATOR_NAME = 'baremetal-operator';
+
+/** controller-runtime's default cert dir for webhook servers, where BMO's Deployment mounts its certificate. */
+export const DEFAULT_WEBHOOK_CERT_DIR = '/tmp/k8s-webhook-server/serving-certs';
+
+const RUNTIME_DEFAULTS: RuntimeDefaults = { leaderElectionId: OPERATOR_NAME, metricsBindAddress: ':8080', healthProbeBindAddress: ':9440' };
+
+const TLS_VERSIONS = { TLS12: 'TLSv1.2', TLS13: 'TLSv1.3' } as const;
+
+/**
+ * The manager settings under BMO's flag and variable names (its main.go), the kubebuilder names
+ * this operator had before kept as aliases. BMO's `--namespace` takes one namespace here.
+ */
+function bmoRuntimeNames() {
+  const runtime = runtimeSettings(RUNTIME_DEFAULTS);
+  const renamed = <K extends keyof typeof runtime>(key: K, names: { flag: string; env?: string }) => ({
+    ...runtime[key],
+    flag: names.flag,
+    env: names.env ?? runtime[key].env,
+    aliases: { flags: [runtime[key].flag], ...(names.env ? { env: [runtime[key].env] } : {}) },
+  });
+  const seconds = (key: 'leaseDurationMs' | 'renewDeadlineMs' | 'retryPeriodMs', names: { flag: string; env: string }, min: number) => ({
+    ...renamed(key, names),
+    description: `${runtime[key].description} Whole seconds as in BMO, or a duration such as 15s.`,
+    schema: s.secondsOrDuration({ min }),
+  });
+  return {
+    // BMO serves metrics over HTTPS on :8443 behind Kubernetes authn/authz; ours are plain HTTP, so the port stays :8080.
+    metricsBindAddress: renamed('metricsBindAddress', { flag: '--metrics-addr' }),
+    healthProbeBindAddress: renamed('healthProbeBindAddress', { flag: '--health-addr' }),
+    leaderElect: renamed('leaderElect', { flag: '--enable-leader-election' }),
+    watchNamespace: renamed('watchNamespace', { flag: '--namespace' }),
+    leaseDurationMs: seconds('leaseDurationMs', { flag: '--lease-duration-seconds', env: 'LEASE_DURATION_SECONDS' }, 1000),
+    renewDeadlineMs: seconds('renewDeadlineMs', { flag: '--renew-deadline-seconds', env: 'RENEW_DEADLINE_SECONDS' }, 1),
+    retryPeriodMs: seconds('retryPeriodMs', { flag: '--retry-period-seconds', env: 'RETRY_PERIOD_SECONDS' }, 1),
+  } satisfies SettingsSpec;
+}
 
 /** BMO's default: one worker per CPU, at least 2 and at most 8. */
 export function defaultConcurrency(cpus: number = availableParallelism()): number {
@@ -20,6 +56,35 @@ const httpUrl = () =>
 /** The operator's own settings, named after BMO's environment variables and flags. */
 export function operatorSettings(defaults: { concurrency: number }) {
   return {
+    ...bmoRuntimeNames(),
+    webhookPort: {
+      env: 'WEBHOOK_PORT',
+      flag: '--webhook-port',
+      description: 'Port of the HTTPS admission webhook server (0 disables it).',
+      default: '9443',
+      schema: s.integer({ min: 0, max: 65535 }),
+    },
+    webhookCertDir: {
+      env: 'WEBHOOK_CERT_DIR',
+      flag: '--webhook-cert-dir',
+      description: 'Directory holding the webhook serving certificate as tls.crt and tls.key (controller-runtime\'s layout); re-read when it changes.',
+      default: DEFAULT_WEBHOOK_CERT_DIR,
+      schema: s.string(),
+    },
+    tlsMinVersion: {
+      env: 'TLS_MIN_VERSION',
+      flag: '--tls-min-version',
+      description: 'Lowest TLS version the webhook server accepts: TLS12 or TLS13.',
+      default: 'TLS12',
+      schema: s.oneOf(['TLS12', 'TLS13'] as const).transform((name) => TLS_VERSIONS[name]),
+    },
+    tlsMaxVersion: {
+      env: 'TLS_MAX_VERSION',
+      flag: '--tls-max-version',
+      description: 'Highest TLS version the webhook server accepts: TLS12 or TLS13.',
+      default: 'TLS13',
+      schema: s.oneOf(['TLS12', 'TLS13'] as const).transform((name) => TLS_VERSIONS[name]),
+    },
     provisioner: {
       env: 'PROVISIONER',
       flag: '--provisioner',
@@ -150,11 +215,10 @@ export type OperatorSettings = RuntimeOptions & CompiledSettings<OperatorSetting
  * object. Throws ConfigError naming each bad setting.
  */
 export function compileOperatorSettings(source: SettingsSource, defaults = { concurrency: defaultConcurrency() }): OperatorSettings {
-  const settings = compileOptions(
-    source,
-    { leaderElectionId: OPERATOR_NAME, metricsBindAddress: ':8080', healthProbeBindAddress: ':9440' },
-    operatorSettings(defaults),
-  );
+  const settings = compileOptions(source, RUNTIME_DEFAULTS, operatorSettings(defaults));
+  if (settings.tlsMinVersion > settings.tlsMaxVersion) {
+    throw new ConfigError(['invalid setting TLS_MIN_VERSION (--tls-min-version): higher than --tls-max-version']);
+  }
   if (settings.provisioner === 'ironic' && !settings.ironicEndpoint) {
     throw new ConfigError(['invalid setting IRONIC_ENDPOINT (--ironic-endpoint): required with --provisioner=ironic']);
   }

@@ -35,6 +35,8 @@ export interface RenderWebhooksOptions {
   caPem: string;
   /** When set, only objects in this namespace are sent to this manager's webhooks. */
   namespace?: string;
+  /** Labels of the rendered configurations; default `metal3-ts/capi-manager: <name>`. */
+  labels?: Record<string, string>;
 }
 
 /**
@@ -52,7 +54,7 @@ export function renderWebhookConfigurations(options: RenderWebhooksOptions): Web
     const suffix = parsed.kind === 'MutatingWebhookConfiguration' ? 'mutating' : 'validating';
     return {
       ...parsed,
-      metadata: { name: `${options.name}-${suffix}`, labels: { 'metal3-ts/capi-manager': options.name } },
+      metadata: { name: `${options.name}-${suffix}`, labels: options.labels ?? { 'metal3-ts/capi-manager': options.name } },
       webhooks: parsed.webhooks.map((entry) => ({
         ...entry,
         clientConfig: { url: `${options.baseUrl}${entry.clientConfig.service.path}`, caBundle },

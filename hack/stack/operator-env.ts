@@ -17,5 +17,7 @@ export function operatorEnvironment(env: StackEnv): Record<string, string> {
     // Free ports: several operators may run side by side in tests.
     METRICS_BIND_ADDRESS: '127.0.0.1:0',
     HEALTH_PROBE_BIND_ADDRESS: '127.0.0.1:0',
+    // No webhook configuration points at these processes; the webhook tests turn the server on.
+    WEBHOOK_PORT: '0',
   };
 }

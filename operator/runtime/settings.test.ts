@@ -125,4 +125,20 @@ describe('compileSettings', () => {
     expect(problemsOf(() => compileSettings(spec, { env: { N: '9' } }))).toEqual(['invalid setting N (--n): must be between 1 and 5 (got "9")']);
     expect(problemsOf(() => compileSettings(spec, { env: { N: '1.5' } }))).toEqual(['invalid setting N (--n): expected an integer (got "1.5")']);
   });
+
+  it('reads a setting under its aliases too, its own name winning, and lists the aliases in the usage', () => {
+    const spec = { port: { env: 'PORT', flag: '--port', description: 'p', default: '1', schema: settingSchemas.integer(), aliases: { flags: ['--old-port'], env: ['OLD_PORT'] } } };
+    expect(compileSettings(spec, { argv: ['--old-port=7'] }).port).toBe(7);
+    expect(compileSettings(spec, { argv: ['--old-port', '8'] }).port).toBe(8);
+    expect(compileSettings(spec, { env: { OLD_PORT: '9' } }).port).toBe(9);
+    expect(compileSettings(spec, { env: { OLD_PORT: '9', PORT: '10' } }).port).toBe(10);
+    expect(problemsOf(() => compileSettings(spec, { argv: ['--help'] }))[0]).toContain('(also --old-port, OLD_PORT)');
+  });
+
+  it('reads whole seconds or durations', () => {
+    const spec = { d: { env: 'D', flag: '--d', description: 'd', default: '15', schema: settingSchemas.secondsOrDuration({ min: 1000 }) } };
+    expect(compileSettings(spec, {}).d).toBe(15_000);
+    expect(compileSettings(spec, { env: { D: '1m30s' } }).d).toBe(90_000);
+    expect(problemsOf(() => compileSettings(spec, { env: { D: '0' } }))).toEqual(['invalid setting D (--d): must be at least 1000 ms (got "0")']);
+  });
 });

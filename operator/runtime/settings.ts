@@ -13,6 +13,8 @@ export interface SettingSpec<T> {
   schema: z.ZodType<T, string | undefined>;
   /** A flag that may appear without a value (`--leader-elect` means true). */
   isBoolean?: boolean;
+  /** Older names still read: flags and variables this program had before taking upstream's names. */
+  aliases?: { flags?: readonly string[]; env?: readonly string[] };
 }
 
 export type SettingsSpec = Record<string, SettingSpec<unknown>>;
@@ -43,12 +45,16 @@ export class ConfigError extends Error {
 /** Usage text, one line per setting. */
 export function describeSettings(spec: SettingsSpec): string {
   return Object.values(spec)
-    .map((s) => `  ${s.flag} / ${s.env}${s.default !== undefined ? ` (default ${JSON.stringify(s.default)})` : ''}\n      ${s.description}`)
+    .map((s) => {
+      const aliases = [...(s.aliases?.flags ?? []), ...(s.aliases?.env ?? [])];
+      const also = aliases.length > 0 ? `\n      (also ${aliases.join(', ')})` : '';
+      return `  ${s.flag} / ${s.env}${s.default !== undefined ? ` (default ${JSON.stringify(s.default)})` : ''}\n      ${s.description}${also}`;
+    })
     .join('\n');
 }
 
 function parseArgv(spec: SettingsSpec, argv: readonly string[]): { values: Map<string, string>; problems: string[] } {
-  const byFlag = new Map(Object.values(spec).map((s) => [s.flag, s] as const));
+  const byFlag = new Map(Object.values(spec).flatMap((s) => [s.flag, ...(s.aliases?.flags ?? [])].map((flag) => [flag, s] as const)));
   const values = new Map<string, string>();
   const problems: string[] = [];
   for (let i = 0; i < argv.length; i++) {
@@ -64,9 +70,10 @@ function parseArgv(spec: SettingsSpec, argv: readonly string[]): { values: Map<s
       problems.push(`unknown flag ${flag} (see --help)`);
       continue;
     }
-    if (eq >= 0) values.set(flag, arg.slice(eq + 1));
-    else if (setting.isBoolean) values.set(flag, 'true');
-    else if (i + 1 < argv.length && !(argv[i + 1] as string).startsWith('--')) values.set(flag, argv[++i] as string);
+    // Stored under the setting's own flag, so an alias and the current name are one setting.
+    if (eq >= 0) values.set(setting.flag, arg.slice(eq + 1));
+    else if (setting.isBoolean) values.set(setting.flag, 'true');
+    else if (i + 1 < argv.length && !(argv[i + 1] as string).startsWith('--')) values.set(setting.flag, argv[++i] as string);
     else problems.push(`flag ${flag} needs a value`);
   }
   return { values, problems };
@@ -86,7 +93,7 @@ export function compileSettings<S extends SettingsSpec>(spec: S, source: Setting
   const { values: flags, problems } = parseArgv(spec, argv);
   const compiled: Record<string, unknown> = {};
   for (const [key, setting] of Object.entries(spec)) {
-    const fromEnv = env[setting.env];
+    const fromEnv = [setting.env, ...(setting.aliases?.env ?? [])].map((name) => env[name]).find((value) => value !== undefined && value !== '');
     const raw = flags.get(setting.flag) ?? (fromEnv !== undefined && fromEnv !== '' ? fromEnv : undefined) ?? setting.default;
     const parsed = setting.schema.safeParse(raw);
     if (parsed.success) compiled[key] = parsed.data;
@@ -127,6 +134,15 @@ export const settingSchemas = {
         ctx.issues.push({ code: 'custom', message: (error as Error).message, input: value });
         return z.NEVER;
       }
+    }),
+  /** Milliseconds, from whole seconds (`15`, BMO's `*_SECONDS` variables) or a Go-style duration (`15s`). */
+  secondsOrDuration: (options: { min?: number } = {}) =>
+    z.string({ error: 'required' }).transform((value, ctx) => {
+      const text = /^\d+$/.test(value.trim()) ? `${value.trim()}s` : value;
+      const parsed = settingSchemas.duration(options).safeParse(text);
+      if (parsed.success) return parsed.data;
+      for (const issue of parsed.error.issues) ctx.issues.push({ code: 'custom', message: issue.message, input: value });
+      return z.NEVER;
     }),
   integer: (options: { min?: number; max?: number } = {}) =>
     z.string({ error: 'required' }).transform((value, ctx) => {

@@ -45,6 +45,8 @@ export async function startBenchOperator(options: BenchOperatorOptions): Promise
       WATCH_NAMESPACE: options.namespace,
       METRICS_BIND_ADDRESS: `127.0.0.1:${metricsPort}`,
       HEALTH_PROBE_BIND_ADDRESS: `127.0.0.1:${healthPort}`,
+      // No webhook is registered for the benchmark; without a certificate the server would keep /readyz failing.
+      WEBHOOK_PORT: '0',
       // info keeps logging out of the figures; BENCH_OPERATOR_LOG_LEVEL=debug to investigate a run.
       LOG_LEVEL: process.env.BENCH_OPERATOR_LOG_LEVEL ?? 'info',
       BMO_CONCURRENCY: String(options.concurrency),

@@ -20,12 +20,16 @@ interface PodSpec {
 }
 const podSpecOf = (deployment: Manifest) => (deployment as unknown as { spec: { template: { spec: PodSpec } } }).spec.template.spec;
 
+// The operator takes BMO's flag names, the provider CAPM3's.
 const INSTALLS = [
-  { directory: 'deploy/operator/default', namespace: 'baremetal-operator-system', serviceAccount: 'baremetal-operator-controller-manager' },
-  { directory: 'deploy/operator/namespace-scoped', namespace: 'baremetal-operator-system', serviceAccount: 'baremetal-operator-controller-manager' },
-  { directory: 'deploy/capm3/default', namespace: 'capm3-system', serviceAccount: 'capm3-manager' },
-  { directory: 'deploy/ipam/default', namespace: 'metal3-ipam-system', serviceAccount: 'ipam-manager' },
+  { directory: 'deploy/operator/default', namespace: 'baremetal-operator-system', serviceAccount: 'baremetal-operator-controller-manager', leaderFlag: '--enable-leader-election' },
+  { directory: 'deploy/operator/namespace-scoped', namespace: 'baremetal-operator-system', serviceAccount: 'baremetal-operator-controller-manager', leaderFlag: '--enable-leader-election' },
+  { directory: 'deploy/capm3/default', namespace: 'capm3-system', serviceAccount: 'capm3-manager', leaderFlag: '--leader-elect' },
+  { directory: 'deploy/ipam/default', namespace: 'metal3-ipam-system', serviceAccount: 'ipam-manager', leaderFlag: '--leader-elect' },
 ];
+
+/** cert-manager's kinds: its CRDs are not on the test API server, so these are checked by structure only. */
+const isCertManagerObject = (object: Manifest) => object.apiVersion.startsWith('cert-manager.io/');
 
 /** Each kustomization renders and every object it renders is accepted by the real API server. */
 describe('kustomize installs in deploy/ on the real API server', () => {
@@ -44,12 +48,13 @@ describe('kustomize installs in deploy/ on the real API server', () => {
     expect(out.trim().split('\n')).toHaveLength(objects.length);
     const kinds = new Set(objects.map((object) => object.kind));
     for (const kind of ['CustomResourceDefinition', 'Namespace', 'ServiceAccount', 'Deployment', 'Service', 'RoleBinding']) expect(kinds).toContain(kind);
-    for (const object of objects.filter((o) => o.kind !== 'CustomResourceDefinition' && o.kind !== 'Namespace' && !o.kind.startsWith('Cluster'))) {
+    const clusterScoped = ['CustomResourceDefinition', 'Namespace', 'ValidatingWebhookConfiguration'];
+    for (const object of objects.filter((o) => !clusterScoped.includes(o.kind) && !o.kind.startsWith('Cluster'))) {
       expect(object.metadata.namespace).toBe(namespace);
     }
   });
 
-  it.each(INSTALLS)('$directory runs its manager as its ServiceAccount, leader-elected, probed, bounded, unprivileged', async ({ directory, serviceAccount }) => {
+  it.each(INSTALLS)('$directory runs its manager as its ServiceAccount, leader-elected, probed, bounded, unprivileged', async ({ directory, serviceAccount, leaderFlag }) => {
     const objects = await renderKustomization({ kubectl: env.kubectl, directory });
     const deployments = objects.filter((object) => object.kind === 'Deployment');
     expect(deployments).toHaveLength(1);
@@ -58,14 +63,14 @@ describe('kustomize installs in deploy/ on the real API server', () => {
     expect(pod.securityContext?.runAsNonRoot).toBe(true);
     expect(pod.securityContext?.seccompProfile?.type).toBe('RuntimeDefault');
     for (const container of pod.containers) {
-      expect(container.args).toContain('--leader-elect');
+      expect(container.args).toContain(leaderFlag);
       expect(container.livenessProbe?.httpGet?.path).toBe('/healthz');
       expect(container.readinessProbe?.httpGet?.path).toBe('/readyz');
       expect(Object.keys(container.resources?.requests ?? {}).sort()).toEqual(['cpu', 'memory']);
       expect(container.resources?.limits?.memory).toBeDefined();
       expect(container.securityContext).toMatchObject({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } });
     }
-    const metrics = objects.find((object) => object.kind === 'Service');
+    const metrics = objects.find((object) => object.kind === 'Service' && object.metadata.name.endsWith('-metrics-service'));
     expect((metrics as unknown as { spec: { ports: { port: number }[] } }).spec.ports.map((port) => port.port)).toEqual([8080]);
   });
 
@@ -85,10 +90,46 @@ describe('kustomize installs in deploy/ on the real API server', () => {
     expect(volumes.find((volume) => volume.name === 'ironic-credentials')?.secret?.secretName).toBe('ironic-credentials');
   });
 
+  it('the operator\'s webhook: Service, configuration and Deployment agree; cert-manager\'s objects (structure only) match them', async () => {
+    const objects = await renderKustomization({ kubectl: env.kubectl, directory: 'deploy/operator/with-cert-manager' });
+    const namespace = 'baremetal-operator-system';
+    await ensureNamespace(kubectl, namespace);
+    const rest = objects.filter((object) => !isCertManagerObject(object));
+    const out = await kubectl.ok(['apply', '--server-side', '--force-conflicts', '--field-manager=deploy-test', '--dry-run=server', '-o', 'name', '-f', '-'],
+      rest.map((object) => stringify(object)).join('---\n'));
+    expect(out.trim().split('\n')).toHaveLength(rest.length);
+    type WebhookConfiguration = Manifest & { webhooks: { name: string; failurePolicy: string; clientConfig: { service: { name: string; namespace: string; path: string } } }[] };
+    const configuration = objects.find((object) => object.kind === 'ValidatingWebhookConfiguration') as WebhookConfiguration;
+    const [webhook] = configuration.webhooks;
+    expect(webhook).toMatchObject({ name: 'baremetalhost.metal3.io', failurePolicy: 'Fail', clientConfig: { service: { namespace, path: '/validate-metal3-io-v1alpha1-baremetalhost' } } });
+    const service = objects.find((object) => object.kind === 'Service' && object.metadata.name === webhook?.clientConfig.service.name) as unknown as
+      Manifest & { spec: { ports: { port: number; targetPort: string }[] } };
+    expect(service.spec.ports).toEqual([expect.objectContaining({ port: 443, targetPort: 'webhook-server' })]);
+    const deployment = objects.find((object) => object.kind === 'Deployment') as unknown as { spec: { template: { spec: {
+      containers: { args: string[]; ports: { name: string; containerPort: number }[]; volumeMounts: { name: string; mountPath: string }[] }[];
+      volumes: { name: string; secret?: { secretName: string } }[] } } } };
+    const [container] = deployment.spec.template.spec.containers;
+    expect(container?.args).toContain('--webhook-port=9443');
+    expect(container?.ports).toContainEqual({ name: 'webhook-server', containerPort: 9443, protocol: 'TCP' });
+    const certMount = container?.volumeMounts.find((mount) => mount.mountPath === '/tmp/k8s-webhook-server/serving-certs');
+    const secretName = deployment.spec.template.spec.volumes.find((volume) => volume.name === certMount?.name)?.secret?.secretName;
+    expect(secretName).toBe('baremetal-operator-webhook-server-cert');
+    // cert-manager: the Certificate fills that Secret for the Service's DNS name, and its CA is injected into the configuration.
+    type Certificate = Manifest & { spec: { secretName: string; dnsNames: string[]; issuerRef: { kind: string; name: string } } };
+    const certificate = objects.find((object) => object.kind === 'Certificate') as Certificate;
+    expect(certificate.spec.secretName).toBe(secretName);
+    expect(certificate.spec.dnsNames).toContain(`${service.metadata.name}.${namespace}.svc`);
+    expect((configuration.metadata.annotations as Record<string, string> | undefined)?.['cert-manager.io/inject-ca-from']).toBe(`${certificate.metadata.namespace}/${certificate.metadata.name}`);
+    const issuer = objects.find((object) => object.kind === certificate.spec.issuerRef.kind && object.metadata.name === certificate.spec.issuerRef.name);
+    expect(issuer?.metadata.namespace).toBe(namespace);
+  });
+
   it('the namespace-scoped operator watches its own namespace only', async () => {
     const objects = await renderKustomization({ kubectl: env.kubectl, directory: 'deploy/operator/namespace-scoped' });
     const pod = podSpecOf(objects.find((object) => object.kind === 'Deployment') as Manifest);
     expect(pod.containers[0]?.env).toContainEqual({ name: 'WATCH_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } });
+    const configuration = objects.find((object) => object.kind === 'ValidatingWebhookConfiguration') as unknown as { webhooks: { namespaceSelector?: unknown }[] };
+    expect(configuration.webhooks[0]?.namespaceSelector).toEqual({ matchLabels: { 'kubernetes.io/metadata.name': 'baremetal-operator-system' } });
   });
 
   it.each([['deploy/capm3/default', 'infrastructure-metal3'], ['deploy/ipam/default', 'ipam-metal3']])(

@@ -1,0 +1,31 @@
+import { bareMetalHostSchema } from '../api/baremetalhost.ts';
+import type { Logger } from '../runtime/index.ts';
+import type { AdmissionRequest, AdmissionResponseBody } from './admission-review.ts';
+import { allowed, denied } from './admission-review.ts';
+import { aggregateMessage, validateHost, validateHostUpdate } from './baremetalhost/index.ts';
+import type { HostValidationOptions } from './baremetalhost/index.ts';
+
+/** BMO's path for the BareMetalHost validating webhook. */
+export const BAREMETALHOST_WEBHOOK_PATH = '/validate-metal3-io-v1alpha1-baremetalhost';
+
+/** Answers an AdmissionReview for a BareMetalHost create or update. */
+export function reviewBareMetalHost(request: AdmissionRequest, deps: { options: HostValidationOptions; logger: Logger }): AdmissionResponseBody {
+  if (request.operation !== 'CREATE' && request.operation !== 'UPDATE') return allowed(request.uid);
+  const updated = bareMetalHostSchema.safeParse(request.object);
+  if (!updated.success) {
+    const detail = updated.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
+    return denied(request.uid, { message: `not a valid BareMetalHost: ${detail}` });
+  }
+  const old = request.operation === 'UPDATE' ? bareMetalHostSchema.safeParse(request.oldObject) : undefined;
+  const violations = old?.success
+    ? validateHostUpdate(old.data, updated.data, deps.options)
+    : validateHost(updated.data, deps.options);
+  const host = { namespace: request.namespace, name: request.name ?? updated.data.metadata.name };
+  if (violations.length === 0) {
+    deps.logger.debug(`validate ${request.operation.toLowerCase()}`, host);
+    return allowed(request.uid);
+  }
+  const message = aggregateMessage(violations);
+  deps.logger.info(`validate ${request.operation.toLowerCase()}: denied`, { ...host, reason: message });
+  return denied(request.uid, { message, violations });
+}

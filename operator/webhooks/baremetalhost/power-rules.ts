@@ -1,0 +1,7 @@
+import type { HostUnderValidation } from './validation-context.ts';
+import type { Violation } from './violation.ts';
+
+export function powerViolations({ host }: HostUnderValidation): Violation[] {
+  if (!host.spec.disablePowerOff || host.spec.online) return [];
+  return [{ field: 'spec.disablePowerOff', message: "node can't simultaneously have online set to false and have power off disabled" }];
+}

@@ -1,0 +1,155 @@
+import { unwatchFile, watchFile } from 'node:fs';
+import { createServer } from 'node:https';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { SecureVersion } from 'node:tls';
+import { sleep, systemClock } from '../runtime/index.ts';
+import type { Logger, Runnable } from '../runtime/index.ts';
+import { admissionReviewSchema } from './admission-review.ts';
+import type { AdmissionRequest, AdmissionResponseBody } from './admission-review.ts';
+import { readServingCertificate, servingCertificatePath } from './serving-certificate.ts';
+
+export type AdmissionHandler = (request: AdmissionRequest) => AdmissionResponseBody;
+
+export interface WebhookServerOptions {
+  /** 0 would pick any port; the operator never starts the server with --webhook-port=0. */
+  port: number;
+  /** Listen address; every interface when unset, as controller-runtime. */
+  host?: string;
+  certDir: string;
+  minVersion: SecureVersion;
+  maxVersion: SecureVersion;
+  /** By URL path, e.g. `/validate-metal3-io-v1alpha1-baremetalhost`. */
+  handlers: Record<string, AdmissionHandler>;
+  logger: Logger;
+  /** How soon a server that could not start tries again. */
+  retryIntervalMs?: number;
+}
+
+const MAX_BODY_BYTES = 8 * 1024 * 1024;
+
+function readBody(request: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        reject(new Error('request body too large'));
+        request.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    request.on('error', reject);
+  });
+}
+
+/**
+ * The admission webhook server: HTTPS with the serving certificate from the cert dir (reloaded
+ * when it changes, as cert-manager renews it), on every replica, leader or not. When it cannot
+ * start (no certificate, port taken) the operator keeps reconciling: the reason is logged, `/readyz`
+ * reports it under `webhook`, and the server tries again.
+ */
+export class WebhookServer implements Runnable {
+  readonly needLeaderElection = false;
+  readonly #options: WebhookServerOptions;
+  #problem = 'not started yet';
+  #address: AddressInfo | undefined;
+
+  constructor(options: WebhookServerOptions) {
+    this.#options = options;
+  }
+
+  /** A readyz check: fails, saying why, while the server is not serving. */
+  readonly readyCheck = (): void => {
+    if (this.#address === undefined) throw new Error(`webhook server not serving: ${this.#problem}`);
+  };
+
+  /** Where it listens, once serving. */
+  get address(): AddressInfo | undefined {
+    return this.#address;
+  }
+
+  async start(signal: AbortSignal): Promise<void> {
+    const { logger } = this.#options;
+    let lastLogged = '';
+    while (!signal.aborted) {
+      try {
+        await this.#serve(signal);
+        return;
+      } catch (error) {
+        this.#problem = (error as Error).message;
+        if (this.#problem !== lastLogged) {
+          logger.error('webhook server cannot start; the API server refuses BareMetalHost changes sent to it until it serves (retrying)', {
+            reason: this.#problem, port: this.#options.port, certDir: this.#options.certDir,
+          });
+          lastLogged = this.#problem;
+        }
+        await sleep(systemClock, this.#options.retryIntervalMs ?? 10_000, signal);
+      }
+    }
+  }
+
+  async #serve(signal: AbortSignal): Promise<void> {
+    const { certDir, logger } = this.#options;
+    const server = createServer({ ...readServingCertificate(certDir), minVersion: this.#options.minVersion, maxVersion: this.#options.maxVersion },
+      (request, response) => void this.#handle(request, response));
+    await this.#listen(server);
+    this.#address = server.address() as AddressInfo;
+    logger.info('serving webhooks', { address: `${this.#address.address}:${this.#address.port}`, paths: Object.keys(this.#options.handlers) });
+    const certPath = servingCertificatePath(certDir);
+    watchFile(certPath, { interval: 10_000 }, () => {
+      try {
+        server.setSecureContext({ ...readServingCertificate(certDir), minVersion: this.#options.minVersion, maxVersion: this.#options.maxVersion });
+        logger.info('reloaded the webhook serving certificate', { certDir });
+      } catch (error) {
+        logger.error('cannot reload the webhook serving certificate; keeping the old one', { reason: (error as Error).message });
+      }
+    });
+    try {
+      await new Promise<void>((resolve) => {
+        if (signal.aborted) resolve();
+        else signal.addEventListener('abort', () => resolve(), { once: true });
+      });
+    } finally {
+      unwatchFile(certPath);
+      this.#address = undefined;
+      this.#problem = 'stopped';
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    }
+  }
+
+  #listen(server: Server): Promise<void> {
+    const { port, host } = this.#options;
+    return new Promise((resolve, reject) => {
+      server.once('error', (error: NodeJS.ErrnoException) => {
+        reject(new Error(`cannot listen on ${host ?? ''}:${port}: ${error.code === 'EADDRINUSE' ? 'address already in use' : error.message}`));
+      });
+      server.listen(port, host, () => resolve());
+    });
+  }
+
+  async #handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const reply = (status: number, body: unknown) => {
+      response.writeHead(status, { 'Content-Type': 'application/json' });
+      response.end(JSON.stringify(body));
+    };
+    const path = new URL(request.url ?? '/', 'https://localhost').pathname;
+    const handler = this.#options.handlers[path];
+    if (handler === undefined) return reply(404, { message: `no webhook at ${path}` });
+    if (request.method !== 'POST') return reply(405, { message: 'only POST is served' });
+    try {
+      const review = admissionReviewSchema.safeParse(JSON.parse(await readBody(request)));
+      if (!review.success) return reply(400, { message: `not an admission.k8s.io/v1 AdmissionReview: ${review.error.issues[0]?.message ?? ''}` });
+      reply(200, handler(review.data.request));
+    } catch (error) {
+      this.#options.logger.error('webhook request failed', { path, error });
+      reply(400, { message: (error as Error).message });
+    }
+  }
+}
