@@ -15,7 +15,7 @@ import {
 
 const env = readStackEnv();
 const runId = randomBytes(3).toString('hex');
-// The stack's own lifecycle tests use the first two systems.
+// Emulated server 2 is this file's (see test/support/test-stack.ts).
 const system = env.systems[2]!;
 const image = env.images[0]!;
 

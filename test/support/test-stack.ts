@@ -1,0 +1,45 @@
+import { readState } from '../../hack/stack/state.ts';
+import { stackDown, stackUp } from '../../hack/stack/stack.ts';
+import { installControllerIdentities } from './controller-identities.ts';
+import { Kubectl } from './kubectl.ts';
+import { installProviderCrds } from './provider-crds.ts';
+
+// Each test file owns its emulated servers; files that run side by side never share one.
+// BareMetalHost e2e 0-4 (redfish-lifecycle, which runs alone, 0-2), Cluster API e2e 5-11,
+// day-2 e2e 12-15 (inspection 12-14, errors 15; ironic-db-loss, which runs alone, 12-14),
+// Cluster API data templates and IPAM 16-19, remediation 20-23, day-2 power 29-30 and
+// detach 31-32. Integration: BareMetalHost lifecycle 0, ironic-client node-locked 1 and
+// redfish-lifecycle 2, provisioner redfish 24-25, stack ironic-lifecycle 26-27, installed OS 28.
+export const TEST_STACK_SYSTEMS = 33;
+
+/** A recorded stack a run can use: its env matches today's schema and it has enough servers. */
+export function reusableTestStack(stateDir: string): boolean {
+  try {
+    const state = readState(stateDir);
+    return state !== undefined && state.env.systems.length >= TEST_STACK_SYSTEMS;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * What every test file expects of the stack besides its processes: the controllers' identities
+ * and all CRDs (BareMetalHost, provider, core Cluster API), installed once here so files running
+ * side by side never race to create them, and no file ever deletes them as their installer.
+ */
+export async function prepareTestStack(stateDir: string): Promise<void> {
+  const state = readState(stateDir);
+  if (!state) throw new Error(`no test stack recorded in ${stateDir}`);
+  // deploy/'s roles may have changed since the stack came up, and tokens expire.
+  await installControllerIdentities(stateDir);
+  await installProviderCrds(new Kubectl(state.env), state.env);
+}
+
+/** A fresh stack in stateDir (whatever ran there before is stopped), prepared for the tests. */
+export async function startTestStack(stateDir: string): Promise<void> {
+  await stackDown(stateDir);
+  const started = Date.now();
+  await stackUp({ stateDir, systems: TEST_STACK_SYSTEMS, ironicBasicAuth: false, bmcBasicAuth: true });
+  await prepareTestStack(stateDir);
+  console.log(`\ntest stack up in ${((Date.now() - started) / 1000).toFixed(1)} s (${stateDir})`);
+}
