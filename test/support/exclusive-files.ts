@@ -5,7 +5,7 @@
  * component, starts stacks of its own, or relies on a quiet machine for its timings.
  */
 export const EXCLUSIVE_FILES: readonly { path: string; why: string }[] = [
-  { path: 'test/e2e/baremetalhost/redfish-lifecycle.test.ts', why: 'stops and restarts Ironic (an outage for every host); drives the one IPMI BMC' },
+  { path: 'test/e2e/baremetalhost/ironic-outage.test.ts', why: 'stops and restarts Ironic (an outage for every host)' },
   { path: 'test/e2e/baremetalhost/day2-ironic-db-loss.test.ts', why: "stops Ironic and empties its database under everyone's nodes" },
   { path: 'test/integration/runtime/controller.test.ts', why: "restarts the kube-apiserver (every process's watches break)" },
   { path: 'test/integration/runtime/leader-election.test.ts', why: '4 s Leases: renewals must land on time, which a loaded machine does not promise' },

@@ -5,12 +5,13 @@ import { Kubectl } from './kubectl.ts';
 import { installProviderCrds } from './provider-crds.ts';
 
 // Each test file owns its emulated servers; files that run side by side never share one.
-// BareMetalHost e2e 0-4 (redfish-lifecycle, which runs alone, 0-2), Cluster API e2e 5-11,
-// day-2 e2e 12-15 (inspection 12-14, errors 15; ironic-db-loss, which runs alone, 12-14),
-// Cluster API data templates and IPAM 16-19, remediation 20-23, day-2 power 29-30 and
-// detach 31-32. Integration: BareMetalHost lifecycle 0, ironic-client node-locked 1 and
-// redfish-lifecycle 2, provisioner redfish 24-25, stack ironic-lifecycle 26-27, installed OS 28.
-export const TEST_STACK_SYSTEMS = 33;
+// e2e: BareMetalHost redfish-lifecycle 0-2 (and the IPMI BMC, which ironic-outage, run alone,
+// borrows), virtual media 3, hardware labels 4, Cluster API 5-11, day-2 inspection 12-14
+// (ironic-db-loss, run alone, borrows them) and errors 15, Cluster API data templates and IPAM
+// 16-19, remediation 20-23, day-2 power 29-30 and detach 31-32. Integration: provisioner redfish
+// 24-25, stack ironic-lifecycle 26-27, installed OS 28, BareMetalHost lifecycle 33, ironic-client
+// node-locked 34 and redfish-lifecycle 35.
+export const TEST_STACK_SYSTEMS = 36;
 
 /** A recorded stack a run can use: its env matches today's schema and it has enough servers. */
 export function reusableTestStack(stateDir: string): boolean {
