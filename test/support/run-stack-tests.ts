@@ -17,7 +17,7 @@ import { readStackEnv } from './stack-env.ts';
 import { prepareTestStack, reusableTestStack, startTestStack } from './test-stack.ts';
 import { testStackDir } from './test-stack-dir.ts';
 
-const workers = Number(process.env.METAL3_TS_STACK_TEST_WORKERS ?? '4');
+const workers = Number(process.env.METAL3_TS_STACK_TEST_WORKERS ?? '3');
 if (!Number.isInteger(workers) || workers < 1) throw new Error(`METAL3_TS_STACK_TEST_WORKERS must be a positive integer, got ${process.env.METAL3_TS_STACK_TEST_WORKERS}`);
 
 interface JestCounts { numPassedTests: number; numFailedTests: number; numPendingTests: number; numTotalTests: number;
