@@ -7,12 +7,12 @@ export async function createUniqueNamespace(kubectl: Kubectl, prefix: string): P
   return name;
 }
 
-/** Creates the namespace unless it exists; true when this call created it. */
+/** Creates the namespace unless it exists; true when this call created it (files running side by side may race here). */
 export async function ensureNamespace(kubectl: Kubectl, name: string): Promise<boolean> {
-  const existing = await kubectl.run(['get', 'namespace', name, '-o', 'name']);
-  if (existing.code === 0) return false;
-  await kubectl.ok(['create', 'namespace', name]);
-  return true;
+  const created = await kubectl.run(['create', 'namespace', name]);
+  if (created.code === 0) return true;
+  if (created.stderr.includes('AlreadyExists')) return false;
+  throw new Error(`kubectl create namespace ${name} failed (${created.code}): ${created.stderr.trim()}`);
 }
 
 /**

@@ -20,6 +20,11 @@ export async function releaseMacAddresses(env: StackEnv, macs: string[]): Promis
   }
 }
 
+/** Frees every emulated server (and the IPMI BMC's) in Ironic: safe only when no other test file runs. */
+export async function releaseAllServers(env: StackEnv): Promise<void> {
+  await releaseMacAddresses(env, [...env.systems.flatMap((system) => system.macs), env.ipmiBmc.bootMacAddress]);
+}
+
 /** Removes every Ironic node whose name starts with `prefix` (e.g. a test namespace's `ns~`). */
 export async function releaseNodesNamed(env: StackEnv, prefix: string): Promise<void> {
   const nodes = (await (await ironic(env, 'GET', '/v1/nodes?fields=uuid,name')).json()) as { nodes: { uuid: string; name: string | null }[] };

@@ -15,15 +15,15 @@ import {
 } from './hosts.ts';
 
 // Day-2 host management on real Ironic and emulated hardware: pause, detach / re-attach and
-// deletion while detached on emulated server 14, and a host restored from its status annotation
-// (as after `clusterctl move`) on server 15, started side by side.
+// deletion while detached on emulated server 31, and a host restored from its status annotation
+// (as after `clusterctl move`) on server 32, started side by side.
 const env = readStackEnv();
 const kubectl = new Kubectl(env);
 const ironic = new RawIronic(env.ironicUrl);
 const image = env.images[0]!;
 const minutes = (n: number) => n * 60_000;
-const MANAGED = 14;
-const RESTORED = 15;
+const MANAGED = 31;
+const RESTORED = 32;
 
 let namespace = '';
 let operator: OperatorProcess;
@@ -59,7 +59,7 @@ function hostObject(name: string, index: number, annotations: Record<string, str
   };
 }
 
-/** What server 15 "was" before the move: inspected hardware, as a HardwareData object keeps it. */
+/** What server 32 "was" before the move: inspected hardware, as a HardwareData object keeps it. */
 const restoredHardware = {
   cpu: { arch: 'x86_64', model: 'Emulated CPU', clockMegahertz: 2400, flags: ['vmx'], count: 8 },
   ramMebibytes: 16384,
@@ -92,7 +92,7 @@ async function records(index: number): Promise<SystemRecords> {
   return (await (await fetch(`${env.agentSimulatorUrl}/records/${system(index).uuid}`)).json()) as SystemRecords;
 }
 
-/** What server 15 went through before its host existed (the simulator keeps every run's records). */
+/** What server 32 went through before its host existed (the simulator keeps every run's records). */
 let restoredBaseline: SystemRecords;
 
 async function reconciles(name: string): Promise<number> {

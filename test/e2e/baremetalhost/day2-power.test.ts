@@ -12,7 +12,7 @@ import {
   tearDownHostTest, freePort, getHost, hostEventCounts, inState, ironicPowerChanges, metricValue, sushyPowerState, waitForHost, waitForSushyPower,
 } from './hosts.ts';
 
-// Day-2 power on real Ironic and sushy-tools: two provisioned hosts on emulated servers 12 and 13,
+// Day-2 power on real Ironic and sushy-tools: two provisioned hosts on emulated servers 29 and 30,
 // started together; every assertion looks at the emulated hardware (sushy-tools' power state,
 // the agent simulator's boot records) or at Ironic, besides the host's status.
 const env = readStackEnv();
@@ -20,8 +20,8 @@ const kubectl = new Kubectl(env);
 const ironic = new RawIronic(env.ironicUrl);
 const image = env.images[0]!;
 const minutes = (n: number) => n * 60_000;
-const POWER = 12;
-const NO_POWER_OFF = 13;
+const POWER = 29;
+const NO_POWER_OFF = 30;
 
 let namespace = '';
 let operator: OperatorProcess;

@@ -9,7 +9,7 @@ import { readStackEnv } from '../../support/stack-env.ts';
 import { waitFor } from '../../support/wait-for.ts';
 import { inState, tearDownHostTest, type Host } from './hosts.ts';
 
-// PROVISIONING_LIMIT=2 with five hosts on emulated servers 24–28, created at once with an image,
+// PROVISIONING_LIMIT=2 with five hosts on emulated servers 44–48, created at once with an image,
 // then all deprovisioned at once. Ironic and the hosts are sampled every half second through
 // inspection, provisioning and deprovisioning: never more than two at work.
 const env = readStackEnv();
@@ -17,7 +17,7 @@ const kubectl = new Kubectl(env);
 const ironic = new RawIronic(env.ironicUrl);
 const image = env.images[0]!;
 const minutes = (n: number) => n * 60_000;
-const SERVERS = [24, 25, 26, 27, 28];
+const SERVERS = [44, 45, 46, 47, 48];
 const LIMIT = 2;
 /** Ironic states BMO counts against PROVISIONING_LIMIT. */
 const IRONIC_BUSY = new Set(['cleaning', 'clean wait', 'inspecting', 'inspect wait', 'deploying', 'wait call-back', 'deleting']);

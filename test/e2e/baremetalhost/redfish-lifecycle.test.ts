@@ -9,7 +9,6 @@ import { Kubectl } from '../../support/kubectl.ts';
 import { createUniqueNamespace, deleteNamespace } from '../../support/namespaces.ts';
 import { startOperatorProcess, type OperatorProcess } from '../../support/operator-process.ts';
 import { RawIronic } from '../../support/raw-ironic.ts';
-import { startIronic, stopIronic } from '../../support/stack-control.ts';
 import { releaseNodesNamed } from '../../support/release-systems.ts';
 import { readStackEnv } from '../../support/stack-env.ts';
 import { waitFor } from '../../support/wait-for.ts';
@@ -278,28 +277,6 @@ describe('the operator against real Ironic and emulated hardware', () => {
     const gone = await fetch(`${env.ironicUrl}/v1/nodes/${nodeId}`, { headers: { 'x-openstack-ironic-api-version': '1.95' } });
     expect(gone.status).toBe(404);
   }, minutes(7));
-
-  it('rides out an Ironic outage without recording an error', async () => {
-    await waitForHost(kubectl, namespace, 'ipmi', inState('available'), { timeoutMs: minutes(3), failOnError: true });
-    await stopIronic();
-    try {
-      // Spec changes make the operator reconcile, and so call Ironic, while it is down.
-      for (const value of ['a', 'b', 'c']) {
-        await kubectl.ok(['label', 'bmh', 'ipmi', '-n', namespace, `outage-probe=${value}`, '--overwrite']);
-        await kubectl.ok(['patch', 'bmh', 'ipmi', '-n', namespace, '--type=merge', '-p', JSON.stringify({ spec: { description: `outage ${value}` } })]);
-        await new Promise((resolveWait) => setTimeout(resolveWait, 4_000));
-      }
-      const during = await getHost(kubectl, namespace, 'ipmi');
-      expect(during?.status?.errorType ?? '').toBe('');
-    } finally {
-      await startIronic();
-    }
-    await new Promise((resolveWait) => setTimeout(resolveWait, 5_000));
-    const ipmi = await getHost(kubectl, namespace, 'ipmi');
-    expect(ipmi?.status?.provisioning?.state).toBe('available');
-    expect(ipmi?.status?.errorType ?? '').toBe('');
-    expect(ipmi?.status?.operationalStatus).toBe('OK');
-  }, minutes(2));
 
   it('never writes a BMC password to its log, even at debug level', () => {
     const logs = operatorLogs.map((path) => readFileSync(path, 'utf8')).join('\n');

@@ -18,8 +18,8 @@ const env = readStackEnv();
 const ironic = new RawIronic(env.ironicUrl);
 const kubectl = workloadKubectl(env);
 const image = env.images[0]!;
-// Indices 0-3 belong to other test files.
-const SYSTEM_INDEX = 6;
+// Emulated server 28 is this file's (see test/support/test-stack.ts).
+const SYSTEM_INDEX = 28;
 const HOSTNAME = 'installed-os-worker';
 const BMH_UID = '3f0c6a1e-5b7d-4e2a-9c1f-8d6e4b2a7c90';
 const configdrive = {

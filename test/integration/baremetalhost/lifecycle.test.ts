@@ -12,6 +12,8 @@ import type { OperatorUnderTest } from './operator-under-test.ts';
 jest.setTimeout(180_000);
 
 const CRD_NAMES = ['baremetalhosts.metal3.io', 'hardwaredata.metal3.io'];
+// Emulated server 33 is this file's (see test/support/test-stack.ts).
+const SERVER = 33;
 
 interface Host {
   metadata: { name: string; finalizers?: string[]; annotations?: Record<string, string> };
@@ -59,8 +61,8 @@ describe('BareMetalHost controller on the real API server (fixture provisioner)'
     metadata: { name, namespace, annotations },
     spec: {
       online: true,
-      bootMACAddress: env.systems[0]!.macs[0],
-      bmc: { address: env.systems[0]!.redfishAddress, credentialsName: `${name}-bmc` },
+      bootMACAddress: env.systems[SERVER]!.macs[0],
+      bmc: { address: env.systems[SERVER]!.redfishAddress, credentialsName: `${name}-bmc` },
       ...spec,
     },
   });

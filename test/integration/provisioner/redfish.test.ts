@@ -11,7 +11,8 @@ import { createHarness, drive, testHost, removeTestNode } from './provisioner-ha
 import type { Harness } from './provisioner-harness.ts';
 
 const env = readStackEnv();
-const system = env.systems[0];
+// Emulated servers 24 and 25 are this file's (see test/support/test-stack.ts).
+const system = env.systems[24];
 const image = env.images[0];
 
 describe('Ironic provisioner with an emulated Redfish system', () => {
@@ -95,7 +96,7 @@ describe('Ironic provisioner with an emulated Redfish system', () => {
   }, 900_000);
 
   it("records a failed deployment with the image and Ironic's error, then deprovisions", async () => {
-    const other = env.systems[1];
+    const other = env.systems[25];
     if (other === undefined || image === undefined || env.bmcCredentials === undefined) throw new Error('the stack has no second Redfish system');
     const access = bmcAccessFor({ address: other.redfishAddress });
     if (!access.ok) throw access.error;

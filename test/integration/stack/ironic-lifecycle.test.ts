@@ -7,6 +7,7 @@ import { readStackEnv } from '../../support/stack-env.ts';
 import { RawIronic } from '../../support/raw-ironic.ts';
 
 // Only Ironic's own API drives these nodes: the stack is proven before any operator code runs.
+// Emulated servers 26 and 27 are this file's (see test/support/test-stack.ts).
 const env = readStackEnv();
 const ironic = new RawIronic(env.ironicUrl);
 const image = env.images[0]!;
@@ -28,7 +29,7 @@ async function deleteNode(id: string): Promise<void> {
 
 describe('a node driven through Ironic alone', () => {
   it('goes enroll -> manageable -> inspected -> available -> active -> available over Redfish with the agent simulator', async () => {
-    const system = env.systems[0]!;
+    const system = env.systems[26]!;
     const node = await ironic.request<{ uuid: string; provision_state: string }>('POST', '/v1/nodes', {
       name: 'stack-test-redfish',
       driver: 'redfish',
@@ -89,7 +90,7 @@ describe('a node driven through Ironic alone', () => {
   });
 
   it('fails a deploy for real when the image checksum is wrong, with the agent error in last_error', async () => {
-    const system = env.systems[1]!;
+    const system = env.systems[27]!;
     const node = await ironic.request<{ uuid: string }>('POST', '/v1/nodes', {
       name: 'stack-test-bad-checksum',
       driver: 'redfish',

@@ -1,0 +1,54 @@
+import { readState } from '../../hack/stack/state.ts';
+import { stackDown, stackUp } from '../../hack/stack/stack.ts';
+import { installControllerIdentities } from './controller-identities.ts';
+import { Kubectl } from './kubectl.ts';
+import { installIpamCrds } from './ipam-crds.ts';
+import { installProviderCrds } from './provider-crds.ts';
+
+// Each test file owns its emulated servers; files that run side by side never share one.
+// e2e: BareMetalHost redfish-lifecycle 0-2 (and the IPMI BMC, which ironic-outage, run alone,
+// borrows), virtual media 3, hardware labels 4, Cluster API 5-11, day-2 inspection 12-14
+// (ironic-db-loss, run alone, borrows them) and errors 15, Cluster API data templates and IPAM
+// 16-19, remediation 20-23, day-2 power 29-30 and detach 31-32. Integration: provisioner redfish
+// 24-25, stack ironic-lifecycle 26-27, installed OS 28, BareMetalHost lifecycle 33, ironic-client
+// node-locked 34 and redfish-lifecycle 35. e2e again: day-2 fidelity 38-40, IPMI, Ironic auth and
+// leader election 41-43, provisioning limit 44-48.
+export const TEST_STACK_SYSTEMS = 49;
+
+/** A recorded stack a run can use: its env matches today's schema and it has enough servers. */
+export function reusableTestStack(stateDir: string): boolean {
+  try {
+    const state = readState(stateDir);
+    return state !== undefined && state.env.systems.length >= TEST_STACK_SYSTEMS;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * What every test file expects of the stack besides its processes: the controllers' identities
+ * and all CRDs (BareMetalHost, provider, core Cluster API), installed once here so files running
+ * side by side never race to create them, and no file ever deletes them as their installer.
+ */
+export async function prepareTestStack(stateDir: string): Promise<void> {
+  const state = readState(stateDir);
+  if (!state) throw new Error(`no test stack recorded in ${stateDir}`);
+  // deploy/'s roles may have changed since the stack came up, and tokens expire.
+  await installControllerIdentities(stateDir);
+  const kubectl = new Kubectl(state.env);
+  try {
+    await installProviderCrds(kubectl, state.env);
+    await installIpamCrds(kubectl, state.env);
+  } finally {
+    kubectl.dispose();
+  }
+}
+
+/** A fresh stack in stateDir (whatever ran there before is stopped), prepared for the tests. */
+export async function startTestStack(stateDir: string): Promise<void> {
+  await stackDown(stateDir);
+  const started = Date.now();
+  await stackUp({ stateDir, systems: TEST_STACK_SYSTEMS, ironicBasicAuth: false, bmcBasicAuth: true });
+  await prepareTestStack(stateDir);
+  console.log(`\ntest stack up in ${((Date.now() - started) / 1000).toFixed(1)} s (${stateDir})`);
+}
