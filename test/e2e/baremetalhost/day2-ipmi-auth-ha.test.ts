@@ -127,8 +127,9 @@ beforeAll(async () => {
   await kubectl.ok(['apply', '--server-side', '--force-conflicts', '-k', join(repoRoot, 'deploy', 'crds')]);
   await kubectl.ok(['wait', '--for=condition=Established', 'crd/baremetalhosts.metal3.io', 'crd/hardwaredata.metal3.io']);
   for (const server of [IPMI_SERVER, TLS_SERVER, HA_SERVER]) baselines.set(server.uuid, await records(server.uuid));
-  [namespaces.ipmi, namespaces.tls, namespaces.wrong, namespaces.ha] = await Promise.all(
-    ['e2e-ipmi', 'e2e-ironic-tls', 'e2e-ironic-wrong', 'e2e-ha'].map((prefix) => createUniqueNamespace(kubectl, prefix)));
+  [namespaces.ipmi, namespaces.tls, namespaces.wrong, namespaces.ha] = await Promise.all([
+    createUniqueNamespace(kubectl, 'e2e-ipmi'), createUniqueNamespace(kubectl, 'e2e-ironic-tls'),
+    createUniqueNamespace(kubectl, 'e2e-ironic-wrong'), createUniqueNamespace(kubectl, 'e2e-ha')]);
 
   [ipmiBmc, tlsIronic] = await Promise.all([
     // The IPMI side of server 41's BMC: its power and boot device requests reach the emulated server.
