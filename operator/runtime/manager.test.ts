@@ -205,7 +205,7 @@ describe('Manager', () => {
     const manager = new Manager({ name: 'toy-operator', options, transport, clock, identity: 'one', logger: silentLogger(), registry: new Registry() });
     let inFlight: AbortSignal | undefined;
     // A reconcile stuck in a slow call (an Ironic request, say) that never returns by itself.
-    manager.controller('toy').for(Toy).complete(({ }, context) => {
+    manager.controller('toy').for(Toy).complete((_request, context) => {
       inFlight = context.signal;
       return new Promise(() => {});
     });
