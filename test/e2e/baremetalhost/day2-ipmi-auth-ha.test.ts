@@ -14,7 +14,7 @@ import { startOperatorProcess, type OperatorProcess } from '../../support/operat
 import { RawIronic, type RawIronicNode } from '../../support/raw-ironic.ts';
 import { readStackEnv } from '../../support/stack-env.ts';
 import { waitFor } from '../../support/wait-for.ts';
-import { freePort, getHost, inState, metricValue, tearDownHostTest, waitForHost } from './hosts.ts';
+import { freePort, getHost, inState, metricValue, recordsSince, serverRecords, tearDownHostTest, waitForHost } from './hosts.ts';
 
 // Emulated servers 41-43 (indexes 40-42). 41: an ipmi:// host behind an IPMI BMC that drives
 // that server; 42: a second Ironic with http_basic and TLS; 43: two operators with leader election.
@@ -40,22 +40,9 @@ let wrongHealthUrl = '';
 let wrongLogPath = '';
 const baselines = new Map<string, SystemRecords>();
 
-async function records(uuid: string): Promise<SystemRecords> {
-  return (await (await fetch(`${env.agentSimulatorUrl}/records/${uuid}`)).json()) as SystemRecords;
-}
-
 /** What one server went through since this file started. */
 async function recordsSinceStart(uuid: string): Promise<SystemRecords> {
-  const now = await records(uuid);
-  const before = baselines.get(uuid)!;
-  return {
-    ...now,
-    boots: now.boots.slice(before.boots.length),
-    inspections: now.inspections.slice(before.inspections.length),
-    diskWipes: now.diskWipes.slice(before.diskWipes.length),
-    imageWrites: now.imageWrites.slice(before.imageWrites.length),
-    nodes: now.nodes.slice(before.nodes.length),
-  };
+  return recordsSince(await serverRecords(env, uuid), baselines.get(uuid)!);
 }
 
 function credentialsDir(name: string, password: string): string {
@@ -126,7 +113,7 @@ async function ironicRequests(label: 'ha-a' | 'ha-b'): Promise<number> {
 beforeAll(async () => {
   await kubectl.ok(['apply', '--server-side', '--force-conflicts', '-k', join(repoRoot, 'deploy', 'crds')]);
   await kubectl.ok(['wait', '--for=condition=Established', 'crd/baremetalhosts.metal3.io', 'crd/hardwaredata.metal3.io']);
-  for (const server of [IPMI_SERVER, TLS_SERVER, HA_SERVER]) baselines.set(server.uuid, await records(server.uuid));
+  for (const server of [IPMI_SERVER, TLS_SERVER, HA_SERVER]) baselines.set(server.uuid, await serverRecords(env, server.uuid));
   [namespaces.ipmi, namespaces.tls, namespaces.wrong, namespaces.ha] = await Promise.all([
     createUniqueNamespace(kubectl, 'e2e-ipmi'), createUniqueNamespace(kubectl, 'e2e-ironic-tls'),
     createUniqueNamespace(kubectl, 'e2e-ironic-wrong'), createUniqueNamespace(kubectl, 'e2e-ha')]);
