@@ -4,6 +4,7 @@ import type { Registry } from 'prom-client';
 import { connectIronic } from '../ironic-client/index.ts';
 import type { IronicAuthOptions } from '../ironic-client/index.ts';
 import { testOnlyBMCProblem } from './bmc/index.ts';
+import { IronicAccessWatch } from './ironic-access.ts';
 import { ProvisionerNotReadyError } from './controllers/baremetalhost/provisioner-not-ready.ts';
 import type { Provisioner } from './provisioner/provisioner.ts';
 import { createIronicProvisioner } from './provisioner/ironic/index.ts';
@@ -96,6 +97,8 @@ export interface IronicProvisionerDeps {
   logger: Logger;
   registry: Registry;
   clock: Clock;
+  /** Where the `ironic` readiness check goes (fails while Ironic refuses the operator). */
+  readyz?: { add(name: string, check: () => void): void };
 }
 
 /** The Ironic provisioner from the compiled settings, connecting (and negotiating the API version) lazily. */
@@ -120,5 +123,7 @@ export function ironicProvisioner(deps: IronicProvisionerDeps): Provisioner {
       ...(settings.deployIsoUrl ? { deployIsoUrl: settings.deployIsoUrl } : {}),
     });
   });
-  return guardTestOnlyBMC(lazy, { allowFakeHardware: settings.allowFakeHardware });
+  const access = new IronicAccessWatch(deps.logger);
+  deps.readyz?.add('ironic', access.check);
+  return guardTestOnlyBMC(access.wrap(lazy), { allowFakeHardware: settings.allowFakeHardware });
 }

@@ -42,12 +42,12 @@ function setupWebhooks(manager: Manager, settings: OperatorSettings, logger: Log
   manager.addReadyzCheck('webhook', server.readyCheck);
 }
 
-function buildProvisioner(settings: OperatorSettings, deps: { logger: Logger; registry: Registry }): Provisioner {
+function buildProvisioner(settings: OperatorSettings, deps: { logger: Logger; registry: Registry; manager: Manager }): Provisioner {
   if (settings.provisioner === 'fixture') {
     deps.logger.info('using the in-memory fixture provisioner: no hardware is touched');
     return new FixtureProvisioner();
   }
-  return ironicProvisioner({ settings, logger: deps.logger, registry: deps.registry, clock: systemClock });
+  return ironicProvisioner({ settings, logger: deps.logger, registry: deps.registry, clock: systemClock, readyz: deps.manager.readyz });
 }
 
 /** Runs the operator until SIGTERM/SIGINT; resolves to the process exit code. */
@@ -76,7 +76,7 @@ export async function runOperator(run: OperatorRun): Promise<number> {
     collectDefaultMetrics({ register: registry });
     const manager = new Manager({ name: OPERATOR_NAME, options: settings, kubeConfig: loadKubeConfig(settings.kubeconfig), registry, logger });
     setupBareMetalHostController(manager, {
-      provisioner: buildProvisioner(settings, { logger, registry }),
+      provisioner: buildProvisioner(settings, { logger, registry, manager }),
       settings: { maxProvisioningRetries: settings.maxProvisioningRetries, deletionTimeoutMs: settings.deletionTimeoutMs },
       provisioningLimit: settings.provisioningLimit,
       maxConcurrentReconciles: settings.concurrency,
@@ -101,5 +101,6 @@ export async function runOperator(run: OperatorRun): Promise<number> {
 }
 
 if (import.meta.main) {
-  process.exitCode = await runOperator({ argv: process.argv.slice(2), env: process.env });
+  // Exit at once: after a lost leadership, reconciles abandoned mid-way must not go on calling Ironic.
+  process.exit(await runOperator({ argv: process.argv.slice(2), env: process.env }));
 }

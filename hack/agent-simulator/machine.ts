@@ -177,6 +177,17 @@ export class SimulatedMachine {
     if (generation === this.#generation) this.#log('warn', `power never became ${target}`);
   }
 
+  /**
+   * The Ironic the kernel command line sends the ramdisk to. Ironic names itself (`ipa-api-url`)
+   * for cleaning and deployment, but only its callback (`ipa-inspection-callback-url`) for
+   * inspection; IPA posts there, and the simulator, which looks the node up first, asks that Ironic.
+   */
+  #ironicFor(parameters: RamdiskParameters): RamdiskIronic {
+    const callbackBase = parameters.inspectionCallbackUrl?.replace(/\/v1\/continue_inspection\/?$/, '');
+    const apiUrl = parameters.apiUrl ?? (callbackBase === parameters.inspectionCallbackUrl ? undefined : callbackBase);
+    return apiUrl !== undefined && this.#options.ironicAt !== undefined ? this.#options.ironicAt(apiUrl) : this.#options.ironic;
+  }
+
   async #boot(generation: number): Promise<void> {
     await sleep(this.#options.bootDelayMs);
     if (generation !== this.#generation) return;
@@ -224,10 +235,7 @@ export class SimulatedMachine {
             restart: () => this.#options.redfish.reset(this.#options.systemUuid, 'ForceRestart'),
           },
         },
-        ironic:
-          parameters.apiUrl !== undefined && this.#options.ironicAt !== undefined
-            ? this.#options.ironicAt(parameters.apiUrl)
-            : this.#options.ironic,
+        ironic: this.#ironicFor(parameters),
         parameters,
         macs: this.#options.macs,
         agentUrl: this.#options.agentUrl,

@@ -89,6 +89,12 @@ export class RamdiskSession {
       await this.#inspect(answer.node.uuid, { recordRefusal: true });
       return;
     }
+    if (state === undefined && this.#options.parameters.inspectionCallbackUrl !== undefined) {
+      // The kernel command line says this boot is for inspection (what IPA goes by): post until Ironic,
+      // maybe still finishing the power action that booted us, takes it.
+      await this.#inspectOnceAwaited(answer.node.uuid);
+      return;
+    }
     // Without the state (e.g. no API credentials) do what IPA with an inspection URL does: try,
     // and carry on as an agent if Ironic says the node is not being inspected.
     if (state === undefined && (await this.#inspect(answer.node.uuid, { recordRefusal: false }))) return;
@@ -147,6 +153,15 @@ export class RamdiskSession {
       if (state === undefined || !TRANSIENT_STATES.has(state) || Date.now() > deadline || this.#stopped) return state;
       await sleep(SETTLE_POLL_MS);
     }
+  }
+
+  async #inspectOnceAwaited(nodeUuid: string): Promise<void> {
+    const deadline = Date.now() + SETTLE_TIMEOUT_MS;
+    while (!this.#stopped && Date.now() < deadline) {
+      if (await this.#inspect(nodeUuid, { recordRefusal: false })) return;
+      await sleep(this.#options.lookupIntervalMs);
+    }
+    if (!this.#stopped) await this.#inspect(nodeUuid, { recordRefusal: true });
   }
 
   /** Posts the inventory; true when Ironic took it. */

@@ -18,6 +18,8 @@ export interface AgentSimulatorOptions {
    * boots from disk after a deploy, and deletes it when the host is deprovisioned. Unset: no Nodes.
    */
   workloadKubeconfig?: string;
+  /** A CA the ramdisk trusts besides the system's, as an IPA image built with it would (an Ironic serving TLS). */
+  trustedCaFile?: string;
 }
 
 export interface AgentSimulatorStarted {
@@ -46,6 +48,7 @@ export async function startAgentSimulator(options: AgentSimulatorOptions): Promi
     name: 'agent-simulator',
     command: process.execPath,
     args: ['--disable-warning=ExperimentalWarning', join(repoRoot, 'hack', 'agent-simulator', 'main.ts'), '--config', configPath],
+    ...(options.trustedCaFile === undefined ? {} : { env: { NODE_EXTRA_CA_CERTS: options.trustedCaFile } }),
     logPath: join(options.stateDir, 'logs', 'agent-simulator.log'),
   };
   const started = startProcess(spec);

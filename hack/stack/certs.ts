@@ -93,3 +93,20 @@ async function signed(dir: string, ca: Pick<ClusterCerts, 'caCert' | 'caKey'>, r
   await run('openssl', ['x509', '-req', '-in', csr, '-CA', ca.caCert, '-CAkey', ca.caKey, '-CAcreateserial', '-days', '3650',
     '-extfile', ext, '-out', request.cert], { component });
 }
+
+/** A loopback serving certificate (127.0.0.1, localhost) signed by an existing CA, e.g. the stack's. */
+export async function issueLoopbackServingCert(options: {
+  dir: string;
+  ca: { cert: string; key: string };
+  name: string;
+  commonName: string;
+}): Promise<{ cert: string; key: string }> {
+  mkdirSync(options.dir, { recursive: true });
+  const issued = { cert: join(options.dir, `${options.name}.crt`), key: join(options.dir, `${options.name}.key`) };
+  await signed(options.dir, { caCert: options.ca.cert, caKey: options.ca.key }, {
+    name: options.name, subject: `/CN=${options.commonName}`,
+    extensions: 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth',
+    cert: issued.cert, key: issued.key,
+  });
+  return issued;
+}

@@ -7,6 +7,10 @@ export interface IronicConfigOptions {
   httpRoot: string;
   httpUrl: string;
   auth: { strategy: 'noauth' } | { strategy: 'http_basic'; htpasswdFile: string };
+  /** The conductor's name (`[DEFAULT] host`); two Ironics side by side need their own. */
+  conductorHost?: string;
+  /** Serve the API over HTTPS with this certificate (Ironic's own `[api] enable_ssl_api`). */
+  tls?: { certFile: string; keyFile: string };
 }
 
 /**
@@ -19,10 +23,12 @@ export function renderIronicConfig(options: IronicConfigOptions): string {
     options.auth.strategy === 'http_basic'
       ? `auth_strategy = http_basic\nhttp_basic_auth_user_file = ${options.auth.htpasswdFile}`
       : 'auth_strategy = noauth';
+  const apiUrl = `${options.tls ? 'https' : 'http'}://127.0.0.1:${options.port}`;
+  const tls = options.tls ? `enable_ssl_api = true\ncert_file = ${options.tls.certFile}\nkey_file = ${options.tls.keyFile}\n` : '';
   return `[DEFAULT]
 ${auth}
 rpc_transport = none
-host = metal3-ts-conductor
+host = ${options.conductorHost ?? 'metal3-ts-conductor'}
 debug = true
 use_stderr = true
 log_file =
@@ -48,8 +54,8 @@ enabled_storage_interfaces = noop,fake
 host_ip = 127.0.0.1
 port = ${options.port}
 api_workers = 1
-public_endpoint = http://127.0.0.1:${options.port}
-# Handed to the ramdisk on lookup: IPA heartbeats every 0.3-0.6 x this, so a heartbeat
+public_endpoint = ${apiUrl}
+${tls}# Handed to the ramdisk on lookup: IPA heartbeats every 0.3-0.6 x this, so a heartbeat
 # Ironic skips (node locked) costs seconds instead of minutes.
 ramdisk_heartbeat_timeout = 10
 
@@ -125,6 +131,6 @@ rescue_delay = 0
 lock_path = ${options.stateDir}/locks
 
 [service_catalog]
-endpoint_override = http://127.0.0.1:${options.port}
+endpoint_override = ${apiUrl}
 `;
 }

@@ -1,4 +1,5 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { get as httpsGet } from 'node:https';
 import { join } from 'node:path';
 import { run } from './commands.ts';
 import { writeHtpasswd, type BasicCredentials } from './htpasswd.ts';
@@ -21,6 +22,10 @@ export interface IronicOptions {
   artifactsRoot: string;
   /** Basic auth on Ironic's API (`http_basic`); noauth when absent. */
   auth?: BasicCredentials;
+  /** Process and log name, and the conductor's host name suffix; `ironic` by default. A second Ironic needs its own. */
+  name?: string;
+  /** HTTPS with this serving certificate; `caFile` is what clients trust (readiness checks it). */
+  tls?: { certFile: string; keyFile: string; caFile: string };
 }
 
 export interface IronicStarted {
@@ -31,12 +36,14 @@ export interface IronicStarted {
 
 /** Single-process standalone Ironic on sqlite; waits until `GET /v1` answers. */
 export async function startIronic(options: IronicOptions): Promise<IronicStarted> {
-  const dir = join(options.stateDir, 'ironic');
+  const name = options.name ?? 'ironic';
+  const dir = join(options.stateDir, name);
   for (const sub of ['locks', 'tftpboot/master_images', 'images', 'master_images']) {
     mkdirSync(join(dir, sub), { recursive: true });
   }
   // Ironic writes iPXE scripts and boot ISOs here; the artifacts server serves them.
-  const httpRoot = join(options.artifactsRoot, 'httpboot');
+  const httpRootName = name === 'ironic' ? 'httpboot' : `httpboot-${name}`;
+  const httpRoot = join(options.artifactsRoot, httpRootName);
   mkdirSync(httpRoot, { recursive: true });
   const htpasswdFile = join(dir, 'htpasswd');
   if (options.auth) await writeHtpasswd(htpasswdFile, options.auth, options.venv);
@@ -48,29 +55,44 @@ export async function startIronic(options: IronicOptions): Promise<IronicStarted
       stateDir: dir,
       artifactsUrl: options.artifactsUrl,
       httpRoot,
-      httpUrl: `${options.artifactsUrl}/httpboot`,
+      httpUrl: `${options.artifactsUrl}/${httpRootName}`,
       auth: options.auth ? { strategy: 'http_basic', htpasswdFile } : { strategy: 'noauth' },
+      ...(name === 'ironic' ? {} : { conductorHost: `metal3-ts-${name}` }),
+      ...(options.tls ? { tls: { certFile: options.tls.certFile, keyFile: options.tls.keyFile } } : {}),
     }),
   );
   await run(join(options.venv, 'bin', 'ironic-dbsync'), ['--config-file', configPath, 'create_schema'], {
     component: 'ironic-dbsync',
   });
   const spec: ProcessSpec = {
-    name: 'ironic',
+    name,
     command: join(options.venv, 'bin', 'ironic'),
     args: ['--config-file', configPath],
     env: { PATH: `${join(options.venv, 'bin')}:${process.env.PATH ?? ''}` },
-    logPath: join(options.stateDir, 'logs', 'ironic.log'),
+    logPath: join(options.stateDir, 'logs', `${name}.log`),
   };
+  mkdirSync(join(options.stateDir, 'logs'), { recursive: true });
   const started = startProcess(spec);
-  const url = `http://127.0.0.1:${options.port}`;
-  await waitForIronic(url, started);
+  const url = `${options.tls ? 'https' : 'http'}://127.0.0.1:${options.port}`;
+  await waitForIronic(url, started, options.tls ? { caFile: options.tls.caFile } : {});
   return { spec, process: started, url };
 }
 
-export async function waitForIronic(url: string, process?: TrackedProcess): Promise<void> {
+export async function waitForIronic(url: string, process?: TrackedProcess, tls: { caFile?: string } = {}): Promise<void> {
   // GET /v1 is public even under http_basic, so readiness needs no credentials.
-  await waitUntil(async () => (await fetch(`${url}/v1`)).ok, {
-    what: 'ironic API', timeoutMs: 60_000, ...(process ? { process } : {}),
+  const answers = tls.caFile === undefined ? async () => (await fetch(`${url}/v1`)).ok : httpsAnswers(`${url}/v1`, tls.caFile);
+  await waitUntil(answers, { what: `ironic API at ${url}`, timeoutMs: 60_000, ...(process ? { process } : {}) });
+}
+
+/** fetch cannot be handed a CA; node:https can. Resolves true on a 2xx from a server the CA vouches for. */
+function httpsAnswers(url: string, caFile: string): () => Promise<boolean> {
+  const ca = readFileSync(caFile);
+  return () => new Promise((resolveOk, reject) => {
+    const request = httpsGet(url, { ca, timeout: 5_000 }, (response) => {
+      response.resume();
+      resolveOk((response.statusCode ?? 0) >= 200 && (response.statusCode ?? 0) < 300);
+    });
+    request.on('timeout', () => request.destroy(new Error('timed out')));
+    request.on('error', reject);
   });
 }

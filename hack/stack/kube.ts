@@ -25,6 +25,8 @@ export interface KubeStarted {
   apiServerUrl: string;
   etcdUrl: string;
   kubectl: string;
+  /** The stack's CA: it signed the API server's certificate and signs other loopback servers' (Ironic over TLS). */
+  ca: { cert: string; key: string };
 }
 
 /** etcd and an API server with no controllers (envtest semantics), RBAC on, admin client cert. */
@@ -71,6 +73,7 @@ export async function startKube(stateDir: string, binaries: KubeBinaries): Promi
     apiServerUrl,
     etcdUrl,
     kubectl: binaries.kubectl,
+    ca: { cert: certs.caCert, key: certs.caKey },
   };
 }
 

@@ -76,6 +76,7 @@ export async function stackUp(options: StackOptions): Promise<StackEnv> {
     const sushyUrl = `http://127.0.0.1:${sushyPort}`;
     const simulator = await startAgentSimulator({
       stateDir, port: simulatorPort, ironicUrl, redfishUrl: sushyUrl, systems, workloadKubeconfig: workload.kubeconfig,
+      trustedCaFile: kube.ca.cert,
       ...(ironicAuth ? { ironicAuth } : {}), ...(bmcAuth ? { redfishAuth: bmcAuth } : {}),
     });
     track(simulator, { kind: 'http', url: `${simulator.url}/healthz` });
@@ -108,6 +109,7 @@ export async function stackUp(options: StackOptions): Promise<StackEnv> {
       stateDir,
       kubeconfig: kube.kubeconfig,
       kubectl: kube.kubectl,
+      ca: kube.ca,
       apiServerUrl: kube.apiServerUrl,
       etcdUrl: kube.etcdUrl,
       workload: { kubeconfig: workload.kubeconfig, apiServerUrl: workload.apiServerUrl },

@@ -40,6 +40,8 @@ export const stackEnvSchema = z.object({
   stateDir: z.string(),
   kubeconfig: z.string(),
   kubectl: z.string(),
+  /** The stack's CA (certificate and key files): signs loopback serving certificates, e.g. for an Ironic over TLS. */
+  ca: z.object({ cert: z.string(), key: z.string() }),
   apiServerUrl: z.string(),
   etcdUrl: z.string(),
   ironicUrl: z.string(),

@@ -189,6 +189,41 @@ describe('Manager', () => {
     expect(clock.pendingTimers).toBe(0);
   });
 
+  it('on a lost lease abandons in-flight reconciles at once instead of draining them', async () => {
+    const clock = new FakeClock();
+    let reachable = true;
+    const transport = new ScriptedTransport((request) => {
+      if (request.path === TOYS) return toyList(toy('a', '3'));
+      if (!reachable) throw new Error('apiserver unreachable');
+      if (request.method === 'GET') throw notFound();
+      return request.body;
+    });
+    const options = compileOptions(
+      { argv: ['--metrics-bind-address=0', '--health-probe-bind-address=0', '--pod-namespace=ops', '--leader-elect'] },
+      { leaderElectionId: 'toy-leader' },
+    );
+    const manager = new Manager({ name: 'toy-operator', options, transport, clock, identity: 'one', logger: silentLogger(), registry: new Registry() });
+    let inFlight: AbortSignal | undefined;
+    // A reconcile stuck in a slow call (an Ironic request, say) that never returns by itself.
+    manager.controller('toy').for(Toy).complete((_request, context) => {
+      inFlight = context.signal;
+      return new Promise(() => {});
+    });
+    let settled = false;
+    const outcome = manager.start(new AbortController().signal).catch((error: unknown) => error).finally(() => {
+      settled = true;
+    });
+    await clock.advance(5_000);
+    expect(inFlight).toBeDefined();
+    reachable = false;
+    await clock.advance(15_000);
+    await flushPromises();
+    // Draining would hold start() for the graceful shutdown timeout.
+    expect(settled).toBe(true);
+    expect(await outcome).toBeInstanceOf(LeaderElectionLostError);
+    expect(inFlight?.aborted).toBe(true);
+  });
+
   it('exposes controller-runtime metrics on its registry', async () => {
     const transport = new ScriptedTransport(() => toyList());
     const { manager } = newManager(transport, new FakeClock(), 'm1');

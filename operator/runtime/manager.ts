@@ -225,7 +225,9 @@ export class Manager {
             }
           });
           try {
-            await this.#lead(leaderScope.signal);
+            // Leadership lost: another replica may already write, so in-flight work is abandoned, not drained
+            // (controller-runtime skips its graceful shutdown too); the process is expected to exit.
+            await this.#lead(leaderScope.signal, { drain: () => !lost });
           } finally {
             signal.removeEventListener('abort', onStop);
             stopRenewing.abort();
@@ -246,7 +248,7 @@ export class Manager {
   }
 
   /** Runs informers, controllers and leader-only runnables until `scope` aborts, then drains them. */
-  async #lead(scope: AbortSignal): Promise<void> {
+  async #lead(scope: AbortSignal, options: { drain: () => boolean } = { drain: () => true }): Promise<void> {
     this.#leading = true;
     const informerScope = new AbortController();
     try {
@@ -260,9 +262,13 @@ export class Manager {
         if (scope.aborted) resolve();
         else scope.addEventListener('abort', () => resolve(), { once: true });
       });
-      this.logger.info('stopping controllers; waiting for in-flight reconciles');
-      // Informers keep running while controllers drain, so in-flight reconciles can still read.
-      await this.#bounded(Promise.all(work), 'controllers');
+      if (options.drain()) {
+        this.logger.info('stopping controllers; waiting for in-flight reconciles');
+        // Informers keep running while controllers drain, so in-flight reconciles can still read.
+        await this.#bounded(Promise.all(work), 'controllers');
+      } else {
+        this.logger.error('leadership lost; abandoning in-flight reconciles');
+      }
       informerScope.abort();
       await Promise.all(informersRunning);
     } finally {

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { request as httpsRequest } from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
@@ -15,27 +17,55 @@ export interface RawIronicNode {
 
 const NODE_LOCKED_ATTEMPTS = 30;
 
+export interface RawIronicAccess {
+  /** http_basic credentials. */
+  auth?: { username: string; password: string };
+  /** The CA an https:// Ironic's certificate is checked against. */
+  caFile?: string;
+}
+
 export class RawIronic {
   readonly #url: string;
+  readonly #headers: Record<string, string>;
+  readonly #ca: Buffer | undefined;
 
-  constructor(url: string) {
+  constructor(url: string, access: RawIronicAccess = {}) {
     this.#url = url;
+    this.#headers = { 'content-type': 'application/json', 'x-openstack-ironic-api-version': '1.95' };
+    if (access.auth) {
+      this.#headers.authorization = `Basic ${Buffer.from(`${access.auth.username}:${access.auth.password}`).toString('base64')}`;
+    }
+    this.#ca = access.caFile === undefined ? undefined : readFileSync(access.caFile);
+  }
+
+  async #send(method: string, path: string, body: string | undefined): Promise<{ status: number; text: string }> {
+    if (this.#ca === undefined) {
+      const response = await fetch(`${this.#url}${path}`, { method, headers: this.#headers, ...(body === undefined ? {} : { body }) });
+      return { status: response.status, text: await response.text() };
+    }
+    // fetch cannot be handed a CA; node:https can.
+    const ca = this.#ca;
+    return new Promise((resolve, reject) => {
+      const request = httpsRequest(`${this.#url}${path}`, { method, headers: this.#headers, ca }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+        response.on('error', reject);
+      });
+      request.on('error', reject);
+      request.end(body);
+    });
   }
 
   /** Retries while the node is locked by a running task (409 NodeLocked), as Ironic's own clients do. */
   async request<T>(method: string, path: string, body?: unknown): Promise<T> {
     for (let attempt = 1; ; attempt++) {
-      const response = await fetch(`${this.#url}${path}`, {
-        method,
-        headers: { 'content-type': 'application/json', 'x-openstack-ironic-api-version': '1.95' },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      const text = await response.text();
-      if (response.status === 409 && text.includes('is locked by host') && attempt < NODE_LOCKED_ATTEMPTS) {
+      const { status, text } = await this.#send(method, path, body === undefined ? undefined : JSON.stringify(body));
+      if (status === 409 && text.includes('is locked by host') && attempt < NODE_LOCKED_ATTEMPTS) {
         await sleep(1_000);
         continue;
       }
-      if (!response.ok) throw new Error(`${method} ${path} -> ${response.status}: ${text}`);
+      if (status < 200 || status > 299) throw new Error(`${method} ${path} -> ${status}: ${text}`);
       return (text ? JSON.parse(text) : undefined) as T;
     }
   }

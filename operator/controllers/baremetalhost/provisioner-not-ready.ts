@@ -9,3 +9,14 @@ export class ProvisionerNotReadyError extends TransientProvisionerError {
     super(message, { ...options, retryAfterMs: PROVISIONER_NOT_READY_RETRY_MS });
   }
 }
+
+/**
+ * The back end refuses the operator itself (Ironic rejects its credentials or its certificate is
+ * not trusted): nothing a host can fix, yet no retry will succeed until someone acts, so the
+ * reconciler says so on each host (a Warning event) instead of waiting silently.
+ */
+export class ProvisionerAccessDeniedError extends TransientProvisionerError {
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super(message, { ...options, retryAfterMs: PROVISIONER_NOT_READY_RETRY_MS });
+  }
+}

@@ -38,7 +38,7 @@ import type { Host } from './host.ts';
 import { isDeleting, stateOf } from './host.ts';
 import { createMergePatch } from './merge-patch.ts';
 import type { HostMetrics } from './metrics.ts';
-import { ProvisionerNotReadyError } from './provisioner-not-ready.ts';
+import { ProvisionerAccessDeniedError, ProvisionerNotReadyError } from './provisioner-not-ready.ts';
 import { ProvisioningSlots } from './provisioning-slots.ts';
 import type { SlotHolderView } from './provisioning-slots.ts';
 import { RecentWrites } from './recent-writes.ts';
@@ -203,6 +203,12 @@ export class BareMetalHostReconciler implements Reconciler {
       action = await reconcileState(host, context);
     } catch (error) {
       if (error instanceof ProvisionerNotReadyError) this.#options.metrics.provisionerNotReady();
+      if (error instanceof ProvisionerAccessDeniedError) {
+        // Not the host's fault, so no host error; but it will not clear by itself, so it is said on the host.
+        pass.log.error('the provisioner refuses the operator', { reason: error.message });
+        await this.#publish(pass, warning('ProvisionerAccessDenied', error.message));
+        return { requeueAfter: error.retryAfterMs ?? DELAYS.transientRetryMs };
+      }
       if (error instanceof TransientProvisionerError || error instanceof NeedsRegistrationError) {
         // An Ironic outage must not turn into a recorded, backed-off host error.
         pass.log.info('provisioner unavailable; retrying without recording an error', { reason: error.message });

@@ -8,7 +8,7 @@ import { startOperatorProcess, type OperatorProcess } from '../../support/operat
 import { RawIronic } from '../../support/raw-ironic.ts';
 import { readStackEnv } from '../../support/stack-env.ts';
 import { waitFor } from '../../support/wait-for.ts';
-import { tearDownHostTest, getHost, hostEvents, inState, waitForHost, waitForSushyPower } from './hosts.ts';
+import { tearDownHostTest, getHost, hostEvents, inState, recordsSince, serverRecords, waitForHost, waitForSushyPower } from './hosts.ts';
 
 // Inspection control and externally provisioned hosts on real Ironic and emulated servers 12–14,
 // all started together: inspection disabled with hardware from an annotation (12), re-inspection
@@ -71,21 +71,12 @@ function host(name: string, index: number, spec: Record<string, unknown> = {}, a
 const baseline = new Map<number, SystemRecords>();
 
 async function allRecords(index: number): Promise<SystemRecords> {
-  return (await (await fetch(`${env.agentSimulatorUrl}/records/${system(index).uuid}`)).json()) as SystemRecords;
+  return serverRecords(env, system(index).uuid);
 }
 
 /** What the server went through since this file started. */
 async function records(index: number): Promise<SystemRecords> {
-  const now = await allRecords(index);
-  const before = baseline.get(index)!;
-  return {
-    ...now,
-    boots: now.boots.slice(before.boots.length),
-    inspections: now.inspections.slice(before.inspections.length),
-    diskWipes: now.diskWipes.slice(before.diskWipes.length),
-    imageWrites: now.imageWrites.slice(before.imageWrites.length),
-    nodes: now.nodes.slice(before.nodes.length),
-  };
+  return recordsSince(await allRecords(index), baseline.get(index)!);
 }
 
 async function nodeOf(name: string): Promise<IronicNode> {

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { SystemRecords } from '../../../hack/agent-simulator/records.ts';
 import type { Kubectl } from '../../support/kubectl.ts';
 import { deleteNamespace } from '../../support/namespaces.ts';
 import type { OperatorProcess } from '../../support/operator-process.ts';
@@ -189,4 +190,21 @@ export async function tearDownHostTest(options: { env: StackEnv; kubectl: Kubect
   if (!namespace) return;
   await releaseNodesNamed(env, `${namespace}~`);
   await deleteHostNamespace(kubectl, namespace);
+}
+
+/** Everything the agent simulator recorded for one emulated server (it keeps every run's records). */
+export async function serverRecords(env: { agentSimulatorUrl: string }, uuid: string): Promise<SystemRecords> {
+  return (await (await fetch(`${env.agentSimulatorUrl}/records/${uuid}`)).json()) as SystemRecords;
+}
+
+/** The records added since `before` (an earlier read of the same server). */
+export function recordsSince(now: SystemRecords, before: SystemRecords): SystemRecords {
+  return {
+    ...now,
+    boots: now.boots.slice(before.boots.length),
+    inspections: now.inspections.slice(before.inspections.length),
+    diskWipes: now.diskWipes.slice(before.diskWipes.length),
+    imageWrites: now.imageWrites.slice(before.imageWrites.length),
+    nodes: now.nodes.slice(before.nodes.length),
+  };
 }
