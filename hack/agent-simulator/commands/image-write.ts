@@ -47,6 +47,7 @@ function configDriveRecord(decoded: DecodedConfigDrive | undefined, contents: Co
     written: true, bytes: decoded.bytes, sha256: decoded.sha256, source: decoded.source,
     ...(contents ? { metaData: contents.metaData } : {}),
     ...(contents?.networkData ? { networkData: contents.networkData } : {}),
+    ...(contents?.userData !== undefined ? { userData: contents.userData } : {}),
   };
 }
 
