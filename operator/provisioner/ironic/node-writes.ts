@@ -40,7 +40,9 @@ export async function setMaintenance(
 }
 
 /**
- * BMO's tryChangeNodeProvisionState: wait while Ironic reports a fault, lift maintenance first
+ * BMO's tryChangeNodeProvisionState: wait while Ironic reports a fault or a conductor holds the
+ * node's lock (`reservation`: power sync, a heartbeat or the last change still running; asking
+ * then only earns a NodeLocked 409, which the client would retry into), lift maintenance first
  * (provision changes are refused in maintenance), then ask. The result is what the caller
  * returns. `report.started` marks the accepted change as the start of the caller's operation
  * (BMO reports it for inspection and manual cleaning, so the caller records what it asked for).
@@ -53,6 +55,7 @@ export async function changeProvisionState(
 ): Promise<NotDone> {
   const what = `failed to change provisioning state to "${options.target}"`;
   if (node.fault) return context.delays.long(`node has a fault (${node.fault}), waiting`);
+  if (node.reservation) return context.delays.short(`node is locked by ${node.reservation}, waiting to change provisioning state to "${options.target}"`);
   if (node.maintenance) {
     context.log.info('removing maintenance before changing provision state', { reason: node.maintenance_reason });
     const refused = await setMaintenance(context, node, { on: false });

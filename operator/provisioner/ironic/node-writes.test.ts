@@ -1,0 +1,33 @@
+import { describe, expect, it } from '@jest/globals';
+import { makeNode } from '../../../ironic-client/test-support/fixtures.ts';
+import { useNock } from '../../../ironic-client/test-support/nock-lifecycle.ts';
+import { HOST, NODE_PATH, startKit } from './testing/ironic-test-kit.ts';
+
+useNock();
+
+const deprovision = { host: HOST, automatedCleaningMode: 'metadata' as const, retryAfterFailure: false };
+
+describe('changeProvisionState', () => {
+  it('waits the short interval while a conductor holds the lock, then asks once it is released', async () => {
+    const kit = await startKit();
+    kit.ironic.get(NODE_PATH).reply(200, makeNode({ provision_state: 'active', automated_clean: true, reservation: 'conductor-1' }));
+    kit.ironic.get(NODE_PATH).reply(200, makeNode({ provision_state: 'active', automated_clean: true, reservation: null }));
+    kit.ironic.put(`${NODE_PATH}/states/provision`).reply(202);
+
+    const locked = await kit.provisioner.deprovision(deprovision);
+    expect(locked).toMatchObject({ kind: 'busy', afterMs: 3000 });
+    expect(locked).toMatchObject({ reason: expect.stringContaining('locked by conductor-1') });
+    expect(kit.calls()).toEqual([`GET ${NODE_PATH}`]);
+
+    expect(await kit.provisioner.deprovision(deprovision)).toMatchObject({ kind: 'busy', afterMs: 3000 });
+    expect(kit.calls()).toEqual([`GET ${NODE_PATH}`, `GET ${NODE_PATH}`, `PUT ${NODE_PATH}/states/provision deleted`]);
+  });
+
+  it('does not lift maintenance on a locked node either', async () => {
+    const kit = await startKit();
+    kit.ironic.get(NODE_PATH).reply(200, makeNode({ provision_state: 'active', automated_clean: true, maintenance: true, reservation: 'conductor-1' }));
+
+    expect(await kit.provisioner.deprovision(deprovision)).toMatchObject({ kind: 'busy', afterMs: 3000 });
+    expect(kit.calls()).toEqual([`GET ${NODE_PATH}`]);
+  });
+});
