@@ -78,7 +78,7 @@ export async function changeProvisionState(
 
 /** DELETE; undefined when the node is gone (also when it already was), else why not. */
 export async function deleteNode(context: ProvisionerContext, node: Node): Promise<NotDone | undefined> {
-  context.nodes.forget(node);
+  context.nodes.drop(node);
   context.knownPorts.delete(node.uuid);
   try {
     await context.client.nodes.delete(node.uuid);
