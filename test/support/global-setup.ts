@@ -4,8 +4,9 @@ import { installControllerIdentities } from './controller-identities.ts';
 import { testStackDir } from './test-stack-dir.ts';
 
 // Each e2e file owns its servers: BareMetalHost 0-4, Cluster API 5-11, day-2 12-15,
-// Cluster API data templates and IPAM 16-19, remediation 20-23, provisioning limit 24-28.
-const systems = 29;
+// Cluster API data templates and IPAM 16-19, remediation 20-23, provisioning limit 24-28,
+// day-2 fidelity (health, config drive, metrics) 38-40.
+const systems = 41;
 
 /** A recorded stack this run can use: its env matches today's schema and it has enough servers. */
 function reusable(stateDir: string): boolean {
