@@ -23,6 +23,17 @@ describe('changeProvisionState', () => {
     expect(kit.calls()).toEqual([`GET ${NODE_PATH}`, `GET ${NODE_PATH}`, `PUT ${NODE_PATH}/states/provision deleted`]);
   });
 
+  it('does not take the lock of its own PATCH, shown in the node Ironic answers with, for a busy node', async () => {
+    const kit = await startKit();
+    kit.ironic.get(NODE_PATH).reply(200, makeNode({ provision_state: 'deploy failed', automated_clean: true }));
+    kit.ironic.patch(NODE_PATH).reply(200, makeNode({ provision_state: 'deploy failed', automated_clean: false, reservation: 'conductor-1' }));
+    kit.ironic.put(`${NODE_PATH}/states/provision`).reply(202);
+
+    await kit.provisioner.deprovision({ ...deprovision, automatedCleaningMode: 'disabled' });
+
+    expect(kit.calls()).toEqual([`GET ${NODE_PATH}`, `PATCH ${NODE_PATH} add /automated_clean`, `PUT ${NODE_PATH}/states/provision deleted`]);
+  });
+
   it('does not lift maintenance on a locked node either', async () => {
     const kit = await startKit();
     kit.ironic.get(NODE_PATH).reply(200, makeNode({ provision_state: 'active', automated_clean: true, maintenance: true, reservation: 'conductor-1' }));

@@ -13,7 +13,9 @@ export async function patchNode(context: ProvisionerContext, node: Node, patch: 
   if (patch.empty) return { kind: 'patched', node };
   context.log.info('updating node settings in ironic', { node: node.uuid, paths: patch.paths() });
   try {
-    const updated = await context.client.nodes.update(node.uuid, patch.operations);
+    // Ironic answers with the node as saved under this PATCH's own lock: that `reservation` is
+    // gone once the answer arrives, and must not hold back the change that follows.
+    const updated = { ...(await context.client.nodes.update(node.uuid, patch.operations)), reservation: null };
     context.nodes.remember(updated);
     return { kind: 'patched', node: updated };
   } catch (error) {
