@@ -98,7 +98,7 @@ function storeIronicHealth(nodeId: string, health: string): void {
   const script = `const { DatabaseSync } = require('node:sqlite');
 const db = new DatabaseSync(process.argv[1], { timeout: 10000 });
 db.prepare('UPDATE nodes SET health = ? WHERE uuid = ?').run(process.argv[2], process.argv[3]);`;
-  execFileSync(process.execPath, ['--disable-warning=ExperimentalWarning', '-e', script, join(env.stateDir, 'ironic.sqlite'), health, nodeId]);
+  execFileSync(process.execPath, ['--disable-warning=ExperimentalWarning', '-e', script, join(env.stateDir, 'ironic', 'ironic.sqlite'), health, nodeId]);
 }
 
 const healthy = (found: HostWithConditions | undefined) => {
