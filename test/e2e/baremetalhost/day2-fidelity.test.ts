@@ -248,6 +248,8 @@ describe('BMO fidelity on real Ironic', () => {
     expect(gaugeSamples.some((sample) => sample.get('provisioned/OK') === 2)).toBe(true);
 
     // Provision-state changes wait for Ironic to release the node's lock instead of asking into it.
+    // A guard, not the proof: this quiet run also had no 409 with that wait removed (the unit
+    // tests in operator/provisioner/ironic/node-writes.test.ts prove the wait itself).
     const put = metricValue(page, 'ironic_client_requests_total', { route: PROVISION_ROUTE });
     const locked = metricValue(page, 'ironic_client_requests_total', { route: PROVISION_ROUTE, code: '409' });
     console.log(`provision-state changes: ${put} requests, ${locked} answered 409`);
