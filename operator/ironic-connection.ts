@@ -47,8 +47,9 @@ export function ironicFileProblems(settings: Pick<OperatorSettings, 'authRootDir
  */
 export function lazyProvisioner(connect: () => Promise<Provisioner>): Provisioner {
   let connecting: Promise<Provisioner> | undefined;
+  let connected: Provisioner | undefined;
   const ready = (): Promise<Provisioner> => {
-    connecting ??= connect().catch((error: unknown) => {
+    connecting ??= connect().then((provisioner) => (connected = provisioner), (error: unknown) => {
       connecting = undefined;
       throw new ProvisionerNotReadyError(`provisioner is not ready: ${(error as Error).message}`, { cause: error });
     });
@@ -64,6 +65,7 @@ export function lazyProvisioner(connect: () => Promise<Provisioner>): Provisione
     powerOn: async (o) => (await ready()).powerOn(o),
     powerOff: async (o) => (await ready()).powerOff(o),
     hardwareState: async (o) => (await ready()).hardwareState(o),
+    health: (o) => connected?.health(o),
     delete: async (o) => (await ready()).delete(o),
     detach: async (o) => (await ready()).detach(o),
   };
@@ -87,6 +89,7 @@ export function guardTestOnlyBMC(provisioner: Provisioner, options: { allowFakeH
     powerOn: (o) => provisioner.powerOn(o),
     powerOff: (o) => provisioner.powerOff(o),
     hardwareState: (o) => provisioner.hardwareState(o),
+    health: (o) => provisioner.health(o),
     delete: (o) => provisioner.delete(o),
     detach: (o) => provisioner.detach(o),
   };

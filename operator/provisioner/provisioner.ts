@@ -138,6 +138,12 @@ export interface HardwareState {
 }
 
 /**
+ * The server's health as its BMC last reported it (Ironic's node `health`, API 1.109):
+ * `OK`, `Warning` or `Critical`; undefined when not known.
+ */
+export type NodeHealth = string | undefined;
+
+/**
  * The seam between the BareMetalHost state machine and what actually runs
  * servers: Ironic in production, an in-memory fixture in unit tests and scale
  * runs. Every call is idempotent and cheap to repeat: the controller calls
@@ -154,6 +160,11 @@ export interface Provisioner {
   powerOn(options: PowerOptions): Promise<ProvisionerResult>;
   powerOff(options: PowerOptions): Promise<ProvisionerResult>;
   hardwareState(options: { host: HostIdentity }): Promise<HardwareState>;
+  /**
+   * BMO's GetHealth, without a request of its own: the health on the host's node as the
+   * provisioner last read it (every pass reads the node), or undefined.
+   */
+  health(options: { host: HostIdentity }): NodeHealth;
   /** Remove the node from the back end. Done when it is gone; a missing node counts as done. */
   delete(options: DeleteOptions): Promise<ProvisionerResult>;
   /** Remove the node without deprovisioning (the detached annotation). */

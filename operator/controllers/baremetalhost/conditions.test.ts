@@ -31,6 +31,23 @@ describe('conditions', () => {
     expect(summary(computeConditions(hostFor({ status: registeredStatus('unmanaged') }), TEST_NOW)).Manageable).toBe('False/NotManaged');
   });
 
+  it.each([
+    ['OK', 'True/Healthy'],
+    ['Warning', 'False/Warning'],
+    ['Critical', 'False/CriticalError'],
+    ['Degraded', 'Unknown/Unknown'],
+  ])('maps Ironic health %s to Healthy %s', (health, expected) => {
+    expect(summary(computeConditions(hostFor({ status: registeredStatus('provisioned') }), TEST_NOW, { health })).Healthy).toBe(expected);
+  });
+
+  it('keeps the last Healthy value while health is not reported, and starts Unknown', () => {
+    const host = hostFor({ status: registeredStatus('provisioned') });
+    expect(summary(computeConditions(host, TEST_NOW, { health: undefined })).Healthy).toBe('Unknown/Unknown');
+    host.status.conditions = computeConditions(host, TEST_NOW, { health: 'Critical' });
+    expect(summary(computeConditions(host, TEST_NOW, { health: undefined })).Healthy).toBe('False/CriticalError');
+    expect(summary(computeConditions(host, TEST_NOW, { health: 'OK' })).Healthy).toBe('True/Healthy');
+  });
+
   it('keeps the transition time when a condition does not change, even if set twice in one pass', () => {
     const host = hostFor({ status: registeredStatus('provisioned', { operationalStatus: 'error' }) });
     host.status.conditions = computeConditions(host, new Date('2026-05-01T10:00:00Z'));

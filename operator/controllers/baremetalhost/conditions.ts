@@ -1,5 +1,6 @@
 import type { Condition, ConditionStatus } from '../../api/conditions.ts';
 import { setCondition } from '../../runtime/conditions.ts';
+import type { NodeHealth } from '../../provisioner/provisioner.ts';
 import type { Host } from './host.ts';
 
 /** Condition types and reasons, spelled as BMO spells them. */
@@ -31,6 +32,9 @@ export const REASON = {
   poweringOffBeforeDelete: 'PoweringOffBeforeDelete',
   deleting: 'Deleting',
   notProgressing: 'NotProgressing',
+  healthy: 'Healthy',
+  warningHealth: 'Warning',
+  criticalHealth: 'CriticalError',
   unknownHealth: 'Unknown',
 } as const;
 
@@ -115,11 +119,28 @@ function settingsForOperationalStatus(host: Host): Setting[] {
   }
 }
 
+/** Healthy from Ironic's node health, as BMO maps it; undefined when health is not reported. */
+function healthSetting(health: NodeHealth): Setting | undefined {
+  switch (health) {
+    case undefined:
+    case '':
+      return undefined;
+    case 'OK':
+      return [CONDITION.healthy, 'True', REASON.healthy];
+    case 'Warning':
+      return [CONDITION.healthy, 'False', REASON.warningHealth];
+    case 'Critical':
+      return [CONDITION.healthy, 'False', REASON.criticalHealth];
+    default:
+      return [CONDITION.healthy, 'Unknown', REASON.unknownHealth];
+  }
+}
+
 /**
- * BMO's `computeConditions`, recomputed on every pass. Our provisioner does not report
- * node health or power faults, so Healthy stays Unknown unless something else set it.
+ * BMO's `computeConditions`, recomputed on every pass. `health` is the provisioner's report
+ * (Ironic's node `health`); without one, Healthy keeps its last value, or starts Unknown.
  */
-export function computeConditions(host: Host, now: Date): Condition[] {
+export function computeConditions(host: Host, now: Date, options: { health?: NodeHealth } = {}): Condition[] {
   let conditions: Condition[] = host.status.conditions ?? [];
   const generation = host.metadata.generation;
   const apply = ([type, status, reason]: Setting): void => {
@@ -129,8 +150,8 @@ export function computeConditions(host: Host, now: Date): Condition[] {
   const byType = new Map<string, Setting>();
   for (const setting of [...settingsForState(host), ...settingsForOperationalStatus(host)]) byType.set(setting[0], setting);
   for (const setting of byType.values()) apply(setting);
-  // Health is the provisioner's to report; without a report it stays (or becomes) Unknown.
-  const healthy = conditions.find((c) => c.type === CONDITION.healthy);
-  if (!healthy || healthy.reason === REASON.unknownHealth) apply([CONDITION.healthy, 'Unknown', REASON.unknownHealth]);
+  const health = healthSetting(options.health);
+  if (health) apply(health);
+  else if (!conditions.some((c) => c.type === CONDITION.healthy)) apply([CONDITION.healthy, 'Unknown', REASON.unknownHealth]);
   return conditions;
 }

@@ -122,6 +122,15 @@ describe('the BareMetalHost reconciler', () => {
     expect(JSON.stringify(h.patches.map((p) => p.body))).toBe('[]');
   });
 
+  it('saves the health the provisioner reports as the Healthy condition', async () => {
+    const provisioner = new ScriptedProvisioner();
+    withNode(provisioner, { namespace: 'test', name: 'host-0' }, { poweredOn: true, health: 'Warning' });
+    const { h } = harness({ host: host({ status: registeredStatus('available', { poweredOn: true }) }), provisioner });
+    await h.reconcile();
+    const conditions = (h.statusPatches()[0] as { conditions: { type: string; status: string; reason: string }[] }).conditions;
+    expect(conditions.find((c) => c.type === 'Healthy')).toMatchObject({ status: 'False', reason: 'Warning' });
+  });
+
   it('records a failure with backoff and a Warning event', async () => {
     const image = { url: 'http://127.0.0.1/image.raw' };
     const provisioner = new ScriptedProvisioner();

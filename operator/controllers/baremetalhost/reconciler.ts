@@ -35,7 +35,7 @@ import type { HostDataStep } from './host-data.ts';
 import { HostSession } from './host-session.ts';
 import { recordError } from './host-status.ts';
 import type { Host } from './host.ts';
-import { isDeleting, stateOf } from './host.ts';
+import { identityOf, isDeleting, stateOf } from './host.ts';
 import { createMergePatch } from './merge-patch.ts';
 import type { HostMetrics } from './metrics.ts';
 import { ProvisionerAccessDeniedError, ProvisionerNotReadyError } from './provisioner-not-ready.ts';
@@ -240,7 +240,7 @@ export class BareMetalHostReconciler implements Reconciler {
   /** Conditions, then one merge patch of what changed; lastUpdated only moves with a real change. */
   async #saveStatus(pass: Pass): Promise<void> {
     const { host } = pass;
-    host.status.conditions = computeConditions(host, pass.now);
+    host.status.conditions = computeConditions(host, pass.now, { health: this.#options.provisioner.health({ host: identityOf(host) }) });
     const stored = (pass.session.latest.status ?? {}) as Record<string, unknown>;
     const patch = createMergePatch(stored, { ...host.status, lastUpdated: stored.lastUpdated });
     if (patch === undefined) return;

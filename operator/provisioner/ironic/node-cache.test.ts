@@ -60,3 +60,32 @@ describe('node cache across the calls of one reconcile', () => {
     expect(kit.calls()).toEqual([`GET ${NODE_PATH}`, `PUT ${NODE_PATH}/states/provision provide`, `GET ${NODE_PATH}`]);
   });
 });
+
+describe('health', () => {
+  it('answers the last health read on the node with no request of its own, past the cache and writes', async () => {
+    const clock = new FakeClock();
+    const kit = await startKit({ provisioner: { clock, nodeCacheTtlMs: 1000 } });
+    expect(kit.provisioner.health({ host: HOST })).toBeUndefined();
+    kit.ironic.get(NODE_PATH).reply(200, makeNode({ power_state: 'power on', health: 'Warning' }));
+    await kit.provisioner.hardwareState({ host: HOST });
+    await clock.advance(5000);
+
+    expect(kit.provisioner.health({ host: HOST })).toBe('Warning');
+    expect(kit.calls()).toEqual([`GET ${NODE_PATH}`]);
+
+    kit.ironic.get(NODE_PATH).reply(200, makeNode({ power_state: 'power on', health: 'OK' }));
+    await kit.provisioner.hardwareState({ host: HOST });
+    expect(kit.provisioner.health({ host: HOST })).toBe('OK');
+  });
+
+  it('forgets it once the node is deleted', async () => {
+    const kit = await startKit();
+    kit.ironic.get(NODE_PATH).reply(200, makeNode({ provision_state: 'manageable', health: 'OK' }));
+    kit.ironic.get(NODE_PATH).reply(200, makeNode({ provision_state: 'manageable', health: 'OK' }));
+    kit.ironic.delete(NODE_PATH).reply(204);
+    await kit.provisioner.hardwareState({ host: HOST });
+    expect(kit.provisioner.health({ host: HOST })).toBe('OK');
+    await kit.provisioner.delete({ host: HOST });
+    expect(kit.provisioner.health({ host: HOST })).toBeUndefined();
+  });
+});

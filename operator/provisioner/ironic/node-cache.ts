@@ -7,6 +7,8 @@ export class NodeCache {
   readonly #nodes: TtlCache<Node>;
   /** Name to UUID, so a lookup by name finds an entry stored by UUID; expires with the node. */
   readonly #uuidsByName: TtlCache<string>;
+  /** The last `health` seen per node UUID and name: kept past the TTL and writes, dropped with the node. */
+  readonly #health = new Map<string, string | null | undefined>();
 
   constructor(options: { clock: Clock; ttlMs: number }) {
     this.#nodes = new TtlCache(options);
@@ -20,6 +22,20 @@ export class NodeCache {
   remember(node: Node): void {
     if (node.name) this.#uuidsByName.set(node.name, node.uuid);
     this.#nodes.set(node.uuid, node);
+    this.#health.set(node.uuid, node.health);
+    if (node.name) this.#health.set(node.name, node.health);
+  }
+
+  /** The health last read on the node (by UUID or name); undefined when never read or not reported. */
+  lastHealth(ident: string): string | undefined {
+    return this.#health.get(ident) ?? undefined;
+  }
+
+  /** The node is gone from Ironic: nothing about it is kept. */
+  drop(node: Pick<Node, 'uuid' | 'name'>): void {
+    this.forget(node);
+    this.#health.delete(node.uuid);
+    if (node.name) this.#health.delete(node.name);
   }
 
   /** After any write: the next read goes to Ironic. */

@@ -13,7 +13,9 @@ export async function patchNode(context: ProvisionerContext, node: Node, patch: 
   if (patch.empty) return { kind: 'patched', node };
   context.log.info('updating node settings in ironic', { node: node.uuid, paths: patch.paths() });
   try {
-    const updated = await context.client.nodes.update(node.uuid, patch.operations);
+    // Ironic answers with the node as saved under this PATCH's own lock: that `reservation` is
+    // gone once the answer arrives, and must not hold back the change that follows.
+    const updated = { ...(await context.client.nodes.update(node.uuid, patch.operations)), reservation: null };
     context.nodes.remember(updated);
     return { kind: 'patched', node: updated };
   } catch (error) {
@@ -40,7 +42,9 @@ export async function setMaintenance(
 }
 
 /**
- * BMO's tryChangeNodeProvisionState: wait while Ironic reports a fault, lift maintenance first
+ * BMO's tryChangeNodeProvisionState: wait while Ironic reports a fault or a conductor holds the
+ * node's lock (`reservation`: power sync, a heartbeat or the last change still running; asking
+ * then only earns a NodeLocked 409, which the client would retry into), lift maintenance first
  * (provision changes are refused in maintenance), then ask. The result is what the caller
  * returns. `report.started` marks the accepted change as the start of the caller's operation
  * (BMO reports it for inspection and manual cleaning, so the caller records what it asked for).
@@ -53,6 +57,7 @@ export async function changeProvisionState(
 ): Promise<NotDone> {
   const what = `failed to change provisioning state to "${options.target}"`;
   if (node.fault) return context.delays.long(`node has a fault (${node.fault}), waiting`);
+  if (node.reservation) return context.delays.short(`node is locked by ${node.reservation}, waiting to change provisioning state to "${options.target}"`);
   if (node.maintenance) {
     context.log.info('removing maintenance before changing provision state', { reason: node.maintenance_reason });
     const refused = await setMaintenance(context, node, { on: false });
@@ -75,7 +80,7 @@ export async function changeProvisionState(
 
 /** DELETE; undefined when the node is gone (also when it already was), else why not. */
 export async function deleteNode(context: ProvisionerContext, node: Node): Promise<NotDone | undefined> {
-  context.nodes.forget(node);
+  context.nodes.drop(node);
   context.knownPorts.delete(node.uuid);
   try {
     await context.client.nodes.delete(node.uuid);

@@ -1,5 +1,5 @@
-// PUT states/power with BMO's rules: never while a provision operation runs, a 180 s timeout for
-// soft power off, and a lock turns into a retry rather than an error.
+// PUT states/power with BMO's rules: never while a provision operation runs or the node is locked,
+// a 180 s timeout for soft power off, and a lock turns into a retry rather than an error.
 import { IronicBadRequestError, IronicConflictError } from '../../../ironic-client/index.ts';
 import type { Node, PowerTarget } from '../../../ironic-client/index.ts';
 import { TransientProvisionerError } from '../result.ts';
@@ -16,6 +16,8 @@ export async function changePower(context: ProvisionerContext, node: Node, targe
   if (node.target_provision_state) {
     return context.delays.short(`host in state that does not allow power change (${node.provision_state} -> ${node.target_provision_state})`);
   }
+  // A conductor holds the node's lock (power sync, a running task): asking now only earns a NodeLocked 409.
+  if (node.reservation) return context.delays.short(`node is locked by ${node.reservation}, waiting to ${target}`);
   context.log.info('changing power state', { node: node.uuid, target });
   context.nodes.forget(node);
   try {

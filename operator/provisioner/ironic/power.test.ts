@@ -36,6 +36,13 @@ describe('power on', () => {
     expect(kit.calls()).toEqual([`GET ${NODE_PATH}`]);
   });
 
+  it('waits while a conductor holds the node\'s lock, without asking', async () => {
+    const kit = await startKit();
+    kit.ironic.get(NODE_PATH).reply(200, makeNode({ power_state: 'power off', reservation: 'conductor-1' }));
+    expect(await kit.provisioner.powerOn(options())).toMatchObject({ kind: 'busy', afterMs: 3000 });
+    expect(kit.calls()).toEqual([`GET ${NODE_PATH}`]);
+  });
+
   it('throws a transient error when the node is locked', async () => {
     const kit = await startKit();
     kit.ironic.get(NODE_PATH).reply(200, makeNode());

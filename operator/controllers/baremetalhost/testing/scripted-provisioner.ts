@@ -7,6 +7,7 @@ import type {
   HardwareState,
   HostIdentity,
   InspectOptions,
+  NodeHealth,
   PowerOptions,
   PrepareOptions,
   ProvisionOptions,
@@ -20,6 +21,8 @@ import type { ProvisionerResult } from '../../../provisioner/result.ts';
 export interface ScriptedNode {
   id: string;
   poweredOn: boolean;
+  /** What the BMC reports (Ironic's node health); tests set it. */
+  health?: string;
   image?: Image;
   inspected: boolean;
   /** Calls still to answer `busy` for the operation in progress. */
@@ -187,6 +190,11 @@ export class ScriptedProvisioner implements Provisioner {
     this.calls.push({ verb: 'hardwareState', options });
     const node = this.nodes.get(keyOf(options.host));
     return node ? { poweredOn: node.poweredOn } : {};
+  }
+
+  /** Read from the node's state with no call of its own, as the Ironic provisioner does. */
+  health(options: { host: HostIdentity }): NodeHealth {
+    return this.nodes.get(keyOf(options.host))?.health;
   }
 
   async delete(options: DeleteOptions): Promise<ProvisionerResult> {
