@@ -59,7 +59,8 @@ export interface ImageWriteRecord {
 
 /** The installed OS's Node in the workload cluster (only with `workloadKubeconfig`). */
 export type NodeRecord =
-  | { at: string; kind: 'node-registered'; node: string; uuid: string | null; addresses: string[] }
+  /** `ready`: the kubelet reported Ready (false while a test keeps the OS broken). */
+  | { at: string; kind: 'node-registered'; node: string; uuid: string | null; addresses: string[]; ready: boolean }
   | { at: string; kind: 'node-deleted'; node: string; reason: NodeDeletionReason }
   | { at: string; kind: 'node-registration-failed' | 'node-deletion-failed'; node: string; error: string };
 
