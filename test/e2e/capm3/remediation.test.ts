@@ -3,13 +3,12 @@ import type { SystemRecords } from '../../../hack/agent-simulator/records.ts';
 import { startClusterApiManager, type ClusterApiManager } from '../../../hack/capi/index.ts';
 import { sampleClusterObjects } from '../../../hack/dev/sample-cluster.ts';
 import { hostObjects } from '../../../hack/dev/sample-hosts.ts';
+import { tearDownClusterApiFile } from '../../support/cluster-api-teardown.ts';
 import { Kubectl } from '../../support/kubectl.ts';
 import { createUniqueNamespace } from '../../support/namespaces.ts';
 import { startOperatorProcess, type OperatorProcess } from '../../support/operator-process.ts';
 import { installProviderCrds } from '../../support/provider-crds.ts';
-import { deleteProviderNamespace } from '../../support/provider-namespace.ts';
 import { startProviderProcess, type ProviderProcess } from '../../support/provider-process.ts';
-import { releaseNodesNamed } from '../../support/release-systems.ts';
 import { readStackEnv } from '../../support/stack-env.ts';
 import { waitFor } from '../../support/wait-for.ts';
 
@@ -124,28 +123,9 @@ beforeAll(async () => {
 }, minutes(5));
 
 afterAll(async () => {
-  try {
-    for (const { name } of ALL_HOSTS) await setOsHealthy(name, true).catch(() => undefined);
-    if (capi && namespace) {
-      await kubectl.run(['delete', 'clusters.cluster.x-k8s.io', '--all', '-n', namespace, '--wait=false']);
-      await waitFor(async () => ((await list('clusters.cluster.x-k8s.io')).length === 0 ? true : undefined),
-        { timeoutMs: minutes(4), what: 'the Cluster to be deleted' }).catch(() => undefined);
-      await kubectl.run(['delete', 'bmh', '--all', '-n', namespace, '--wait=false']);
-      await waitFor(async () => ((await list('bmh')).length === 0 ? true : undefined), { timeoutMs: minutes(3), what: 'hosts deleted' })
-        .catch(() => undefined);
-    }
-  } finally {
-    await provider?.stop();
-    await operator?.stop();
-    await capi?.stop();
-    if (namespace) {
-      await releaseNodesNamed(env, `${namespace}~`);
-      await deleteProviderNamespace(kubectl, namespace);
-    }
-    for (const { name } of ALL_HOSTS) await workload.run(['delete', 'node', name, '--ignore-not-found']);
-    kubectl.dispose();
-    workload.dispose();
-  }
+  for (const { name } of ALL_HOSTS) await setOsHealthy(name, true).catch(() => undefined);
+  await tearDownClusterApiFile({ env, kubectl, workload, namespace, clusterApiRan: capi !== undefined,
+    processes: [provider, operator, capi], nodeNames: ALL_HOSTS.map((h) => h.name) });
 }, minutes(10));
 
 describe('a MachineHealthCheck with a Metal3RemediationTemplate remediates worker Nodes', () => {
