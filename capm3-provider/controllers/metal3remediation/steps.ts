@@ -1,4 +1,4 @@
-import type { Result } from '../../../operator/runtime/index.ts';
+import type { Condition, Result } from '../../../operator/runtime/index.ts';
 import { addFinalizer, formatTime, isNotFound, objectName, patchStatus, removeFinalizer } from '../../../operator/runtime/index.ts';
 import {
   METAL3_REMEDIATION_FINALIZER, NODE_ANNOTATIONS_BACKUP_ANNOTATION, NODE_LABELS_BACKUP_ANNOTATION, UNHEALTHY_ANNOTATION,
@@ -137,9 +137,11 @@ async function giveUp(scope: RemediationScope, deps: RemediationDeps): Promise<v
   const { remediation, signal } = scope;
   const machine = machineSchema.parse(await deps.machines.client.get(objectName(scope.machine), { signal }));
   const message = `Metal3Remediation ${remediation.metadata.name}: the Node stayed unhealthy through ${(remediation.status?.retryCount ?? 0) + 1} power cycles of ${scope.host.metadata.name}`;
-  const current = machine.status as { conditions?: never; deprecated?: { v1beta1?: { conditions?: never } } } | undefined;
-  const next = ownerRemediatedFalse({ conditions: current?.conditions, v1beta1: current?.deprecated?.v1beta1?.conditions },
-    { message, now: new Date(deps.clock.now()) });
+  // The schema keeps every field of each condition; these are the API server's shapes of them.
+  const next = ownerRemediatedFalse({
+    conditions: machine.status?.conditions as Condition[] | undefined,
+    v1beta1: machine.status?.deprecated?.v1beta1?.conditions,
+  }, { message, now: new Date(deps.clock.now()) });
   await patchStatus(deps.machines.client, machine, { conditions: next.conditions, deprecated: { v1beta1: { conditions: next.v1beta1 } } },
     { optimisticLock: true, signal });
   await patchHostAnnotations(scope, deps, { [UNHEALTHY_ANNOTATION]: UNHEALTHY_ANNOTATION_VALUE });
