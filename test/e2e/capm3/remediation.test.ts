@@ -21,7 +21,7 @@ const env = readStackEnv();
 const kubectl = new Kubectl(env);
 const workload = new Kubectl({ kubectl: env.kubectl, kubeconfig: env.workload.kubeconfig });
 const minutes = (n: number) => n * 60_000;
-jest.setTimeout(minutes(15));
+jest.setTimeout(minutes(20));
 
 const CLUSTER = 'remedy';
 const MD = `${CLUSTER}-workers`;
@@ -92,12 +92,12 @@ async function markNotReady(name: string): Promise<void> {
   ] } })]);
 }
 
-async function runningWorkers(count: number, what: string): Promise<Machine[]> {
+async function runningWorkers(count: number, what: string, timeoutMs: number): Promise<Machine[]> {
   let last: Machine[] = [];
   return waitFor(async () => {
     last = (await workerMachines()).filter((m) => !m.metadata.deletionTimestamp);
     return last.length === count && last.every((m) => m.status?.phase === 'Running' && m.status.nodeRef) ? last : undefined;
-  }, { timeoutMs: minutes(7), intervalMs: 1_000, what }).catch((error: Error) => {
+  }, { timeoutMs, intervalMs: 1_000, what }).catch((error: Error) => {
     throw new Error(`${error.message}; machines: ${JSON.stringify(last.map((m) => [m.metadata.name, m.status?.phase, hostOf(m)]))}`);
   });
 }
@@ -132,16 +132,17 @@ describe('a MachineHealthCheck with a Metal3RemediationTemplate remediates worke
   let workers: Machine[] = [];
 
   it('brings up the control plane and two health-checked workers', async () => {
-    workers = await runningWorkers(2, 'two Running workers');
+    workers = await runningWorkers(2, 'two Running workers', minutes(12));
     expect(workers.map(hostOf).sort()).toEqual(WORKER_HOSTS.map((h) => h.name));
     // The spare is only now a candidate for workers: both are placed.
     await kubectl.ok(['label', 'bmh', SPARE_HOST.name, '-n', namespace, 'role=worker', '--overwrite']);
   });
 
   it('a NotReady Node is power cycled back to Ready and keeps its Machine; a broken one is replaced on another host', async () => {
+    expect(workers).toHaveLength(2);
     const [recovering, broken] = workers as [Machine, Machine];
     await Promise.all([rebootBringsNodeBack(recovering), brokenMachineIsReplaced(broken)]);
-    const [left, replacement] = await runningWorkers(2, 'two Running workers again')
+    const [left, replacement] = await runningWorkers(2, 'two Running workers again', minutes(6))
       .then((machines) => [machines.find((m) => m.metadata.name === recovering.metadata.name), machines.find((m) => m.metadata.name !== recovering.metadata.name)]);
     expect(left?.metadata.uid).toBe(recovering.metadata.uid);
     expect(hostOf(replacement!)).toBe(SPARE_HOST.name);
