@@ -135,6 +135,11 @@ describe('a MachineHealthCheck with a Metal3RemediationTemplate remediates worke
 
   it('brings up the control plane and two health-checked workers', async () => {
     workers = await runningWorkers(2, 'two Running workers', minutes(12));
+    // The MachineHealthCheck only reads Nodes once the control plane is initialized.
+    await waitFor(async () => {
+      const found = await kubectl.json<{ status?: { conditions?: Condition[] } }>(['get', 'clusters.cluster.x-k8s.io', CLUSTER, '-n', namespace]);
+      return found.status?.conditions?.some((c) => c.type === 'ControlPlaneInitialized' && c.status === 'True') ? true : undefined;
+    }, { timeoutMs: minutes(5), intervalMs: 2_000, what: 'ControlPlaneInitialized' });
     expect(workers.map(hostOf).sort()).toEqual(WORKER_HOSTS.map((h) => h.name));
     // The spare is only now a candidate for workers: both are placed.
     await kubectl.ok(['label', 'bmh', SPARE_HOST.name, '-n', namespace, 'role=worker', '--overwrite']);
