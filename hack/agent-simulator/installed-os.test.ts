@@ -61,27 +61,28 @@ describe('InstalledOs', () => {
     await os.settled();
     expect(cluster.nodes.get('worker-0')).toMatchObject({ uuid: BMH_UID, systemUuid: SYSTEM, architecture: 'x86_64' });
     expect(os.nodeName).toBe('worker-0');
-    expect(nodeRecords()).toEqual([{ kind: 'node-registered', node: 'worker-0', uuid: BMH_UID, addresses: ['worker-0'], ready: true }]);
+    expect(nodeRecords()).toEqual([{ kind: 'node-registered', node: 'worker-0', uuid: BMH_UID, addresses: ['worker-0'] }]);
   });
 
-  it('a broken OS registers its Node NotReady on every boot until repaired; a reboot reports Ready again', async () => {
+  it('a broken OS registers no Node on boot until repaired; then a boot registers it again', async () => {
     const cluster = new NodesInMemory();
     const { os, nodeRecords } = setup({ cluster, provisionState: 'active' });
     os.imageWritten(image('worker-9'));
     os.bootedFromDisk();
     os.setHealthy(false);
     await os.settled();
-    expect(cluster.nodes.get('worker-9')?.ready).toBe(true);
+    expect(cluster.nodes.has('worker-9')).toBe(true);
+    await cluster.delete('worker-9');
     os.poweredOff();
     os.bootedFromDisk();
     await os.settled();
-    expect(cluster.nodes.get('worker-9')?.ready).toBe(false);
+    expect(cluster.nodes.has('worker-9')).toBe(false);
     os.setHealthy(true);
     os.poweredOff();
     os.bootedFromDisk();
     await os.settled();
-    expect(cluster.nodes.get('worker-9')?.ready).toBe(true);
-    expect(nodeRecords()?.map((record) => record.kind === 'node-registered' && record.ready)).toEqual([true, false, true]);
+    expect(cluster.nodes.has('worker-9')).toBe(true);
+    expect(nodeRecords()?.map((record) => record.kind)).toEqual(['node-registered', 'node-not-registered', 'node-registered']);
   });
 
   it('keeps the Node when Ironic says the instance stays, deletes it when it is being deprovisioned', async () => {

@@ -53,7 +53,7 @@ export class InstalledOs implements DiskEvents {
   /** The Node this OS registered (or is registering); undefined when none should exist. */
   #node: string | undefined;
   #queue: Promise<void> = Promise.resolve();
-  /** False: the OS boots but its kubelet never reports Ready (a test's broken server). */
+  /** False: the OS boots but its kubelet never comes up, so no Node is registered (a test's broken server). */
   #healthy = true;
 
   constructor(options: InstalledOsOptions) {
@@ -84,21 +84,25 @@ export class InstalledOs implements DiskEvents {
     return this.#healthy;
   }
 
-  /** From the next boot on, the kubelet reports Ready (healthy) or NotReady; the Node as it is now is left alone. */
+  /** From the next boot on, the kubelet registers the Node Ready (healthy) or does not start at all; the Node as it is now is left alone. */
   setHealthy(healthy: boolean): void {
     this.#healthy = healthy;
-    this.#log('info', healthy ? 'OS repaired: the next boot reports Ready' : 'OS broken: boots report NotReady', {});
+    this.#log('info', healthy ? 'OS repaired: the next boot registers the Node' : 'OS broken: boots register no Node', {});
   }
 
-  /** The server came up from its disk: (re)registers the Node, Ready with a fresh heartbeat unless the OS is broken. */
+  /** The server came up from its disk: (re)registers the Node, Ready with a fresh heartbeat, unless the OS is broken. */
   bootedFromDisk(): void {
     const { cluster } = this.#options;
     if (this.#disk === undefined || cluster === undefined) return;
     const identity = nodeIdentity({ configDrive: this.#disk.configDrive, systemName: this.#options.systemName, inventory: this.#options.inventory });
     if (this.#node !== undefined && this.#node !== identity.name) this.#retire('image-replaced');
     this.#node = identity.name;
-    const ready = this.#healthy;
-    this.#enqueue(() => this.#register(cluster, identity, ready));
+    if (!this.#healthy) {
+      this.#options.records.addNode(this.#options.systemUuid, { kind: 'node-not-registered', node: identity.name, reason: 'os-broken' });
+      this.#log('info', 'OS broken: no Node registered', { node: identity.name });
+      return;
+    }
+    this.#enqueue(() => this.#register(cluster, identity));
   }
 
   /** The power went off (not a restart): gone for good only if Ironic is deprovisioning the host. */
@@ -149,19 +153,19 @@ export class InstalledOs implements DiskEvents {
     });
   }
 
-  async #register(cluster: WorkloadNodes, identity: NodeIdentity, ready: boolean): Promise<void> {
+  async #register(cluster: WorkloadNodes, identity: NodeIdentity): Promise<void> {
     if (this.#node !== identity.name) return;
     const { systemUuid, records } = this.#options;
     try {
-      await cluster.register({ ...identity, systemUuid, architecture: this.#options.inventory.cpu.architecture, ready });
+      await cluster.register({ ...identity, systemUuid, architecture: this.#options.inventory.cpu.architecture });
     } catch (error) {
       records.addNode(systemUuid, { kind: 'node-registration-failed', node: identity.name, error: (error as Error).message });
       this.#log('warn', 'could not register the Node', { node: identity.name, error: (error as Error).message });
       return;
     }
     const addresses = [...(identity.internalIp !== null ? [identity.internalIp] : []), identity.name];
-    records.addNode(systemUuid, { kind: 'node-registered', node: identity.name, uuid: identity.uuid, addresses, ready });
-    this.#log('info', 'Node registered', { node: identity.name, uuid: identity.uuid, nameSource: identity.nameSource, ready });
+    records.addNode(systemUuid, { kind: 'node-registered', node: identity.name, uuid: identity.uuid, addresses });
+    this.#log('info', 'Node registered', { node: identity.name, uuid: identity.uuid, nameSource: identity.nameSource });
   }
 
   async #delete(node: string, reason: NodeDeletionReason): Promise<void> {

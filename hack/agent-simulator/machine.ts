@@ -48,7 +48,7 @@ export interface MachineStatus {
   agentUrl: string;
   /** The Node the installed OS registered in the workload cluster. */
   workloadNode: string | null;
-  /** False while a test keeps the installed OS from reporting Ready (PUT /systems/<uuid>/os). */
+  /** False while a test keeps the installed OS broken: boots register no Node (PUT /systems/<uuid>/os). */
   osHealthy: boolean;
 }
 

@@ -23,7 +23,7 @@ const OS_PATH = /^\/systems\/([^/]+)\/os$/;
  *   *    /agents/<uuid>/...      the IPA API of the ramdisk running on that server
  *   GET  /records[/<uuid>]       what each server went through
  *   GET  /systems                current state of each server
- *   PUT  /systems/<uuid>/os      {"healthy": false} keeps the installed OS from reporting Ready (tests)
+ *   PUT  /systems/<uuid>/os      {"healthy": false}: the installed OS's boots register no Node (tests)
  *   GET  /healthz
  */
 export function createSimulatorServer(options: SimulatorServerOptions): Server {

@@ -19,8 +19,6 @@ export interface NodeRegistration extends NodeIdentity {
   /** SMBIOS system UUID, as kubelet reports it in nodeInfo. */
   systemUuid: string;
   architecture: string;
-  /** What the kubelet reports: Ready, or NotReady as when its container runtime is broken. */
-  ready: boolean;
 }
 
 class HttpError extends Error {
@@ -91,9 +89,7 @@ export class WorkloadCluster implements WorkloadNodes {
       status: {
         // What kubelet reports on a healthy node; Cluster API needs the pressure conditions False for a Machine to be Ready.
         conditions: [
-          node.ready
-            ? { type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status' }
-            : { type: 'Ready', status: 'False', reason: 'KubeletNotReady', message: 'container runtime network not ready' },
+          { type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status' },
           { type: 'MemoryPressure', status: 'False', reason: 'KubeletHasSufficientMemory', message: 'kubelet has sufficient memory available' },
           { type: 'DiskPressure', status: 'False', reason: 'KubeletHasNoDiskPressure', message: 'kubelet has no disk pressure' },
           { type: 'PIDPressure', status: 'False', reason: 'KubeletHasSufficientPID', message: 'kubelet has sufficient PID available' },
