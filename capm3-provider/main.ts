@@ -6,9 +6,13 @@ import type { SignalProcess } from '../operator/runtime/index.ts';
 import { setupMetal3ClusterController } from './controllers/metal3cluster/controller.ts';
 import { setupMetal3MachineController } from './controllers/metal3machine/controller.ts';
 import { setupMetal3MachineTemplateController } from './controllers/metal3machinetemplate/controller.ts';
+import { setupMetal3RemediationController } from './controllers/metal3remediation/controller.ts';
 import { PROVIDER_NAME, compileProviderSettings } from './settings.ts';
 import type { ProviderSettings } from './settings.ts';
 import { watchFilterFor } from './watch-filter.ts';
+
+/** How often a remediation looks at host power and the workload Node while it waits for them. */
+const REMEDIATION_POLL_MS = 2_000;
 
 export interface ProviderRun {
   argv: readonly string[];
@@ -49,6 +53,12 @@ export async function runProvider(run: ProviderRun): Promise<number> {
     });
     setupMetal3ClusterController(manager, { maxConcurrentReconciles: settings.metal3ClusterConcurrency, requeueAfterMs: settings.requeueAfterMs, ...(watchFilter ? { watchFilter } : {}) });
     setupMetal3MachineTemplateController(manager, { maxConcurrentReconciles: settings.metal3MachineTemplateConcurrency, ...(watchFilter ? { watchFilter } : {}) });
+    setupMetal3RemediationController(manager, {
+      maxConcurrentReconciles: settings.metal3RemediationConcurrency,
+      // Power and the workload Node are polled while waiting; never slower than the general requeue.
+      pollMs: Math.min(REMEDIATION_POLL_MS, settings.requeueAfterMs),
+      ...(watchFilter ? { watchFilter } : {}),
+    });
     logger.info('starting', { namespace: settings.watchNamespace ?? '(all)', watchFilter: settings.watchFilter ?? '(none)' });
     await manager.start(signals.signal);
     return 0;

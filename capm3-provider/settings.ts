@@ -28,6 +28,7 @@ export function providerSettings() {
     metal3MachineConcurrency: concurrency('metal3machine'),
     metal3ClusterConcurrency: concurrency('metal3cluster'),
     metal3MachineTemplateConcurrency: concurrency('metal3machinetemplate'),
+    metal3RemediationConcurrency: concurrency('metal3remediation'),
     fastTrack: {
       env: 'CAPM3_FAST_TRACK',
       flag: '--fast-track',

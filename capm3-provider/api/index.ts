@@ -6,6 +6,7 @@ export * from './metal3cluster.ts';
 export * from './metal3clustertemplate.ts';
 export * from './metal3machine.ts';
 export * from './metal3machinetemplate.ts';
+export * from './metal3remediation.ts';
 export * from './well-known.ts';
 export { PROVIDER_CRD_SOURCES } from './crd/sources.ts';
 export { PROVIDER_CRD_DIRECTORY, providerGeneratedFiles } from './crd/generated-files.ts';

@@ -32,3 +32,12 @@ export const PROVIDER_ID_PREFIX = 'metal3://';
 export function providerIdFor(parts: { namespace: string; hostName: string; machineName: string }): string {
   return `${PROVIDER_ID_PREFIX}${parts.namespace}/${parts.hostName}/${parts.machineName}`;
 }
+
+export const METAL3_REMEDIATION_FINALIZER = 'metal3remediation.infrastructure.cluster.x-k8s.io';
+/** Host annotation prefix of the remediation's power-off request: `reboot.metal3.io/metal3-remediation-<remediation UID>`. */
+export const REMEDIATION_REBOOT_ANNOTATION_PREFIX = 'reboot.metal3.io/metal3-remediation-';
+/** On a Metal3Remediation: the JSON of the deleted Node's annotations and labels, put back when it registers again. */
+export const NODE_ANNOTATIONS_BACKUP_ANNOTATION = 'remediation.metal3.io/node-annotations-backup';
+export const NODE_LABELS_BACKUP_ANNOTATION = 'remediation.metal3.io/node-labels-backup';
+/** The value CAPM3 writes into the unhealthy annotation. */
+export const UNHEALTHY_ANNOTATION_VALUE = 'capm3/UnhealthyNode';

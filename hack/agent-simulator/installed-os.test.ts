@@ -64,6 +64,27 @@ describe('InstalledOs', () => {
     expect(nodeRecords()).toEqual([{ kind: 'node-registered', node: 'worker-0', uuid: BMH_UID, addresses: ['worker-0'] }]);
   });
 
+  it('a broken OS registers no Node on boot until repaired; then a boot registers it again', async () => {
+    const cluster = new NodesInMemory();
+    const { os, nodeRecords } = setup({ cluster, provisionState: 'active' });
+    os.imageWritten(image('worker-9'));
+    os.bootedFromDisk();
+    os.setHealthy(false);
+    await os.settled();
+    expect(cluster.nodes.has('worker-9')).toBe(true);
+    await cluster.delete('worker-9');
+    os.poweredOff();
+    os.bootedFromDisk();
+    await os.settled();
+    expect(cluster.nodes.has('worker-9')).toBe(false);
+    os.setHealthy(true);
+    os.poweredOff();
+    os.bootedFromDisk();
+    await os.settled();
+    expect(cluster.nodes.has('worker-9')).toBe(true);
+    expect(nodeRecords()?.map((record) => record.kind)).toEqual(['node-registered', 'node-not-registered', 'node-registered']);
+  });
+
   it('keeps the Node when Ironic says the instance stays, deletes it when it is being deprovisioned', async () => {
     for (const [provisionState, kept] of [['active', true], ['deleting', false], ['available', false], ['cleaning', false]] as const) {
       const cluster = new NodesInMemory();

@@ -53,6 +53,8 @@ export class InstalledOs implements DiskEvents {
   /** The Node this OS registered (or is registering); undefined when none should exist. */
   #node: string | undefined;
   #queue: Promise<void> = Promise.resolve();
+  /** False: the OS boots but its kubelet never comes up, so no Node is registered (a test's broken server). */
+  #healthy = true;
 
   constructor(options: InstalledOsOptions) {
     this.#options = options;
@@ -78,13 +80,28 @@ export class InstalledOs implements DiskEvents {
     this.#retire('disk-wiped');
   }
 
-  /** The server came up from its disk. */
+  get healthy(): boolean {
+    return this.#healthy;
+  }
+
+  /** From the next boot on, the kubelet registers the Node Ready (healthy) or does not start at all; the Node as it is now is left alone. */
+  setHealthy(healthy: boolean): void {
+    this.#healthy = healthy;
+    this.#log('info', healthy ? 'OS repaired: the next boot registers the Node' : 'OS broken: boots register no Node', {});
+  }
+
+  /** The server came up from its disk: (re)registers the Node, Ready with a fresh heartbeat, unless the OS is broken. */
   bootedFromDisk(): void {
     const { cluster } = this.#options;
     if (this.#disk === undefined || cluster === undefined) return;
     const identity = nodeIdentity({ configDrive: this.#disk.configDrive, systemName: this.#options.systemName, inventory: this.#options.inventory });
     if (this.#node !== undefined && this.#node !== identity.name) this.#retire('image-replaced');
     this.#node = identity.name;
+    if (!this.#healthy) {
+      this.#options.records.addNode(this.#options.systemUuid, { kind: 'node-not-registered', node: identity.name, reason: 'os-broken' });
+      this.#log('info', 'OS broken: no Node registered', { node: identity.name });
+      return;
+    }
     this.#enqueue(() => this.#register(cluster, identity));
   }
 

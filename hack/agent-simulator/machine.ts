@@ -48,6 +48,8 @@ export interface MachineStatus {
   agentUrl: string;
   /** The Node the installed OS registered in the workload cluster. */
   workloadNode: string | null;
+  /** False while a test keeps the installed OS broken: boots register no Node (PUT /systems/<uuid>/os). */
+  osHealthy: boolean;
 }
 
 /**
@@ -95,6 +97,7 @@ export class SimulatedMachine {
       nodeUuid: this.#ramdisk?.nodeUuid ?? null,
       agentUrl: this.#options.agentUrl,
       workloadNode: this.#installedOs.nodeName,
+      osHealthy: this.#installedOs.healthy,
     };
   }
 

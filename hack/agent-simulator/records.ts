@@ -64,6 +64,8 @@ export interface ImageWriteRecord {
 /** The installed OS's Node in the workload cluster (only with `workloadKubeconfig`). */
 export type NodeRecord =
   | { at: string; kind: 'node-registered'; node: string; uuid: string | null; addresses: string[] }
+  /** A boot while a test keeps the OS broken: its kubelet never started. */
+  | { at: string; kind: 'node-not-registered'; node: string; reason: 'os-broken' }
   | { at: string; kind: 'node-deleted'; node: string; reason: NodeDeletionReason }
   | { at: string; kind: 'node-registration-failed' | 'node-deletion-failed'; node: string; error: string };
 

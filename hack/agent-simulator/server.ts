@@ -15,6 +15,7 @@ export interface SimulatorServerOptions {
 }
 
 const AGENT_PATH = /^\/agents\/([^/]+)(\/.*)?$/;
+const OS_PATH = /^\/systems\/([^/]+)\/os$/;
 
 /**
  * One HTTP server for everything the simulated hardware exposes:
@@ -22,6 +23,7 @@ const AGENT_PATH = /^\/agents\/([^/]+)(\/.*)?$/;
  *   *    /agents/<uuid>/...      the IPA API of the ramdisk running on that server
  *   GET  /records[/<uuid>]       what each server went through
  *   GET  /systems                current state of each server
+ *   PUT  /systems/<uuid>/os      {"healthy": false}: the installed OS's boots register no Node (tests)
  *   GET  /healthz
  */
 export function createSimulatorServer(options: SimulatorServerOptions): Server {
@@ -64,6 +66,28 @@ export function createSimulatorServer(options: SimulatorServerOptions): Server {
     }
     if (request.method === 'GET' && path === '/systems') {
       sendJson(response, 200, { systems: [...machines.values()].map((machine) => machine.status()) });
+      return;
+    }
+    const osMatch = OS_PATH.exec(path);
+    if (request.method === 'PUT' && osMatch !== null) {
+      const machine = machines.get(decodeURIComponent(osMatch[1] ?? '').toLowerCase());
+      if (machine === undefined) {
+        sendJson(response, 404, { error: 'no such simulated system' });
+        return;
+      }
+      let healthy: unknown;
+      try {
+        healthy = (JSON.parse(await readBody(request)) as { healthy?: unknown }).healthy;
+      } catch (error) {
+        sendJson(response, 400, { error: `body is not JSON: ${(error as Error).message}` });
+        return;
+      }
+      if (typeof healthy !== 'boolean') {
+        sendJson(response, 400, { error: 'body must be {"healthy": true|false}' });
+        return;
+      }
+      machine.installedOs.setHealthy(healthy);
+      sendJson(response, 200, machine.status());
       return;
     }
     if (request.method === 'GET' && path === '/records') {

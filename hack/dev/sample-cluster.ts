@@ -11,6 +11,16 @@ export interface SampleClusterOptions {
   controlPlaneHostSelector: Record<string, string>;
   workerHostSelector: Record<string, string>;
   workerReplicas: number;
+  /** A MachineHealthCheck on the workers whose unhealthy Machines get Metal3Remediations (Reboot strategy). */
+  workerHealthCheck?: WorkerHealthCheckOptions;
+}
+
+export interface WorkerHealthCheckOptions {
+  /** How long a Node may be NotReady (or Unknown) before its Machine is unhealthy. */
+  unhealthySeconds: number;
+  retryLimit: number;
+  /** How long one power cycle has to bring the Node back. */
+  timeoutSeconds: number;
 }
 
 export const INFRA_API_VERSION = 'infrastructure.cluster.x-k8s.io/v1beta2';
@@ -31,11 +41,33 @@ export function workerTemplate(options: { namespace: string; name: string; image
 }
 
 /**
+ * Metal3's remediation as a user declares it: a Metal3RemediationTemplate and a
+ * MachineHealthCheck over a MachineDeployment's Machines that names it in remediation.templateRef.
+ */
+export function workerHealthCheckObjects(options: { namespace: string; clusterName: string; machineDeployment: string;
+  watchLabels: Record<string, string>; check: WorkerHealthCheckOptions }): Record<string, unknown>[] {
+  const { namespace, clusterName, check } = options;
+  const template = `${options.machineDeployment}-remediation`;
+  const unhealthy = (status: string) => ({ type: 'Ready', status, timeoutSeconds: check.unhealthySeconds });
+  return [
+    { apiVersion: INFRA_API_VERSION, kind: 'Metal3RemediationTemplate', metadata: { name: template, namespace },
+      spec: { template: { spec: { strategy: { type: 'Reboot', retryLimit: check.retryLimit, timeoutSeconds: check.timeoutSeconds } } } } },
+    { apiVersion: CAPI_API_VERSION, kind: 'MachineHealthCheck',
+      metadata: { name: `${options.machineDeployment}-health`, namespace, labels: options.watchLabels },
+      spec: { clusterName,
+        selector: { matchLabels: { 'cluster.x-k8s.io/deployment-name': options.machineDeployment } },
+        // No node startup timeout: provisioning a server takes as long as it takes.
+        checks: { nodeStartupTimeoutSeconds: 0, unhealthyNodeConditions: [unhealthy('False'), unhealthy('Unknown')] },
+        remediation: { templateRef: { apiVersion: INFRA_API_VERSION, kind: 'Metal3RemediationTemplate', name: template } } } },
+  ];
+}
+
+/**
  * A workload cluster as a Metal3 user declares it, minus the bootstrap and control plane
  * providers this stack does not run: Cluster + Metal3Cluster, the `<cluster>-kubeconfig`
  * Secret a control plane provider would write (pointing at the stack's workload API server),
  * pre-rendered bootstrap data Secrets, one control-plane Machine with its Metal3Machine (what
- * KubeadmControlPlane would create), and a MachineDeployment of workers.
+ * KubeadmControlPlane would create), and a MachineDeployment of workers (optionally health-checked).
  */
 export function sampleClusterObjects(options: SampleClusterOptions): Record<string, unknown>[] {
   const { env, namespace, name, watchLabels } = options;
@@ -67,5 +99,8 @@ export function sampleClusterObjects(options: SampleClusterOptions): Record<stri
         template: { metadata: { labels: watchLabels }, spec: { clusterName: name,
           bootstrap: { dataSecretName: `${name}-workers-bootstrap` },
           infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'Metal3MachineTemplate', name: `${name}-workers-v1` } } } } },
+    ...(options.workerHealthCheck
+      ? workerHealthCheckObjects({ namespace, clusterName: name, machineDeployment: `${name}-workers`, watchLabels, check: options.workerHealthCheck })
+      : []),
   ];
 }

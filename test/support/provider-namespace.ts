@@ -2,8 +2,8 @@ import type { Kubectl } from './kubectl.ts';
 import { deleteNamespace } from './namespaces.ts';
 
 /** Kinds the provider or operator put finalizers on; with nobody left to reconcile them they would hold the namespace. */
-const FINALIZED_KINDS = ['m3m', 'm3c', 'bmh', 'hardwaredata'];
-const TEST_KINDS = 'm3m,m3mt,m3c,bmh,hardwaredata,machines,machinesets,machinedeployments,clusters,secrets';
+const FINALIZED_KINDS = ['m3m', 'm3c', 'm3r', 'bmh', 'hardwaredata'];
+const TEST_KINDS = 'm3m,m3mt,m3c,m3r,m3rt,bmh,hardwaredata,machines,machinesets,machinedeployments,clusters,secrets';
 
 /** Removes everything a provider test left in its namespace (after its provider has stopped), then the namespace. */
 export async function deleteProviderNamespace(kubectl: Kubectl, namespace: string): Promise<void> {

@@ -4,6 +4,10 @@ import { Metal3ClusterResource, metal3ClusterSpecSchema, metal3ClusterStatusSche
 import { Metal3ClusterTemplateResource, metal3ClusterTemplateSpecSchema } from '../metal3clustertemplate.ts';
 import { Metal3MachineResource, metal3MachineSpecSchema, metal3MachineStatusSchema } from '../metal3machine.ts';
 import { Metal3MachineTemplateResource, metal3MachineTemplateSpecSchema } from '../metal3machinetemplate.ts';
+import {
+  Metal3RemediationResource, Metal3RemediationTemplateResource, metal3RemediationSpecSchema, metal3RemediationStatusSchema,
+  metal3RemediationTemplateSpecSchema, metal3RemediationTemplateStatusSchema,
+} from '../metal3remediation.ts';
 
 const age: PrinterColumn = { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp', description: 'Time since creation' };
 const cluster: PrinterColumn = {
@@ -87,7 +91,48 @@ export const metal3MachineTemplateCrdSource: CrdSource = {
   printerColumns: [age],
 };
 
+export const metal3RemediationCrdSource: CrdSource = {
+  ...common,
+  group: Metal3RemediationResource.group,
+  version: Metal3RemediationResource.version,
+  kind: Metal3RemediationResource.kind,
+  listKind: 'Metal3RemediationList',
+  plural: Metal3RemediationResource.plural,
+  singular: 'metal3remediation',
+  shortNames: ['m3r', 'm3remediation'],
+  description: 'The remediation of one unhealthy Machine, named after it: its host is power cycled, and given up on when that does not help.',
+  spec: metal3RemediationSpecSchema,
+  specDescription: 'The remediation strategy.',
+  status: metal3RemediationStatusSchema,
+  statusDescription: 'Observed state, written by the provider.',
+  printerColumns: [
+    { name: 'Retry limit', type: 'string', jsonPath: '.spec.strategy.retryLimit', description: 'Power cycles retried at most' },
+    { name: 'Retry count', type: 'string', jsonPath: '.status.retryCount', description: 'Power cycles retried so far' },
+    { name: 'Last Remediated', type: 'string', jsonPath: '.status.lastRemediated', description: 'When the current power cycle started' },
+    { name: 'Strategy', type: 'string', jsonPath: '.spec.strategy.type', description: 'Remediation strategy' },
+    { name: 'Phase', type: 'string', jsonPath: '.status.phase', description: 'Phase of the remediation' },
+  ],
+};
+
+export const metal3RemediationTemplateCrdSource: CrdSource = {
+  ...common,
+  group: Metal3RemediationTemplateResource.group,
+  version: Metal3RemediationTemplateResource.version,
+  kind: Metal3RemediationTemplateResource.kind,
+  listKind: 'Metal3RemediationTemplateList',
+  plural: Metal3RemediationTemplateResource.plural,
+  singular: 'metal3remediationtemplate',
+  shortNames: ['m3rt', 'm3remediationtemplate', 'm3remediationtemplates', 'metal3rt'],
+  description: 'A Metal3Remediation blueprint a MachineHealthCheck names in remediation.templateRef.',
+  spec: metal3RemediationTemplateSpecSchema,
+  specDescription: 'The template.',
+  status: metal3RemediationTemplateStatusSchema,
+  statusDescription: 'Unused.',
+  printerColumns: [age],
+};
+
 export const PROVIDER_CRD_SOURCES: readonly CrdSource[] = [
   metal3ClusterCrdSource, metal3ClusterTemplateCrdSource, metal3MachineCrdSource, metal3MachineTemplateCrdSource,
+  metal3RemediationCrdSource, metal3RemediationTemplateCrdSource,
 ];
 

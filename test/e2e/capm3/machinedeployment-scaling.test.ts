@@ -5,13 +5,12 @@ import type { SystemRecords } from '../../../hack/agent-simulator/records.ts';
 import { buildClusterApi, startClusterApiManager, type ClusterApiManager } from '../../../hack/capi/index.ts';
 import { sampleClusterObjects, workerTemplate } from '../../../hack/dev/sample-cluster.ts';
 import { hostObjects } from '../../../hack/dev/sample-hosts.ts';
+import { tearDownClusterApiFile } from '../../support/cluster-api-teardown.ts';
 import { Kubectl } from '../../support/kubectl.ts';
 import { createUniqueNamespace } from '../../support/namespaces.ts';
 import { startOperatorProcess, type OperatorProcess } from '../../support/operator-process.ts';
 import { installProviderCrds } from '../../support/provider-crds.ts';
-import { deleteProviderNamespace } from '../../support/provider-namespace.ts';
 import { startProviderProcess, type ProviderProcess } from '../../support/provider-process.ts';
-import { releaseNodesNamed } from '../../support/release-systems.ts';
 import { readStackEnv } from '../../support/stack-env.ts';
 import { waitFor } from '../../support/wait-for.ts';
 
@@ -97,30 +96,8 @@ beforeAll(async () => {
 }, minutes(5));
 
 afterAll(async () => {
-  try {
-    if (capi && namespace) {
-      // Deleting the Cluster lets Cluster API delete the Machines and the provider release the hosts.
-      await kubectl.run(['delete', 'clusters.cluster.x-k8s.io', '--all', '-n', namespace, '--wait=false']);
-      await waitFor(async () => ((await list('clusters.cluster.x-k8s.io')).length === 0 ? true : undefined),
-        { timeoutMs: minutes(4), what: 'the Cluster to be deleted' }).catch(() => undefined);
-      await kubectl.run(['delete', 'bmh', '--all', '-n', namespace, '--wait=false']);
-      await waitFor(async () => ((await list('bmh')).length === 0 ? true : undefined), { timeoutMs: minutes(3), what: 'hosts deleted' })
-        .catch(() => undefined);
-    }
-  } finally {
-    await provider?.stop();
-    await operator?.stop();
-    await capi?.stop();
-    if (namespace) {
-      await releaseNodesNamed(env, `${namespace}~`);
-      await deleteProviderNamespace(kubectl, namespace);
-    }
-    for (const name of [CONTROL_PLANE_HOST, ...WORKER_HOSTS, LATE_HOST].map((h) => h.name)) {
-      await workload.run(['delete', 'node', name, '--ignore-not-found']);
-    }
-    kubectl.dispose();
-    workload.dispose();
-  }
+  await tearDownClusterApiFile({ env, kubectl, workload, namespace, clusterApiRan: capi !== undefined,
+    processes: [provider, operator, capi], nodeNames: [CONTROL_PLANE_HOST, ...WORKER_HOSTS, LATE_HOST].map((h) => h.name) });
 }, minutes(10));
 
 describe('kubectl scale machinedeployment provisions and releases servers', () => {

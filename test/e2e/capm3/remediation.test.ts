@@ -1,0 +1,238 @@
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import type { SystemRecords } from '../../../hack/agent-simulator/records.ts';
+import { startClusterApiManager, type ClusterApiManager } from '../../../hack/capi/index.ts';
+import { sampleClusterObjects } from '../../../hack/dev/sample-cluster.ts';
+import { hostObjects } from '../../../hack/dev/sample-hosts.ts';
+import { tearDownClusterApiFile } from '../../support/cluster-api-teardown.ts';
+import { Kubectl } from '../../support/kubectl.ts';
+import { createUniqueNamespace } from '../../support/namespaces.ts';
+import { startOperatorProcess, type OperatorProcess } from '../../support/operator-process.ts';
+import { installProviderCrds } from '../../support/provider-crds.ts';
+import { startProviderProcess, type ProviderProcess } from '../../support/provider-process.ts';
+import { readStackEnv } from '../../support/stack-env.ts';
+import { waitFor } from '../../support/wait-for.ts';
+
+// Metal3 remediation end to end: Cluster API's MachineHealthCheck finds a NotReady Node and
+// creates a Metal3Remediation; the provider power cycles the server through the host's reboot
+// annotation (the operator drives Ironic, the agent simulator boots the installed OS, whose
+// kubelet registers the Node again). A server whose OS stays broken is given up after the
+// retry limit: Cluster API replaces its Machine, on another host.
+const env = readStackEnv();
+const kubectl = new Kubectl(env);
+const workload = new Kubectl({ kubectl: env.kubectl, kubeconfig: env.workload.kubeconfig });
+const minutes = (n: number) => n * 60_000;
+jest.setTimeout(minutes(20));
+
+const CLUSTER = 'remedy';
+const MD = `${CLUSTER}-workers`;
+// Servers 20-23 of the test stack are this file's own. The spare joins the workers' pool only
+// once both workers run, so the replacement Machine can only land there.
+const CONTROL_PLANE_HOST = { name: 'rem-cp', system: 20 };
+const WORKER_HOSTS = [{ name: 'rem-a', system: 21 }, { name: 'rem-b', system: 22 }];
+const SPARE_HOST = { name: 'rem-c', system: 23 };
+const ALL_HOSTS = [CONTROL_PLANE_HOST, ...WORKER_HOSTS, SPARE_HOST];
+const RETRY_LIMIT = 1;
+// A power cycle took ~55 s on a loaded 2-core machine; the timeout leaves room for that.
+const HEALTH_CHECK = { unhealthySeconds: 10, retryLimit: RETRY_LIMIT, timeoutSeconds: 90 };
+const UNHEALTHY = 'capm3.metal3.io/unhealthy';
+
+let namespace = '';
+let capi: ClusterApiManager | undefined;
+let operator: OperatorProcess | undefined;
+let provider: ProviderProcess | undefined;
+
+interface Condition { type: string; status: string; reason?: string; message?: string }
+interface Machine {
+  metadata: { name: string; uid: string; deletionTimestamp?: string };
+  spec: { providerID?: string; infrastructureRef: { name: string } };
+  status?: { phase?: string; nodeRef?: { name: string }; conditions?: Condition[] };
+}
+interface Host {
+  metadata: { name: string; annotations?: Record<string, string> };
+  spec: { consumerRef?: { name: string } };
+  status?: { provisioning?: { state?: string }; poweredOn?: boolean };
+}
+interface Node {
+  metadata: { name: string; uid: string; labels?: Record<string, string>; annotations?: Record<string, string> };
+  spec?: { providerID?: string };
+  status?: { conditions?: Condition[] };
+}
+interface Remediation { status?: { phase?: string; retryCount?: number } }
+
+const list = async <T>(kind: string, selector?: string) =>
+  (await kubectl.json<{ items: T[] }>(['get', kind, '-n', namespace, ...(selector ? ['-l', selector] : [])])).items;
+const workerMachines = () => list<Machine>('machines.cluster.x-k8s.io', `cluster.x-k8s.io/deployment-name=${MD}`);
+const host = (name: string) => kubectl.json<Host>(['get', 'bmh', name, '-n', namespace]);
+const hostOf = (machine: Machine) => machine.spec.providerID?.split('/')[3] ?? '';
+const systemOf = (hostName: string) => env.systems[ALL_HOSTS.find((h) => h.name === hostName)!.system]!;
+const records = async (hostName: string) =>
+  (await (await fetch(`${env.agentSimulatorUrl}/records/${systemOf(hostName).uuid}`)).json()) as SystemRecords;
+const setOsHealthy = async (hostName: string, healthy: boolean) => {
+  const response = await fetch(`${env.agentSimulatorUrl}/systems/${systemOf(hostName).uuid}/os`,
+    { method: 'PUT', body: JSON.stringify({ healthy }) });
+  expect(response.status).toBe(200);
+};
+const getOptional = async <T>(kubeClient: Kubectl, args: string[]): Promise<T | undefined> => {
+  const result = await kubeClient.run(['get', ...args, '-o', 'json']);
+  return result.code === 0 ? JSON.parse(result.stdout) as T : undefined;
+};
+const node = (name: string) => getOptional<Node>(workload, ['node', name]);
+const machine = (name: string) => getOptional<Machine>(kubectl, ['machines.cluster.x-k8s.io', name, '-n', namespace]);
+const remediation = (name: string) => getOptional<Remediation>(kubectl, ['metal3remediations', name, '-n', namespace]);
+const ready = (found: Node | undefined) => found?.status?.conditions?.find((c) => c.type === 'Ready')?.status;
+/** Disk boots (the installed OS coming up) since `since`. */
+const diskBootsSince = async (hostName: string, since: string) =>
+  (await records(hostName)).boots.filter((boot) => boot.into === 'disk' && boot.at > since);
+
+/** What kubelet would post when the node goes bad: Ready False, fresh. */
+async function markNotReady(name: string): Promise<void> {
+  const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+  await workload.ok(['patch', 'node', name, '--subresource=status', '--type=strategic', '-p', JSON.stringify({ status: { conditions: [
+    { type: 'Ready', status: 'False', reason: 'KubeletNotReady', message: 'marked NotReady by the test', lastHeartbeatTime: now, lastTransitionTime: now },
+  ] } })]);
+}
+
+async function runningWorkers(count: number, what: string, timeoutMs: number): Promise<Machine[]> {
+  let last: Machine[] = [];
+  return waitFor(async () => {
+    last = (await workerMachines()).filter((m) => !m.metadata.deletionTimestamp);
+    return last.length === count && last.every((m) => m.status?.phase === 'Running' && m.status.nodeRef) ? last : undefined;
+  }, { timeoutMs, intervalMs: 1_000, what }).catch((error: Error) => {
+    throw new Error(`${error.message}; machines: ${JSON.stringify(last.map((m) => [m.metadata.name, m.status?.phase, hostOf(m)]))}`);
+  });
+}
+
+beforeAll(async () => {
+  await installProviderCrds(kubectl, env);
+  for (const { name } of ALL_HOSTS) await workload.run(['delete', 'node', name, '--ignore-not-found']);
+  namespace = await createUniqueNamespace(kubectl, 'e2e-rem');
+  capi = await startClusterApiManager({ env, stateDir: env.stateDir, namespace, label: namespace });
+  operator = startOperatorProcess({ env, namespace, label: `rem-${namespace}` });
+  provider = startProviderProcess({ env, namespace, label: `rem-${namespace}` });
+  const hosts = [
+    { ...CONTROL_PLANE_HOST, labels: { role: 'control-plane' } },
+    ...WORKER_HOSTS.map((h) => ({ ...h, labels: { role: 'worker' } })),
+    { ...SPARE_HOST, labels: { role: 'spare' } },
+  ];
+  await kubectl.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [
+    // No cleaning: what is on the disks does not matter here, and each skipped ramdisk boot saves minutes on a loaded machine.
+    ...hostObjects({ env, namespace, hosts: hosts.map((h) => ({ name: h.name, system: env.systems[h.system]!, labels: h.labels,
+      spec: { online: false, automatedCleaningMode: 'disabled' } })) }),
+    ...sampleClusterObjects({ env, namespace, name: CLUSTER, watchLabels: capi.watchLabels,
+      controlPlaneHostSelector: { role: 'control-plane' }, workerHostSelector: { role: 'worker' }, workerReplicas: 2,
+      workerHealthCheck: HEALTH_CHECK }),
+  ] }));
+}, minutes(5));
+
+afterAll(async () => {
+  for (const { name } of ALL_HOSTS) await setOsHealthy(name, true).catch(() => undefined);
+  await tearDownClusterApiFile({ env, kubectl, workload, namespace, clusterApiRan: capi !== undefined,
+    processes: [provider, operator, capi], nodeNames: ALL_HOSTS.map((h) => h.name) });
+}, minutes(10));
+
+describe('a MachineHealthCheck with a Metal3RemediationTemplate remediates worker Nodes', () => {
+  let workers: Machine[] = [];
+
+  it('brings up the control plane and two health-checked workers', async () => {
+    workers = await runningWorkers(2, 'two Running workers', minutes(12));
+    // The MachineHealthCheck only reads Nodes once the control plane is initialized.
+    await waitFor(async () => {
+      const found = await kubectl.json<{ status?: { conditions?: Condition[] } }>(['get', 'clusters.cluster.x-k8s.io', CLUSTER, '-n', namespace]);
+      return found.status?.conditions?.some((c) => c.type === 'ControlPlaneInitialized' && c.status === 'True') ? true : undefined;
+    }, { timeoutMs: minutes(5), intervalMs: 2_000, what: 'ControlPlaneInitialized' });
+    expect(workers.map(hostOf).sort()).toEqual(WORKER_HOSTS.map((h) => h.name));
+    // The spare is only now a candidate for workers: both are placed.
+    await kubectl.ok(['label', 'bmh', SPARE_HOST.name, '-n', namespace, 'role=worker', '--overwrite']);
+  });
+
+  it('a NotReady Node is power cycled back to Ready and keeps its Machine; a broken one is replaced on another host', async () => {
+    expect(workers).toHaveLength(2);
+    const [recovering, broken] = workers as [Machine, Machine];
+    await Promise.all([rebootBringsNodeBack(recovering), brokenMachineIsReplaced(broken)]);
+    const [left, replacement] = await runningWorkers(2, 'two Running workers again', minutes(6))
+      .then((machines) => [machines.find((m) => m.metadata.name === recovering.metadata.name), machines.find((m) => m.metadata.name !== recovering.metadata.name)]);
+    expect(left?.metadata.uid).toBe(recovering.metadata.uid);
+    expect(hostOf(replacement!)).toBe(SPARE_HOST.name);
+    expect((await host(SPARE_HOST.name)).status?.provisioning?.state).toBe('provisioned');
+  });
+});
+
+async function rebootBringsNodeBack(target: Machine): Promise<void> {
+  const hostName = hostOf(target);
+  const nodeName = target.status!.nodeRef!.name;
+  const before = (await node(nodeName))!;
+  expect(ready(before)).toBe('True');
+  await workload.ok(['label', 'node', nodeName, 'remediation-test=kept']);
+  await workload.ok(['annotate', 'node', nodeName, 'remediation-test/note=kept']);
+  const since = new Date().toISOString();
+  await markNotReady(nodeName);
+
+  // Cluster API names the remediation after the Machine.
+  const started = await waitFor(async () => {
+    const found = await remediation(target.metadata.name);
+    return found?.status?.phase ? found : undefined;
+  }, { timeoutMs: minutes(2), what: `Metal3Remediation ${target.metadata.name} to start` });
+  expect(['Running', 'Waiting']).toContain(started.status?.phase);
+  // The server went off and came up again from its disk, and its kubelet registered the Node anew.
+  await waitFor(async () => ((await diskBootsSince(hostName, since)).length >= 1 ? true : undefined),
+    { timeoutMs: minutes(3), intervalMs: 1_000, what: `${hostName} to boot from its disk again` });
+  const back = await waitFor(async () => {
+    const found = await node(nodeName);
+    return found && found.metadata.uid !== before.metadata.uid && ready(found) === 'True'
+      && found.metadata.labels?.['remediation-test'] === 'kept' ? found : undefined;
+  }, { timeoutMs: minutes(2), intervalMs: 1_000, what: `Node ${nodeName} back, Ready, with its labels restored` });
+  expect(back.metadata.annotations?.['remediation-test/note']).toBe('kept');
+  expect(back.spec?.providerID).toBe(target.spec.providerID);
+  const registered = (await records(hostName)).nodes.filter((record) => record.at > since);
+  expect(registered.map((record) => record.kind)).toEqual(['node-registered']);
+  // Healthy again: Cluster API deletes the remediation; the Machine and its host stay.
+  await waitFor(async () => ((await remediation(target.metadata.name)) === undefined ? true : undefined),
+    { timeoutMs: minutes(1), what: `Metal3Remediation ${target.metadata.name} to be deleted by Cluster API` });
+  const kept = (await machine(target.metadata.name))!;
+  expect(kept.metadata.uid).toBe(target.metadata.uid);
+  expect(kept.metadata.deletionTimestamp).toBeUndefined();
+  const held = await host(hostName);
+  expect(held.spec.consumerRef?.name).toBe(target.spec.infrastructureRef.name);
+  expect(held.metadata.annotations?.[UNHEALTHY]).toBeUndefined();
+  expect(Object.keys(held.metadata.annotations ?? {}).filter((key) => key.startsWith('reboot.metal3.io'))).toEqual([]);
+}
+
+async function brokenMachineIsReplaced(target: Machine): Promise<void> {
+  const hostName = hostOf(target);
+  const nodeName = target.status!.nodeRef!.name;
+  await setOsHealthy(hostName, false);
+  const since = new Date().toISOString();
+  await markNotReady(nodeName);
+
+  // Watch the Machine until Cluster API has deleted it, noting what the remediation did on the way.
+  let ownerRemediated: Condition | undefined;
+  let lastRemediation: Remediation | undefined;
+  await waitFor(async () => {
+    const current = await machine(target.metadata.name);
+    const found = await remediation(target.metadata.name);
+    if (found?.status) lastRemediation = found;
+    const condition = current?.status?.conditions?.find((c) => c.type === 'OwnerRemediated');
+    if (condition?.status === 'False') ownerRemediated = condition;
+    return current === undefined ? true : undefined;
+  }, { timeoutMs: minutes(8), intervalMs: 1_000, what: `Machine ${target.metadata.name} to be remediated away` }).catch((error: Error) => {
+    throw new Error(`${error.message}; last remediation status ${JSON.stringify(lastRemediation?.status)}`);
+  });
+  // Set False by the provider (WaitingForRemediation); the MachineSet only deletes Machines
+  // whose owner remediation was asked for that way, and then says MachineDeleting itself.
+  expect(ownerRemediated?.status).toBe('False');
+  expect(lastRemediation?.status).toMatchObject({ phase: 'Deleting machine', retryCount: RETRY_LIMIT });
+  const events = await kubectl.json<{ items: { reason: string; regarding: { kind: string; name: string } }[] }>(
+    ['get', 'events.events.k8s.io', '-n', namespace]);
+  expect(events.items.filter((e) => e.regarding.kind === 'Metal3Remediation' && e.regarding.name === target.metadata.name)
+    .map((e) => e.reason)).toEqual(expect.arrayContaining(['RemediationStarted', 'RemediationRetried', 'RemediationGaveUp']));
+  // One power cycle plus one retry, each a boot from disk whose kubelet never came up.
+  const booted = (await records(hostName)).nodes.filter((record) => record.at > since && record.kind !== 'node-deleted');
+  expect(booted.map((record) => record.kind)).toEqual(['node-not-registered', 'node-not-registered']);
+  expect((await diskBootsSince(hostName, since)).length).toBeGreaterThanOrEqual(RETRY_LIMIT + 1);
+  // The host is released but marked, so the replacement chooses the spare.
+  const released = await waitFor(async () => {
+    const current = await host(hostName);
+    return !current.spec.consumerRef ? current : undefined;
+  }, { timeoutMs: minutes(3), intervalMs: 1_000, what: `${hostName} to be released` });
+  expect(released.metadata.annotations?.[UNHEALTHY]).toBe('capm3/UnhealthyNode');
+}
