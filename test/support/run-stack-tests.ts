@@ -67,6 +67,8 @@ function summary(runs: JestRun[]): string {
     ...runs.map((run) => `${run.name}: ${run.code === 0 ? 'passed' : `FAILED (exit ${run.code})`} in ${run.seconds.toFixed(0)} s`),
     `Test Suites: ${suites.join(', ')} (both runs)`,
     `Tests:       ${tests.join(', ')} (both runs)`,
+    // The plain closing line CI reads, in any language: "N passed, N failed[, N skipped]".
+    `Tests: ${sum('numPassedTests')} passed, ${sum('numFailedTests')} failed${sum('numPendingTests') ? `, ${sum('numPendingTests')} skipped` : ''}`,
   ].join('\n');
 }
 
