@@ -15,7 +15,7 @@ describe('readConfigDriveContents', () => {
       'openstack/latest/user_data': '#cloud-config\nhostname: worker-0\n',
       'openstack/latest/network_data.json': '{"links": []}',
     }, CONFIG_DRIVE_ARGS);
-    expect(readConfigDriveContents(iso)).toEqual({ metaData, userData: '#cloud-config\nhostname: worker-0\n' });
+    expect(readConfigDriveContents(iso)).toEqual({ metaData, userData: '#cloud-config\nhostname: worker-0\n', networkData: { links: [] } });
   });
 
   it('takes the newest dated version without latest, and no user data when there is none', () => {
@@ -23,7 +23,7 @@ describe('readConfigDriveContents', () => {
       'openstack/2012-08-10/meta_data.json': '{"uuid": "old"}',
       'openstack/2018-08-27/meta_data.json': '{"uuid": "new"}',
     }, CONFIG_DRIVE_ARGS);
-    expect(readConfigDriveContents(iso)).toEqual({ metaData: { uuid: 'new' }, userData: undefined });
+    expect(readConfigDriveContents(iso)).toEqual({ metaData: { uuid: 'new' }, userData: undefined, networkData: undefined });
   });
 
   it('answers undefined for anything else', () => {

@@ -7,6 +7,8 @@ export interface ConfigDriveContents {
   metaData: Record<string, unknown>;
   /** openstack/<version>/user_data, when there is one. */
   userData: string | undefined;
+  /** openstack/<version>/network_data.json, when there is one and it is a JSON object. */
+  networkData?: Record<string, unknown> | undefined;
 }
 
 const metaDataSchema = z.record(z.string(), z.unknown());
@@ -35,7 +37,17 @@ export function readConfigDriveContents(image: Buffer): ConfigDriveContents | un
       return undefined;
     }
     const userData = iso.readFile(`/openstack/${version}/user_data`)?.toString('utf8');
-    return { metaData, userData };
+    return { metaData, userData, networkData: readNetworkData(iso.readFile(`/openstack/${version}/network_data.json`)) };
   }
   return undefined;
+}
+
+/** cloud-init ignores a network_data.json it cannot parse; so does this reader. */
+function readNetworkData(bytes: Buffer | undefined): Record<string, unknown> | undefined {
+  if (bytes === undefined) return undefined;
+  try {
+    return metaDataSchema.parse(JSON.parse(bytes.toString('utf8')));
+  } catch {
+    return undefined;
+  }
 }

@@ -53,7 +53,11 @@ export interface ImageWriteRecord {
   imageType: 'whole-disk' | 'partition';
   checksum: { algorithm: string; expected: string; actual: string; source: string } | null;
   bytes: number | null;
-  configDrive: { written: boolean; bytes?: number; sha256?: string; source?: string };
+  /** metaData and networkData: the parsed meta_data.json and network_data.json the server received. */
+  configDrive: {
+    written: boolean; bytes?: number; sha256?: string; source?: string;
+    metaData?: Record<string, unknown>; networkData?: Record<string, unknown>;
+  };
   error?: string;
 }
 

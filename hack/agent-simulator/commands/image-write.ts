@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { toAgentError, type AgentError } from '../agent-errors.ts';
 import type { RamdiskAgent } from '../agent.ts';
 import { decodeConfigDrive, type DecodedConfigDrive } from '../configdrive.ts';
-import { readConfigDriveContents } from '../configdrive-contents.ts';
+import { readConfigDriveContents, type ConfigDriveContents } from '../configdrive-contents.ts';
 import { downloadAndVerifyImage, type DownloadedImage } from '../image-download.ts';
 import { validateImageInfo, type ImageInfo } from '../image-info.ts';
 import type { ImageWriteRecord } from '../records.ts';
@@ -41,9 +41,13 @@ function resultMessage(info: ImageInfo, device: string, uuids: Record<string, un
   return `image (${info.id}) written to device ${device} root_uuid=${root}`;
 }
 
-function configDriveRecord(decoded: DecodedConfigDrive | undefined): ImageWriteRecord['configDrive'] {
+function configDriveRecord(decoded: DecodedConfigDrive | undefined, contents: ConfigDriveContents | undefined): ImageWriteRecord['configDrive'] {
   if (decoded === undefined) return { written: false };
-  return { written: true, bytes: decoded.bytes, sha256: decoded.sha256, source: decoded.source };
+  return {
+    written: true, bytes: decoded.bytes, sha256: decoded.sha256, source: decoded.source,
+    ...(contents ? { metaData: contents.metaData } : {}),
+    ...(contents?.networkData ? { networkData: contents.networkData } : {}),
+  };
 }
 
 /**
@@ -78,6 +82,7 @@ export async function prepareImage(agent: RamdiskAgent, rawInfo: unknown, config
       agent.partitionUuids = partitionUuidsFor(info, device, systemUuid);
     }
     const decoded = configdrive === null ? undefined : await decodeConfigDrive(configdrive, info.node_uuid ?? 'local');
+    const contents = decoded === undefined ? undefined : readConfigDriveContents(decoded.image);
     const uuids = agent.partitionUuids ?? {};
     records.addImageWrite(systemUuid, {
       ...base,
@@ -94,12 +99,12 @@ export async function prepareImage(agent: RamdiskAgent, rawInfo: unknown, config
               source: downloaded.checksum.source,
             },
       bytes: downloaded?.bytes ?? null,
-      configDrive: configDriveRecord(decoded),
+      configDrive: configDriveRecord(decoded, contents),
     });
     agent.services.disk.imageWritten({
       device,
       nodeUuid: agent.node?.uuid ?? null,
-      configDrive: decoded === undefined ? undefined : readConfigDriveContents(decoded.image),
+      configDrive: contents,
     });
     logger.info('image written', { systemUuid, imageId: info.id, device, bytes: downloaded?.bytes, cached: alreadyCached });
     return resultMessage(info, device, uuids);
