@@ -34,10 +34,17 @@ const PROVIDER_GRANTS = [
   'patch infrastructure.cluster.x-k8s.io/metal3machines/status',
   'patch infrastructure.cluster.x-k8s.io/metal3clusters/status',
   ...verbs('infrastructure.cluster.x-k8s.io/metal3machinetemplates', ['get', 'list', 'watch']),
+  ...verbs('infrastructure.cluster.x-k8s.io/metal3datatemplates', ['get', 'list', 'watch', 'patch']),
+  ...['metal3dataclaims', 'metal3datas'].flatMap((kind) => verbs(`infrastructure.cluster.x-k8s.io/${kind}`, ['get', 'list', 'watch', 'create', 'patch', 'delete'])),
+  ...['metal3datatemplates', 'metal3dataclaims', 'metal3datas'].map((kind) => `patch infrastructure.cluster.x-k8s.io/${kind}/status`),
+  ...['ipam.metal3.io', 'ipam.cluster.x-k8s.io'].flatMap((group) => [
+    ...['ipclaims', 'ipaddressclaims'].flatMap((kind) => verbs(`${group}/${kind}`, ['get', 'list', 'create', 'patch', 'delete'])),
+    `get ${group}/ipaddresses`,
+  ]),
   ...['clusters', 'machines'].flatMap((kind) => verbs(`cluster.x-k8s.io/${kind}`, ['get', 'list', 'watch'])),
   'get cluster.x-k8s.io/machinesets',
   ...verbs('metal3.io/baremetalhosts', ['get', 'list', 'watch', 'patch']),
-  ...verbs('core/secrets', ['get', 'patch']),
+  ...verbs('core/secrets', ['get', 'patch', 'create', 'delete']),
   ...EVENTS,
 ];
 
