@@ -7,12 +7,12 @@ import type { StackEnv } from './stack-env.ts';
 /** BareMetalHost, provider and core Cluster API CRDs on the test API server, all Established. */
 export async function installProviderCrds(kubectl: Kubectl, env: Pick<StackEnv, 'kubectl' | 'kubeconfig'>): Promise<void> {
   await installClusterApiCrds({ kubectl: env.kubectl, kubeconfig: env.kubeconfig });
-  for (const dir of ['deploy/crds', 'deploy/capm3/crds', 'deploy/ipam/crds']) {
+  for (const dir of ['deploy/crds', 'deploy/capm3/crds']) {
     await kubectl.ok(['apply', '--server-side', '--force-conflicts', '-k', join(repoRoot, dir)]);
   }
   await kubectl.ok(['wait', '--for=condition=Established', '--timeout=60s',
     'crd/baremetalhosts.metal3.io', 'crd/metal3machines.infrastructure.cluster.x-k8s.io', 'crd/metal3clusters.infrastructure.cluster.x-k8s.io',
     'crd/metal3machinetemplates.infrastructure.cluster.x-k8s.io', 'crd/metal3clustertemplates.infrastructure.cluster.x-k8s.io',
     'crd/metal3datatemplates.infrastructure.cluster.x-k8s.io', 'crd/metal3dataclaims.infrastructure.cluster.x-k8s.io',
-    'crd/metal3datas.infrastructure.cluster.x-k8s.io', 'crd/ipclaims.ipam.metal3.io', 'crd/ipaddresses.ipam.metal3.io', 'crd/ippools.ipam.metal3.io']);
+    'crd/metal3datas.infrastructure.cluster.x-k8s.io']);
 }
