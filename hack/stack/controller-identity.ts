@@ -28,6 +28,13 @@ export const PROVIDER_IDENTITY: ControllerIdentity = {
   serviceAccount: 'capm3-manager',
 };
 
+export const IPAM_IDENTITY: ControllerIdentity = {
+  name: 'ipam',
+  kustomization: 'deploy/ipam/default',
+  namespace: 'metal3-ipam-system',
+  serviceAccount: 'ipam-manager',
+};
+
 /** The user name the API server gives the ServiceAccount's tokens. */
 export const identityUser = (identity: ControllerIdentity): string => `system:serviceaccount:${identity.namespace}:${identity.serviceAccount}`;
 

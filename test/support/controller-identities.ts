@@ -1,17 +1,17 @@
 import { existsSync } from 'node:fs';
 import {
-  OPERATOR_IDENTITY, PROVIDER_IDENTITY, identityKubeconfigPath, installControllerIdentity, type ControllerIdentity,
+  IPAM_IDENTITY, OPERATOR_IDENTITY, PROVIDER_IDENTITY, identityKubeconfigPath, installControllerIdentity, type ControllerIdentity,
 } from '../../hack/stack/controller-identity.ts';
 import { readState } from '../../hack/stack/state.ts';
 
 /**
- * The operator's and the provider's ServiceAccounts and RBAC from deploy/, on the test stack, with
- * a token kubeconfig each: the tests run both processes as installed controllers, never as admin.
+ * The operator's, the provider's and the IPAM's ServiceAccounts and RBAC from deploy/, on the test
+ * stack, with a token kubeconfig each: the tests run these processes as installed controllers, never as admin.
  */
 export async function installControllerIdentities(stateDir: string): Promise<void> {
   const state = readState(stateDir);
   if (!state) throw new Error(`no test stack recorded in ${stateDir}`);
-  for (const identity of [OPERATOR_IDENTITY, PROVIDER_IDENTITY]) {
+  for (const identity of [OPERATOR_IDENTITY, PROVIDER_IDENTITY, IPAM_IDENTITY]) {
     await installControllerIdentity({ kubectl: state.env.kubectl, kubeconfig: state.env.kubeconfig, stateDir, identity });
   }
 }

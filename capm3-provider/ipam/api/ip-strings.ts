@@ -31,3 +31,16 @@ export function ipSubnetString() {
 export function prefixLength() {
   return z.int().min(0).max(128).meta({ format: 'int32' });
 }
+
+/**
+ * Most entries of an address map (preAllocations, status.indexes): bounded so the API server
+ * can afford the CEL check of every value; far more than one object can hold anyway.
+ */
+export const MAX_ADDRESS_MAP_ENTRIES = 16384;
+
+/** Claim name -> address. */
+export function addressMap() {
+  return z.record(z.string().min(1).max(253), ipAddressString())
+    .refine((map) => Object.keys(map).length <= MAX_ADDRESS_MAP_ENTRIES, { message: `at most ${MAX_ADDRESS_MAP_ENTRIES} entries` })
+    .meta({ maxProperties: MAX_ADDRESS_MAP_ENTRIES });
+}

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { objectMetaSchema, rfc3339 } from '../../../operator/api/index.ts';
 import type { ResourceType } from '../../../operator/runtime/index.ts';
 import { IPAM_GROUP, IPAM_VERSION } from './group-version.ts';
-import { ipAddressString, ipSubnetString, prefixLength } from './ip-strings.ts';
+import { addressMap, ipAddressString, ipSubnetString, prefixLength } from './ip-strings.ts';
 
 export const IPPoolResource = {
   group: IPAM_GROUP,
@@ -33,7 +33,7 @@ export const ipPoolSpecSchema = z.object({
   pools: z.array(poolEntrySchema).max(256).optional().describe('Address ranges, used in this order.'),
   allocationStrategy: z.enum(ALLOCATION_STRATEGIES).optional()
     .describe('sequential (unset) hands out the lowest free address, random any free one; ranges are used in order either way.'),
-  preAllocations: z.record(z.string(), ipAddressString()).optional()
+  preAllocations: addressMap().optional()
     .describe('Addresses reserved for claims by claim name; no other claim gets them.'),
   prefix: prefixLength().optional().describe('Default prefix length of the addresses.'),
   gateway: ipAddressString().optional().describe('Default gateway of the addresses.'),
@@ -44,7 +44,7 @@ export type IPPoolSpec = z.infer<typeof ipPoolSpecSchema>;
 
 export const ipPoolStatusSchema = z.object({
   lastUpdated: rfc3339().optional().describe('When the allocations last changed.'),
-  indexes: z.record(z.string(), ipAddressString()).optional()
+  indexes: addressMap().optional()
     .describe('The address held by each claim, keyed by claim name (upstream Go field Allocations).'),
 });
 export type IPPoolStatus = z.infer<typeof ipPoolStatusSchema>;

@@ -24,6 +24,7 @@ const INSTALLS = [
   { directory: 'deploy/operator/default', namespace: 'baremetal-operator-system', serviceAccount: 'baremetal-operator-controller-manager' },
   { directory: 'deploy/operator/namespace-scoped', namespace: 'baremetal-operator-system', serviceAccount: 'baremetal-operator-controller-manager' },
   { directory: 'deploy/capm3/default', namespace: 'capm3-system', serviceAccount: 'capm3-manager' },
+  { directory: 'deploy/ipam/default', namespace: 'metal3-ipam-system', serviceAccount: 'ipam-manager' },
 ];
 
 /** Each kustomization renders and every object it renders is accepted by the real API server. */
@@ -90,8 +91,9 @@ describe('kustomize installs in deploy/ on the real API server', () => {
     expect(pod.containers[0]?.env).toContainEqual({ name: 'WATCH_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } });
   });
 
-  it('every object of the provider carries clusterctl\'s provider label', async () => {
-    const objects = await renderKustomization({ kubectl: env.kubectl, directory: 'deploy/capm3/default' });
-    for (const object of objects) expect(object.metadata.labels?.['cluster.x-k8s.io/provider']).toBe('infrastructure-metal3');
-  });
+  it.each([['deploy/capm3/default', 'infrastructure-metal3'], ['deploy/ipam/default', 'ipam-metal3']])(
+    'every object of %s carries clusterctl\'s provider label %s', async (directory, provider) => {
+      const objects = await renderKustomization({ kubectl: env.kubectl, directory });
+      for (const object of objects) expect(object.metadata.labels?.['cluster.x-k8s.io/provider']).toBe(provider);
+    });
 });

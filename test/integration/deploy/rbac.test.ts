@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
 import {
-  OPERATOR_IDENTITY, PROVIDER_IDENTITY, identityUser, type ControllerIdentity,
+  IPAM_IDENTITY, OPERATOR_IDENTITY, PROVIDER_IDENTITY, identityUser, type ControllerIdentity,
 } from '../../../hack/stack/controller-identity.ts';
 import { renderKustomization } from '../../../hack/stack/kustomize.ts';
 import { controllerKubeconfig } from '../../support/controller-identities.ts';
@@ -48,6 +48,18 @@ const PROVIDER_GRANTS = [
   ...EVENTS,
 ];
 
+/** The declared list for the IP address manager: both IPAM API groups, nothing else but Events. */
+const IPAM_GRANTS = [
+  ...['ippools', 'ipclaims'].flatMap((kind) => verbs(`ipam.metal3.io/${kind}`, ['get', 'list', 'watch', 'patch'])),
+  'patch ipam.metal3.io/ippools/status',
+  'patch ipam.metal3.io/ipclaims/status',
+  ...verbs('ipam.metal3.io/ipaddresses', ['get', 'list', 'watch', 'create', 'patch', 'delete']),
+  ...verbs('ipam.cluster.x-k8s.io/ipaddressclaims', ['get', 'list', 'watch', 'patch']),
+  'patch ipam.cluster.x-k8s.io/ipaddressclaims/status',
+  ...verbs('ipam.cluster.x-k8s.io/ipaddresses', ['get', 'list', 'watch', 'create', 'patch', 'delete']),
+  ...EVENTS,
+];
+
 const sorted = (lines: string[]) => [...lines].sort();
 
 describe('RBAC from deploy/: the permissions the API server grants each ServiceAccount are the declared ones', () => {
@@ -64,6 +76,7 @@ describe('RBAC from deploy/: the permissions the API server grants each ServiceA
   it.each([
     ['operator', OPERATOR_IDENTITY, OPERATOR_GRANTS],
     ['provider', PROVIDER_IDENTITY, PROVIDER_GRANTS],
+    ['IPAM', IPAM_IDENTITY, IPAM_GRANTS],
   ])('the %s token is its ServiceAccount, granted exactly the declared list (the Lease only at home)', async (_, identity, grants) => {
     const kubectl = as(identity);
     const whoami = JSON.parse(await kubectl.ok(['auth', 'whoami', '-o', 'json'])) as { status: { userInfo: { username: string; groups: string[] } } };
@@ -90,7 +103,7 @@ describe('RBAC from deploy/: the permissions the API server grants each ServiceA
     expect(sorted(roles.flatMap((role) => flattenRules(role.rules)))).toEqual(sorted([...OPERATOR_GRANTS, ...LEASE]));
   });
 
-  it.each(['deploy/operator/default', 'deploy/operator/namespace-scoped', 'deploy/capm3/default'])(
+  it.each(['deploy/operator/default', 'deploy/operator/namespace-scoped', 'deploy/capm3/default', 'deploy/ipam/default'])(
     '%s grants no wildcard, no non-resource URL, and never creates, updates or deletes Secrets',
     async (directory) => {
       const objects = await renderKustomization({ kubectl: env.kubectl, directory });
