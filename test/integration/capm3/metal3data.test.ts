@@ -1,7 +1,6 @@
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { parse } from 'yaml';
-import { repoRoot } from '../../../hack/stack/paths.ts';
+import { installIpamCrds } from '../../support/ipam-crds.ts';
 import { Kubectl } from '../../support/kubectl.ts';
 import { createUniqueNamespace } from '../../support/namespaces.ts';
 import { installProviderCrds } from '../../support/provider-crds.ts';
@@ -82,12 +81,7 @@ describe('Metal3DataTemplate, Metal3DataClaim and Metal3Data on the real API ser
   }
 
   beforeAll(async () => {
-    await installProviderCrds(kubectl, env);
-    // Only the claim and address kinds: this test plays the IPAM controller and needs no IPPool.
-    for (const kind of ['ipclaims', 'ipaddresses']) {
-      await kubectl.ok(['apply', '--server-side', '--force-conflicts', '-f', join(repoRoot, `deploy/ipam/crds/ipam.metal3.io_${kind}.yaml`)]);
-    }
-    await kubectl.ok(['wait', '--for=condition=Established', '--timeout=60s', 'crd/ipclaims.ipam.metal3.io', 'crd/ipaddresses.ipam.metal3.io']);
+    await Promise.all([installProviderCrds(kubectl, env), installIpamCrds(kubectl, env)]);
     namespace = await createUniqueNamespace(kubectl, 'capm3-data');
     objects = new ClusterApiObjects(kubectl, namespace);
     provider = startProviderProcess({ env, namespace, label: `data-${namespace}` });
