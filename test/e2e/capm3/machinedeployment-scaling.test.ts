@@ -14,6 +14,7 @@ import { startProviderProcess, type ProviderProcess } from '../../support/provid
 import { releaseNodesNamed } from '../../support/release-systems.ts';
 import { readStackEnv } from '../../support/stack-env.ts';
 import { waitFor } from '../../support/wait-for.ts';
+import { deleteClustersAndHosts } from './cluster-teardown.ts';
 
 // The story users know from Metal3: `kubectl scale machinedeployment` turns into servers being
 // provisioned and released. Core Cluster API's own manager drives the provider, the provider
@@ -98,15 +99,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   try {
-    if (capi && namespace) {
-      // Deleting the Cluster lets Cluster API delete the Machines and the provider release the hosts.
-      await kubectl.run(['delete', 'clusters.cluster.x-k8s.io', '--all', '-n', namespace, '--wait=false']);
-      await waitFor(async () => ((await list('clusters.cluster.x-k8s.io')).length === 0 ? true : undefined),
-        { timeoutMs: minutes(4), what: 'the Cluster to be deleted' }).catch(() => undefined);
-      await kubectl.run(['delete', 'bmh', '--all', '-n', namespace, '--wait=false']);
-      await waitFor(async () => ((await list('bmh')).length === 0 ? true : undefined), { timeoutMs: minutes(3), what: 'hosts deleted' })
-        .catch(() => undefined);
-    }
+    if (capi && namespace) await deleteClustersAndHosts(kubectl, namespace);
   } finally {
     await provider?.stop();
     await operator?.stop();
