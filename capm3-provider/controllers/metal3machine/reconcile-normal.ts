@@ -52,15 +52,18 @@ export async function reconcileNormal(scope: MachineScope, deps: MachineDeps): P
     return wait('InvalidHostSelector', `spec.hostSelector: ${error.message}`);
   }
 
+  // Without a data template the spec's Secrets are ready at once and go to the host with the claim;
+  // with one, image and data are written only once the rendered Secrets exist (they need the host).
+  const fromSpec = m3m.spec.dataTemplate?.name ? undefined : await machineData(deps.data, { m3m, status, signal: scope.signal });
   let host = await currentHost(scope, deps);
   if (!host) {
-    // With a data template, the image and data are written only once the rendered Secrets exist.
-    const claimed = await claimAHost(scope, deps, { selector, data: m3m.spec.dataTemplate?.name ? {} : data.hostData });
+    const claimData = fromSpec?.kind === 'ready' ? { ...data.hostData, ...withoutKind(fromSpec) } : {};
+    const claimed = await claimAHost(scope, deps, { selector, data: claimData });
     if ('result' in claimed) return claimed.result;
     host = claimed.host;
   }
 
-  const rendered = await machineData(deps.data, { m3m, status, signal: scope.signal });
+  const rendered = fromSpec ?? await machineData(deps.data, { m3m, status, signal: scope.signal });
   const dataForHost: HostData = rendered.kind === 'ready' ? { ...data.hostData, ...withoutKind(rendered) } : {};
 
   // Held: keep our labels, spec and the Cluster's pause on the host, in one conditional write.

@@ -190,6 +190,24 @@ describe('Metal3DataTemplate, Metal3DataClaim and Metal3Data on the real API ser
     expect(await find('secret', 'm-bad-metadata')).toBeUndefined();
   });
 
+  it('without a data template, the Secrets named in the spec go to the host with the image, as before', async () => {
+    await fakeHost(objects, 'host-5', { labels: { for: 'm-own' } });
+    await objects.machine('m-own', { cluster: CLUSTER, dataSecretName: 'bootstrap',
+      m3mSpec: { image: IMAGE, metaData: { name: 'own-meta' }, networkData: { name: 'own-network' }, hostSelector: { matchLabels: { for: 'm-own' } } } });
+    const host = await until('host-5 to get image and data', async () => {
+      const current = await find<Host>('bmh', 'host-5');
+      return current?.spec.image ? current : undefined;
+    });
+    expect(host.spec.metaData?.name).toBe('own-meta');
+    expect(host.spec.networkData?.name).toBe('own-network');
+    const m3m = await until('m-own status', async () => {
+      const current = await find<M3M>('m3m', 'm-own');
+      return current?.status?.networkData ? current : undefined;
+    });
+    expect(m3m.status?.metaData?.name).toBe('own-meta');
+    expect(await find('m3dc', 'm-own')).toBeUndefined();
+  });
+
   it('deleting a machine deletes its claim, Metal3Data, IPClaim and Secrets; the next machine reuses the freed index', async () => {
     const dataB = (await objects.get<Claim>('m3dc', 'm-b')).status!.renderedData!.name;
     const freedIndex = (await objects.get<Data>('m3d', dataB)).spec.index;
@@ -215,7 +233,7 @@ describe('Metal3DataTemplate, Metal3DataClaim and Metal3Data on the real API ser
     const kept = await objects.get<{ metadata: Meta }>('m3dt', TEMPLATE);
     expect(kept.metadata.deletionTimestamp).toBeDefined();
     expect(kept.metadata.finalizers).toEqual(['metal3datatemplate.infrastructure.cluster.x-k8s.io']);
-    await kubectl.ok(['delete', 'm3m', 'm-c', 'm-bad', '-n', namespace, '--wait=false']);
+    await kubectl.ok(['delete', 'm3m', 'm-c', 'm-bad', 'm-own', '-n', namespace, '--wait=false']);
     await gone('m3dt', TEMPLATE);
     await gone('m3dt', 'bad');
     expect(await list('m3dc')).toEqual([]);
