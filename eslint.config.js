@@ -8,6 +8,11 @@ const operatorInternals = {
   regex: '^(\\.\\./)+operator/(?!(runtime|api)/index\\.ts$)',
   message: 'capm3-provider may import the operator only through operator/runtime/index.ts or operator/api/index.ts.',
 };
+// The IP address manager is a module of its own: the rest of the provider sees its index.ts only.
+const ipamInternals = {
+  regex: '^(\\.\\./)+ipam/(?!index\\.ts$)',
+  message: 'outside capm3-provider/ipam, import the IPAM only through capm3-provider/ipam/index.ts.',
+};
 const runtimeMessage = 'operator/runtime is shared with capm3-provider and must not depend on the rest of the operator.';
 
 export default tseslint.config(
@@ -23,6 +28,11 @@ export default tseslint.config(
   },
   {
     files: ['capm3-provider/**/*.ts'],
+    ignores: ['capm3-provider/ipam/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [operatorInternals, ipamInternals] }] },
+  },
+  {
+    files: ['capm3-provider/ipam/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [operatorInternals] }] },
   },
   {

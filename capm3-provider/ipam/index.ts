@@ -3,3 +3,5 @@
  * capm3-provider/ipam/, e.g. the Metal3Data controller that claims addresses for its machines.
  */
 export * from './api/index.ts';
+/** `<namePrefix>-<address with . and : as ->`: the name of the IPAddress holding an address. */
+export { ipAddressName } from './allocation/index.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { ipPoolSchema } from '../api/index.ts';
-import { clusterApiClaims, metal3Claims } from './claim-kinds.ts';
+import { belongsTo, clusterApiClaims, metal3Claims } from './claim-kinds.ts';
 import { poolIndexes } from './pool-status.ts';
 
 const pool = ipPoolSchema.parse({ metadata: { name: 'pool-a', namespace: 'ns', uid: 'pool-uid' }, spec: { namePrefix: 'pool-a' } });
@@ -24,7 +24,12 @@ describe('Metal3 IPClaims', () => {
       spec: { address: '192.168.0.10', prefix: 24, gateway: '192.168.0.1', dnsServers: ['8.8.8.8'],
         pool: { name: 'pool-a', namespace: 'ns' }, claim: { name: 'm3data-pool-a', namespace: 'ns' } },
     });
-    expect(metal3Claims.readAddress(address)).toMatchObject({ name: 'pool-a-192-168-0-10', poolName: 'pool-a', claimName: 'm3data-pool-a', deleting: false });
+    const held = metal3Claims.readAddress(address)!;
+    expect(held).toMatchObject({ name: 'pool-a-192-168-0-10', poolName: 'pool-a', claimName: 'm3data-pool-a', claimUid: 'claim-uid', deleting: false });
+    expect(belongsTo(held, claim)).toBe(true);
+    // A claim recreated under the same name is another claim.
+    expect(belongsTo(held, { ...claim, metadata: { ...claim.metadata, uid: 'new-uid' } })).toBe(false);
+    expect(belongsTo({ ...held, claimUid: undefined }, { ...claim, metadata: { ...claim.metadata, uid: 'new-uid' } })).toBe(true);
   });
 
   it('show the address or the error in status, clearing the other', () => {
@@ -71,7 +76,7 @@ describe('Cluster API IPAddressClaims', () => {
 describe('poolIndexes', () => {
   it('maps each claim to its address, leaving out addresses being deleted', () => {
     const held = (claimName: string, address: string, deleting = false) =>
-      ({ kind: metal3Claims, name: `p-${address}`, address, poolName: 'p', claimName, deleting, object: { metadata: {} } });
+      ({ kind: metal3Claims, name: `p-${address}`, address, poolName: 'p', claimName, claimUid: undefined, deleting, object: { metadata: {} } });
     expect(poolIndexes([held('b', '10.0.0.2'), held('a', '10.0.0.1'), held('gone', '10.0.0.3', true)]))
       .toEqual({ a: '10.0.0.1', b: '10.0.0.2' });
   });

@@ -16,6 +16,8 @@ export interface HeldAddress {
   address: string;
   poolName: string;
   claimName: string;
+  /** From the claim ownerReference we set; undefined on objects made by hand. */
+  claimUid: string | undefined;
   deleting: boolean;
   object: KubeObject;
 }
@@ -40,9 +42,19 @@ export interface ClaimKind {
   buildAddress(input: { pool: IPPool; claim: KubeObject; name: string; allocation: Allocation }): KubeObject;
   /** Status merge patches. */
   allocatedStatus(claim: KubeObject, addressName: string, now: Date): Record<string, unknown>;
-  failedStatus(claim: KubeObject, failure: { reason: AllocationFailure | 'PoolNotFound' | 'PoolDeleting'; message: string }, now: Date): Record<string, unknown>;
+  failedStatus(claim: KubeObject, failure: { reason: AllocationFailure | 'PoolNotReady'; message: string }, now: Date): Record<string, unknown>;
   /** The failure message the claim's status already shows, if any. */
   failureOf(claim: KubeObject): string | undefined;
+}
+
+function claimUidOf(object: KubeObject, claimKind: string): string | undefined {
+  return object.metadata.ownerReferences?.find((owner) => owner.kind === claimKind)?.uid || undefined;
+}
+
+/** Whether the address object was made for this very claim (not an earlier one of the same name). */
+export function belongsTo(address: HeldAddress, claim: KubeObject): boolean {
+  if (address.claimName !== claim.metadata.name) return false;
+  return address.claimUid === undefined || claim.metadata.uid === undefined || address.claimUid === claim.metadata.uid;
 }
 
 function ownerReferences(pool: IPPool, claim: KubeObject, claimApiVersion: string, claimKind: string) {
@@ -74,7 +86,7 @@ export const metal3Claims: ClaimKind = {
   readAddress(object) {
     const parsed = ipAddressSchema.safeParse(object).data;
     if (!parsed?.spec.pool.name) return undefined;
-    return { kind: metal3Claims, name: object.metadata.name ?? '', address: parsed.spec.address, poolName: parsed.spec.pool.name, claimName: parsed.spec.claim.name ?? '',
+    return { kind: metal3Claims, name: object.metadata.name ?? '', address: parsed.spec.address, poolName: parsed.spec.pool.name, claimName: parsed.spec.claim.name ?? '', claimUid: claimUidOf(object, IPClaimResource.kind),
       deleting: Boolean(object.metadata.deletionTimestamp), object };
   },
   buildAddress(input) {
@@ -121,7 +133,7 @@ export const clusterApiClaims: ClaimKind = {
     const parsed = clusterApiIPAddressSchema.safeParse(object).data;
     const ref = parsed?.spec.poolRef;
     if (!parsed || !ref?.name || ref.apiGroup !== IPAM_GROUP || ref.kind !== IPPoolResource.kind) return undefined;
-    return { kind: clusterApiClaims, name: object.metadata.name ?? '', address: parsed.spec.address, poolName: ref.name, claimName: parsed.spec.claimRef.name,
+    return { kind: clusterApiClaims, name: object.metadata.name ?? '', address: parsed.spec.address, poolName: ref.name, claimName: parsed.spec.claimRef.name, claimUid: claimUidOf(object, IPAddressClaimResource.kind),
       deleting: Boolean(object.metadata.deletionTimestamp), object };
   },
   buildAddress(input) {

@@ -6,7 +6,8 @@ import type { PoolScope } from './context.ts';
 import { claimAccess } from './context.ts';
 
 export interface ClaimFailure {
-  reason: AllocationFailure | 'PoolNotFound' | 'PoolDeleting';
+  /** PoolNotReady: Cluster API's reason for a pool that is missing, being deleted or unreadable. */
+  reason: AllocationFailure | 'PoolNotReady';
   message: string;
 }
 

@@ -33,13 +33,21 @@ export class IpPoolReconciler implements Reconciler {
   async reconcile(request: Request, context: ReconcileContext): Promise<Result> {
     const scope: PoolScope = { deps: this.#deps, namespace: request.namespace ?? '', poolName: request.name, log: context.log, signal: context.signal };
     const cached = this.#deps.pools.cache.get(request);
-    if (!cached) return this.#withoutPool(scope);
+    if (!cached) return this.#withoutPool(scope, `IPPool ${scope.poolName} not found in namespace ${scope.namespace}`);
     if (this.#filter && !this.#filter.accepts(cached)) return {};
     if (cached.metadata.annotations?.[PAUSED_ANNOTATION] !== undefined) {
       context.log.debug('IPPool is paused');
       return {};
     }
-    let pool = ipPoolSchema.parse(cached);
+    const parsed = ipPoolSchema.safeParse(cached);
+    if (!parsed.success) {
+      // Only a pool stored before its CRD's checks could be this; say so and serve none of it.
+      const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
+      context.log.warn('invalid IPPool', { problems });
+      await this.#deps.events.event(cached, { type: 'Warning', reason: 'InvalidPool', action: 'ServePool', note: problems });
+      return this.#withoutPool(scope, `IPPool ${scope.poolName} is invalid: ${problems}`);
+    }
+    let pool = parsed.data;
     try {
       if (!pool.metadata.deletionTimestamp) pool = ipPoolSchema.parse(await addFinalizer(this.#deps.pools.client, pool, IPPOOL_FINALIZER, { strategy: 'merge', signal: context.signal }));
       return await this.#servePool(scope, pool);
@@ -80,16 +88,16 @@ export class IpPoolReconciler implements Reconciler {
   }
 
   /**
-   * Claims naming a pool that does not exist: deleted ones are released (never left hanging),
-   * the others say why they get no address.
+   * Claims naming a pool that does not exist (or cannot be read): deleted ones are released
+   * (never left hanging), the others say why they get no address.
    */
-  async #withoutPool(scope: PoolScope): Promise<Result> {
+  async #withoutPool(scope: PoolScope, message: string): Promise<Result> {
     const held = await this.#deps.addresses.heldBy(scope.namespace, scope.poolName, scope.signal);
     const failures = await this.#forEachClaim(scope, async (kind, claim) => {
       if (claim.metadata.deletionTimestamp) {
         if (hasFinalizer(claim, kind.claimFinalizer)) await releaseClaim(scope, { kind, claim, held });
       } else if (!kind.addressNameOf(claim)) {
-        await recordClaimFailure(scope, kind, claim, { reason: 'PoolNotFound', message: `IPPool ${scope.poolName} not found in namespace ${scope.namespace}` });
+        await recordClaimFailure(scope, kind, claim, { reason: 'PoolNotReady', message });
       }
     });
     await releaseStrayAddresses(scope, held);

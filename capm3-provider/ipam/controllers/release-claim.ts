@@ -1,6 +1,7 @@
 import type { KubeObject } from '../../../operator/runtime/index.ts';
 import { removeFinalizer } from '../../../operator/runtime/index.ts';
 import type { ClaimKind, HeldAddress } from './claim-kinds.ts';
+import { belongsTo } from './claim-kinds.ts';
 import type { PoolScope } from './context.ts';
 import { claimAccess } from './context.ts';
 
@@ -16,7 +17,7 @@ export async function releaseClaim(scope: PoolScope, input: { kind: ClaimKind; c
     return;
   }
   const name = claim.metadata.name ?? '';
-  for (const address of held.filter((candidate) => candidate.kind === kind && candidate.claimName === name)) {
+  for (const address of held.filter((candidate) => candidate.kind === kind && belongsTo(candidate, claim))) {
     await scope.deps.addresses.release(address, scope.signal);
     held.splice(held.indexOf(address), 1);
     scope.log.info('address released', { claim: name, kind: kind.label, address: address.address, ipAddress: address.name });
@@ -31,7 +32,9 @@ export async function releaseClaim(scope: PoolScope, input: { kind: ClaimKind; c
  */
 export async function releaseStrayAddresses(scope: PoolScope, held: HeldAddress[]): Promise<void> {
   for (const address of [...held]) {
-    const claim = claimAccess(scope.deps, address.kind).cache.get({ namespace: scope.namespace, name: address.claimName });
+    const cached = claimAccess(scope.deps, address.kind).cache.get({ namespace: scope.namespace, name: address.claimName });
+    // A cached claim that is not the address's own (an earlier one of that name) says nothing about it.
+    const claim = cached && belongsTo(address, cached) ? cached : undefined;
     const recorded = claim ? address.kind.addressNameOf(claim) : undefined;
     const stray = recorded !== undefined && recorded !== address.name;
     const abandoned = address.deleting && !claim;

@@ -3,7 +3,7 @@ import { addFinalizer, isNotFound } from '../../../operator/runtime/index.ts';
 import type { IPPool } from '../api/index.ts';
 import { AllocationError, allocate, canonicalIp, ipAddressName } from '../allocation/index.ts';
 import type { ClaimKind, HeldAddress } from './claim-kinds.ts';
-import { CLAIM_KINDS } from './claim-kinds.ts';
+import { CLAIM_KINDS, belongsTo } from './claim-kinds.ts';
 import { recordClaimFailure, writeClaimStatus } from './claim-status.ts';
 import type { PoolScope } from './context.ts';
 import { claimAccess } from './context.ts';
@@ -33,13 +33,13 @@ export async function serveClaim(scope: PoolScope, input: { kind: ClaimKind; poo
   }
   if (claim.metadata.deletionTimestamp || kind.addressNameOf(claim)) return;
   if (pool.metadata.deletionTimestamp) {
-    await recordClaimFailure(scope, kind, claim, { reason: 'PoolDeleting', message: `IPPool ${scope.poolName} is being deleted` });
+    await recordClaimFailure(scope, kind, claim, { reason: 'PoolNotReady', message: `IPPool ${scope.poolName} is being deleted` });
     return;
   }
   claim = await addFinalizer(client, claim, kind.claimFinalizer, { strategy: 'merge', signal: scope.signal });
   const claimName = claim.metadata.name ?? '';
 
-  const existing = held.find((address) => address.kind === kind && address.claimName === claimName && !address.deleting);
+  const existing = held.find((address) => address.kind === kind && belongsTo(address, claim) && !address.deleting);
   if (existing) {
     await recordAllocated(scope, { kind, claim, address: existing, createdHere: false, held });
     return;
@@ -62,17 +62,19 @@ export async function serveClaim(scope: PoolScope, input: { kind: ClaimKind; poo
     const created = await scope.deps.addresses.create(kind, object, scope.signal);
     if (!created) {
       const taken = await scope.deps.addresses.get(kind, scope.namespace, name, scope.signal);
-      if (taken && taken.claimName === claimName && !taken.deleting && taken.poolName === scope.poolName) {
+      if (taken && belongsTo(taken, claim) && !taken.deleting && taken.poolName === scope.poolName) {
         // Another process is serving this very claim and got there first.
         held.push(taken);
         await recordAllocated(scope, { kind, claim, address: taken, createdHere: false, held });
         return;
       }
       if (taken) held.push(taken);
+      scope.log.debug('address taken meanwhile; trying the next', { claim: claimName, address: allocation.address, by: taken?.claimName });
       unavailable.push(allocation.address);
       continue;
     }
     if (await heldByOtherGroup(scope, kind, name, allocation.address)) {
+      scope.log.debug('address taken in the other API group; giving it back', { claim: claimName, address: allocation.address });
       await scope.deps.addresses.release(created, scope.signal);
       unavailable.push(allocation.address);
       continue;

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { OPERATOR_IDENTITY, PROVIDER_IDENTITY } from '../../../hack/stack/controller-identity.ts';
+import { IPAM_IDENTITY, OPERATOR_IDENTITY, PROVIDER_IDENTITY } from '../../../hack/stack/controller-identity.ts';
 import { isAlive } from '../../../hack/stack/processes.ts';
 import { Kubectl } from '../../support/kubectl.ts';
 import { createUniqueNamespace, deleteNamespace } from '../../support/namespaces.ts';
+import { startIpamProcess } from '../../support/ipam-process.ts';
 import { startOperatorProcess } from '../../support/operator-process.ts';
 import { startProviderProcess } from '../../support/provider-process.ts';
 import { readStackEnv } from '../../support/stack-env.ts';
@@ -62,20 +63,23 @@ describe('leader election with the ServiceAccounts from deploy/', () => {
     }
   });
 
-  it('the provider takes and renews its Lease in capm3-system', async () => {
-    const id = `rbac-test-capm3-${suffix}`;
-    const provider = startProviderProcess({
+  it.each([
+    { who: 'provider', identity: PROVIDER_IDENTITY, start: startProviderProcess },
+    { who: 'IPAM', identity: IPAM_IDENTITY, start: startIpamProcess },
+  ])('the $who takes and renews its Lease in $identity.namespace', async ({ who, identity, start }) => {
+    const id = `rbac-test-${who.toLowerCase()}-${suffix}`;
+    const controller = start({
       env, namespace, label: `leases-${suffix}`,
       extraEnv: {
-        LEADER_ELECT: 'true', LEADER_ELECTION_ID: id, LEADER_ELECTION_NAMESPACE: PROVIDER_IDENTITY.namespace,
+        LEADER_ELECT: 'true', LEADER_ELECTION_ID: id, LEADER_ELECTION_NAMESPACE: identity.namespace,
         LEADER_ELECTION_LEASE_DURATION: '4s', LEADER_ELECTION_RENEW_DEADLINE: '3s', LEADER_ELECTION_RETRY_PERIOD: '1s',
       },
     });
     try {
-      const lease = await renewedLease(PROVIDER_IDENTITY.namespace, id, () => isAlive(provider.process.pid));
+      const lease = await renewedLease(identity.namespace, id, () => isAlive(controller.process.pid));
       expect(lease.spec.holderIdentity).toBeTruthy();
     } finally {
-      await provider.stop();
+      await controller.stop();
     }
   });
 });

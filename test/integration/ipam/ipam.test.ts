@@ -106,6 +106,15 @@ describe('IP address manager', () => {
     expect(indexes.fourth).toBe('192.168.10.10');
   });
 
+  it('lets an IPAddress whose claim is gone be deleted, despite its finalizer', async () => {
+    await objects.apply([{ apiVersion: 'ipam.metal3.io/v1alpha1', kind: 'IPAddress',
+      metadata: { name: 'pool-a-192-168-10-99', namespace, finalizers: ['ipaddress.ipam.metal3.io'] },
+      spec: { address: '192.168.10.99', prefix: 24, claim: { name: 'ghost', namespace }, pool: { name: 'pool-a', namespace } } }]);
+    await objects.delete(ADDRESSES, 'pool-a-192-168-10-99');
+    await waitFor(async () => ((await objects.find(ADDRESSES, 'pool-a-192-168-10-99')) ? undefined : true),
+      { ...WAIT, what: 'the stray IPAddress to be gone' });
+  });
+
   it('serves a Cluster API IPAddressClaim from an IPv6 pool, and keeps the pool until its addresses are released', async () => {
     await objects.pool('pool-v6', { namePrefix: 'v6', gateway: 'fd00:10::1', dnsServers: ['fd00:10::53'],
       pools: [{ start: 'fd00:10::10', end: 'fd00:10::1f', subnet: 'fd00:10::/64' }] });
@@ -144,6 +153,8 @@ describe('IP address manager', () => {
     const message = await waitFor(async () => (await objects.get<IpClaimObject>(CLAIMS, 'lost')).status?.errorMessage,
       { ...WAIT, what: 'lost to report the missing pool' });
     expect(message).toBe(`IPPool no-such-pool not found in namespace ${namespace}`);
+    expect(await waitFor(async () => (await objects.eventsAbout('lost'))[0], { ...WAIT, what: 'a Warning event about lost' }))
+      .toMatchObject({ type: 'Warning', reason: 'PoolNotReady', note: message });
     await objects.delete(CLAIMS, 'lost');
     await waitFor(async () => ((await objects.find(CLAIMS, 'lost')) ? undefined : true), { ...WAIT, what: 'lost to be gone' });
   });

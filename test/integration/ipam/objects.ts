@@ -1,4 +1,5 @@
 import type { Kubectl } from '../../support/kubectl.ts';
+import { ClusterApiObjects } from '../capm3/objects.ts';
 
 export const IPAM = 'ipam.metal3.io/v1alpha1';
 export const CAPI_IPAM = 'ipam.cluster.x-k8s.io/v1beta2';
@@ -27,17 +28,12 @@ export interface IpPoolObject {
 }
 
 /** IPAM objects of one test namespace, written and read with the admin kubeconfig, as a user would. */
-export class IpamObjects {
+export class IpamObjects extends ClusterApiObjects {
   readonly #kubectl: Kubectl;
-  readonly namespace: string;
 
   constructor(kubectl: Kubectl, namespace: string) {
+    super(kubectl, namespace);
     this.#kubectl = kubectl;
-    this.namespace = namespace;
-  }
-
-  apply(objects: unknown[]): Promise<string> {
-    return this.#kubectl.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'List', items: objects }));
   }
 
   pool(name: string, spec: Record<string, unknown>): Promise<string> {
@@ -51,15 +47,6 @@ export class IpamObjects {
   capiClaimObject(name: string, pool: string): unknown {
     return { apiVersion: CAPI_IPAM, kind: 'IPAddressClaim', metadata: { name, namespace: this.namespace },
       spec: { poolRef: { apiGroup: 'ipam.metal3.io', kind: 'IPPool', name: pool } } };
-  }
-
-  async find<T>(kind: string, name: string): Promise<T | undefined> {
-    const result = await this.#kubectl.run(['get', kind, name, '-n', this.namespace, '-o', 'json']);
-    return result.code === 0 ? (JSON.parse(result.stdout) as T) : undefined;
-  }
-
-  get<T>(kind: string, name: string): Promise<T> {
-    return this.#kubectl.json<T>(['get', kind, name, '-n', this.namespace]);
   }
 
   async list<T>(kind: string): Promise<T[]> {
