@@ -4,6 +4,8 @@ import { Registry, collectDefaultMetrics } from 'prom-client';
 import { ConfigError, Manager, createLogger, loadKubeConfig, setupSignalHandler } from '../operator/runtime/index.ts';
 import type { SignalProcess } from '../operator/runtime/index.ts';
 import { setupMetal3ClusterController } from './controllers/metal3cluster/controller.ts';
+import { setupMetal3DataController } from './controllers/metal3data/controller.ts';
+import { setupMetal3DataTemplateController } from './controllers/metal3datatemplate/controller.ts';
 import { setupMetal3MachineController } from './controllers/metal3machine/controller.ts';
 import { setupMetal3MachineTemplateController } from './controllers/metal3machinetemplate/controller.ts';
 import { setupMetal3RemediationController } from './controllers/metal3remediation/controller.ts';
@@ -58,6 +60,10 @@ export async function runProvider(run: ProviderRun): Promise<number> {
       // Power and the workload Node are polled while waiting; never slower than the general requeue.
       pollMs: Math.min(REMEDIATION_POLL_MS, settings.requeueAfterMs),
       ...(watchFilter ? { watchFilter } : {}),
+    });
+    setupMetal3DataTemplateController(manager, { maxConcurrentReconciles: settings.metal3DataTemplateConcurrency, ...(watchFilter ? { watchFilter } : {}) });
+    setupMetal3DataController(manager, {
+      maxConcurrentReconciles: settings.metal3DataConcurrency, requeueAfterMs: settings.requeueAfterMs, ...(watchFilter ? { watchFilter } : {}),
     });
     logger.info('starting', { namespace: settings.watchNamespace ?? '(all)', watchFilter: settings.watchFilter ?? '(none)' });
     await manager.start(signals.signal);

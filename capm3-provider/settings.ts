@@ -29,6 +29,8 @@ export function providerSettings() {
     metal3ClusterConcurrency: concurrency('metal3cluster'),
     metal3MachineTemplateConcurrency: concurrency('metal3machinetemplate'),
     metal3RemediationConcurrency: concurrency('metal3remediation'),
+    metal3DataTemplateConcurrency: concurrency('metal3datatemplate'),
+    metal3DataConcurrency: concurrency('metal3data'),
     fastTrack: {
       env: 'CAPM3_FAST_TRACK',
       flag: '--fast-track',

@@ -26,6 +26,17 @@ export const NODE_UUID_LABEL = 'metal3.io/uuid';
 
 export const METAL3_MACHINE_FINALIZER = 'metal3machine.infrastructure.cluster.x-k8s.io';
 export const METAL3_CLUSTER_FINALIZER = 'metal3cluster.infrastructure.cluster.x-k8s.io';
+/** A template with claims or data keeps this finalizer (CAPM3 issue 1994: only while in use). */
+export const METAL3_DATA_TEMPLATE_FINALIZER = 'metal3datatemplate.infrastructure.cluster.x-k8s.io';
+/** Put by the template controller on claims and data it serves, so neither goes while in use (CAPM3 issue 1356). */
+export const METAL3_DATA_CLAIM_FINALIZER = 'metal3dataclaim.infrastructure.cluster.x-k8s.io';
+/** Put by the data controller on itself and on its IP claims, released once the addresses are given back. */
+export const METAL3_DATA_FINALIZER = 'metal3data.infrastructure.cluster.x-k8s.io';
+/** Rendered Secret names: `<metal3machine>-metadata` and `<metal3machine>-networkdata`. */
+export const META_DATA_SECRET_SUFFIX = '-metadata';
+export const NETWORK_DATA_SECRET_SUFFIX = '-networkdata';
+/** Type of the Secrets the provider renders, as Cluster API types its own. */
+export const PROVIDER_SECRET_TYPE = 'infrastructure.cluster.x-k8s.io/secret';
 
 /** `metal3://<namespace>/<host>/<metal3machine>`, CAPM3's providerID format since 1.13. */
 export const PROVIDER_ID_PREFIX = 'metal3://';

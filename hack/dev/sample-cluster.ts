@@ -11,6 +11,8 @@ export interface SampleClusterOptions {
   controlPlaneHostSelector: Record<string, string>;
   workerHostSelector: Record<string, string>;
   workerReplicas: number;
+  /** A Metal3DataTemplate the workers render their meta and network data from (sample-data-template.ts). */
+  workerDataTemplate?: string;
   /** A MachineHealthCheck on the workers whose unhealthy Machines get Metal3Remediations (Reboot strategy). */
   workerHealthCheck?: WorkerHealthCheckOptions;
 }
@@ -28,7 +30,7 @@ const CAPI_API_VERSION = 'cluster.x-k8s.io/v1beta2';
 
 /** The Metal3MachineTemplate every worker is cloned from; a new one with another image rolls the MachineDeployment. */
 export function workerTemplate(options: { namespace: string; name: string; image: { url: string; sha256: string };
-  hostSelector: Record<string, string> }): Record<string, unknown> {
+  hostSelector: Record<string, string>; dataTemplate?: string }): Record<string, unknown> {
   return {
     apiVersion: INFRA_API_VERSION, kind: 'Metal3MachineTemplate', metadata: { name: options.name, namespace: options.namespace },
     spec: { template: { spec: {
@@ -36,6 +38,7 @@ export function workerTemplate(options: { namespace: string; name: string; image
       hostSelector: { matchLabels: options.hostSelector },
       // Released workers go straight back to the pool; the operator's own tests cover cleaning.
       automatedCleaningMode: 'disabled',
+      ...(options.dataTemplate ? { dataTemplate: { name: options.dataTemplate } } : {}),
     } } },
   };
 }
@@ -93,7 +96,8 @@ export function sampleClusterObjects(options: SampleClusterOptions): Record<stri
       metadata: { name: controlPlaneMachine, namespace, labels: { ...watchLabels, ...clusterLabel, 'cluster.x-k8s.io/control-plane': '' } },
       spec: { clusterName: name, bootstrap: { dataSecretName: `${name}-control-plane-bootstrap` },
         infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'Metal3Machine', name: controlPlaneMachine } } },
-    workerTemplate({ namespace, name: `${name}-workers-v1`, image, hostSelector: options.workerHostSelector }),
+    workerTemplate({ namespace, name: `${name}-workers-v1`, image, hostSelector: options.workerHostSelector,
+      ...(options.workerDataTemplate ? { dataTemplate: options.workerDataTemplate } : {}) }),
     { apiVersion: CAPI_API_VERSION, kind: 'MachineDeployment', metadata: { name: `${name}-workers`, namespace, labels: watchLabels },
       spec: { clusterName: name, replicas: options.workerReplicas, selector: {},
         template: { metadata: { labels: watchLabels }, spec: { clusterName: name,

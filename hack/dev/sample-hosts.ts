@@ -4,6 +4,7 @@ export interface HostEntry {
   name: string;
   system: StackEnv['systems'][number];
   labels?: Record<string, string>;
+  annotations?: Record<string, string>;
   /** Beside `online`, `bootMACAddress` and `bmc`. */
   spec?: Record<string, unknown>;
 }
@@ -22,7 +23,8 @@ export function hostObjects(options: { env: StackEnv; namespace: string; hosts: 
     {
       apiVersion: 'metal3.io/v1alpha1',
       kind: 'BareMetalHost',
-      metadata: { name: host.name, namespace: options.namespace, ...(host.labels ? { labels: host.labels } : {}) },
+      metadata: { name: host.name, namespace: options.namespace, ...(host.labels ? { labels: host.labels } : {}),
+        ...(host.annotations ? { annotations: host.annotations } : {}) },
       spec: {
         online: true,
         bootMACAddress: host.system.macs[0],

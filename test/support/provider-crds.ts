@@ -12,5 +12,7 @@ export async function installProviderCrds(kubectl: Kubectl, env: Pick<StackEnv, 
   }
   await kubectl.ok(['wait', '--for=condition=Established', '--timeout=60s',
     'crd/baremetalhosts.metal3.io', 'crd/metal3machines.infrastructure.cluster.x-k8s.io', 'crd/metal3clusters.infrastructure.cluster.x-k8s.io',
-    'crd/metal3machinetemplates.infrastructure.cluster.x-k8s.io', 'crd/metal3clustertemplates.infrastructure.cluster.x-k8s.io']);
+    'crd/metal3machinetemplates.infrastructure.cluster.x-k8s.io', 'crd/metal3clustertemplates.infrastructure.cluster.x-k8s.io',
+    'crd/metal3datatemplates.infrastructure.cluster.x-k8s.io', 'crd/metal3dataclaims.infrastructure.cluster.x-k8s.io',
+    'crd/metal3datas.infrastructure.cluster.x-k8s.io']);
 }

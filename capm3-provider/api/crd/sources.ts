@@ -2,6 +2,9 @@ import type { CrdSource, PrinterColumn } from '../../../operator/api/index.ts';
 import { CONTRACT_LABELS } from '../group-version.ts';
 import { Metal3ClusterResource, metal3ClusterSpecSchema, metal3ClusterStatusSchema } from '../metal3cluster.ts';
 import { Metal3ClusterTemplateResource, metal3ClusterTemplateSpecSchema } from '../metal3clustertemplate.ts';
+import { Metal3DataResource, metal3DataSpecSchema, metal3DataStatusSchema } from '../metal3data.ts';
+import { Metal3DataClaimResource, metal3DataClaimSpecSchema, metal3DataClaimStatusSchema } from '../metal3dataclaim.ts';
+import { Metal3DataTemplateResource, metal3DataTemplateSpecSchema, metal3DataTemplateStatusSchema } from '../metal3datatemplate.ts';
 import { Metal3MachineResource, metal3MachineSpecSchema, metal3MachineStatusSchema } from '../metal3machine.ts';
 import { Metal3MachineTemplateResource, metal3MachineTemplateSpecSchema } from '../metal3machinetemplate.ts';
 import {
@@ -131,8 +134,69 @@ export const metal3RemediationTemplateCrdSource: CrdSource = {
   printerColumns: [age],
 };
 
+export const metal3DataTemplateCrdSource: CrdSource = {
+  ...common,
+  group: Metal3DataTemplateResource.group,
+  version: Metal3DataTemplateResource.version,
+  kind: Metal3DataTemplateResource.kind,
+  listKind: 'Metal3DataTemplateList',
+  plural: Metal3DataTemplateResource.plural,
+  singular: 'metal3datatemplate',
+  shortNames: ['m3dt'],
+  description: 'How per-machine meta data and network data are rendered; every claim on it gets the lowest free index.',
+  spec: metal3DataTemplateSpecSchema,
+  specDescription: 'What the rendered Secrets hold.',
+  status: metal3DataTemplateStatusSchema,
+  statusDescription: 'Indexes given out, written by the provider.',
+  printerColumns: [age, cluster],
+};
+
+export const metal3DataClaimCrdSource: CrdSource = {
+  ...common,
+  group: Metal3DataClaimResource.group,
+  version: Metal3DataClaimResource.version,
+  kind: Metal3DataClaimResource.kind,
+  listKind: 'Metal3DataClaimList',
+  plural: Metal3DataClaimResource.plural,
+  singular: 'metal3dataclaim',
+  shortNames: ['m3dc'],
+  description: 'A Metal3Machine\'s request for data rendered from a Metal3DataTemplate.',
+  spec: metal3DataClaimSpecSchema,
+  specDescription: 'The template.',
+  status: metal3DataClaimStatusSchema,
+  statusDescription: 'The Metal3Data made for it, written by the provider.',
+  printerColumns: [
+    age, cluster,
+    { name: 'Template', type: 'string', jsonPath: '.spec.template.name', description: 'Metal3DataTemplate' },
+    { name: 'Data', type: 'string', jsonPath: '.status.renderedData.name', description: 'Metal3Data made for it' },
+  ],
+};
+
+export const metal3DataCrdSource: CrdSource = {
+  ...common,
+  group: Metal3DataResource.group,
+  version: Metal3DataResource.version,
+  kind: Metal3DataResource.kind,
+  listKind: 'Metal3DataList',
+  plural: Metal3DataResource.plural,
+  singular: 'metal3data',
+  shortNames: ['m3d'],
+  description: 'The data of one Metal3Machine rendered from a template: its index, its IP addresses and its meta/network data Secrets.',
+  spec: metal3DataSpecSchema,
+  specDescription: 'Index, claim, template and the rendered Secrets.',
+  status: metal3DataStatusSchema,
+  statusDescription: 'Whether the Secrets are rendered, written by the provider.',
+  printerColumns: [
+    age, cluster,
+    { name: 'Index', type: 'integer', jsonPath: '.spec.index', description: 'Index in the template' },
+    { name: 'Ready', type: 'boolean', jsonPath: '.status.ready', description: 'Secrets rendered' },
+    { name: 'Error', type: 'string', jsonPath: '.status.errorMessage', description: 'Why not rendered' },
+  ],
+};
+
 export const PROVIDER_CRD_SOURCES: readonly CrdSource[] = [
   metal3ClusterCrdSource, metal3ClusterTemplateCrdSource, metal3MachineCrdSource, metal3MachineTemplateCrdSource,
   metal3RemediationCrdSource, metal3RemediationTemplateCrdSource,
+  metal3DataTemplateCrdSource, metal3DataClaimCrdSource, metal3DataCrdSource,
 ];
 

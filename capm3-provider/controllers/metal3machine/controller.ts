@@ -4,9 +4,9 @@ import type { Controller, KubeObject, Manager, MapFunc, ObjectName } from '../..
 import { SecretResource, annotationChanged, deletionRequested, finalizerChanged, generationChanged, labelChanged, or } from '../../../operator/runtime/index.ts';
 import {
   CLUSTER_NAME_LABEL, ClusterResource, INFRASTRUCTURE_GROUP, MachineResource, MachineSetResource, Metal3ClusterResource,
-  Metal3MachineResource, Metal3MachineTemplateResource,
+  Metal3DataClaimResource, Metal3DataResource, Metal3DataTemplateResource, Metal3MachineResource, Metal3MachineTemplateResource,
 } from '../../api/index.ts';
-import type { Cluster, Machine, Metal3Machine } from '../../api/index.ts';
+import type { Cluster, Machine, Metal3Data, Metal3DataClaim, Metal3Machine } from '../../api/index.ts';
 import { WorkloadClusters } from '../../remote/workload-clusters.ts';
 import { filteredReconciler } from '../../watch-filter.ts';
 import type { WatchFilter } from '../../watch-filter.ts';
@@ -38,6 +38,11 @@ export function setupMetal3MachineController(manager: Manager, options: Metal3Ma
     templates: manager.client(Metal3MachineTemplateResource),
     hosts: manager.client<BareMetalHost>(BareMetalHostResource),
     secrets: manager.client(SecretResource),
+    data: {
+      dataClaims: manager.client<Metal3DataClaim>(Metal3DataClaimResource),
+      datas: manager.client<Metal3Data>(Metal3DataResource),
+      dataTemplates: manager.client(Metal3DataTemplateResource),
+    },
     workloadClusters: new WorkloadClusters({ secrets: manager.client(SecretResource), userAgent: manager.name }),
     events: manager.eventRecorder('metal3machine-controller'),
     settings: { fastTrack: options.fastTrack, requeueAfterMs: options.requeueAfterMs },
@@ -58,6 +63,10 @@ export function setupMetal3MachineController(manager: Manager, options: Metal3Ma
     cache.list(cluster.metadata.namespace)
       .filter((m3m) => m3m.metadata.labels?.[CLUSTER_NAME_LABEL] === cluster.metadata.name)
       .map((m3m): ObjectName => ({ namespace: m3m.metadata.namespace, name: m3m.metadata.name ?? '' }));
+  const dataToMetal3Machine: MapFunc<Metal3Data> = (data) =>
+    (data.metadata.ownerReferences ?? [])
+      .filter((owner) => owner.kind === Metal3MachineResource.kind && owner.apiVersion.startsWith(`${INFRASTRUCTURE_GROUP}/`))
+      .map((owner): ObjectName => ({ namespace: data.metadata.namespace, name: owner.name }));
   const metal3ClusterToMetal3Machines: MapFunc<KubeObject> = (metal3Cluster) => {
     const clusterName = metal3Cluster.metadata.labels?.[CLUSTER_NAME_LABEL];
     return clusterName ? clusterToMetal3Machines({ metadata: { namespace: metal3Cluster.metadata.namespace, name: clusterName } }) : [];
@@ -72,6 +81,9 @@ export function setupMetal3MachineController(manager: Manager, options: Metal3Ma
     .watches(BareMetalHostResource, hostToMetal3Machine)
     .watches(ClusterResource, clusterToMetal3Machines)
     .watches(Metal3ClusterResource, metal3ClusterToMetal3Machines)
+    // A claim given its Metal3Data, and a Metal3Data turning ready, let the host spec be written.
+    .owns(Metal3DataClaimResource)
+    .watches(Metal3DataResource, dataToMetal3Machine)
     .withOptions({ maxConcurrentReconciles: options.maxConcurrentReconciles })
     .complete(filteredReconciler(reconciler, { cache, filter: options.watchFilter }));
 }

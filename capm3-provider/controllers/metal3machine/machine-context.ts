@@ -2,6 +2,7 @@ import type { BareMetalHost } from '../../../operator/api/index.ts';
 import type { EventRecorder, Informer, KubeObject, Logger, ResourceClient } from '../../../operator/runtime/index.ts';
 import type { Cluster, Machine, Metal3Machine } from '../../api/index.ts';
 import type { WorkloadClusters } from '../../remote/workload-clusters.ts';
+import type { DataClients } from './machine-data.ts';
 import type { MachineStatus } from './machine-status.ts';
 
 /** Clients and caches the Metal3Machine reconciler works with; built once in controller.ts. */
@@ -15,6 +16,8 @@ export interface MachineDeps {
   /** Read live, never from a cache: a claim must see the latest consumerRef (CAPM3 does the same). */
   hosts: ResourceClient<BareMetalHost>;
   secrets: ResourceClient<KubeObject>;
+  /** Metal3DataClaims, Metal3Data and their templates, read live. */
+  data: DataClients;
   workloadClusters: WorkloadClusters;
   events: EventRecorder;
   settings: { fastTrack: boolean; requeueAfterMs: number };

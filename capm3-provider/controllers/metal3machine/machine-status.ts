@@ -3,7 +3,7 @@ import type { Metal3MachineStatus } from '../../api/index.ts';
 import { StatusDraft } from '../status-draft.ts';
 
 /** Conditions (v1beta2 names) the Ready summary is made of, in the order a user should fix them. */
-export const READY_INPUTS = ['Paused', 'AssociateBareMetalHost', 'HostProvisioned'] as const;
+export const READY_INPUTS = ['Paused', 'AssociateBareMetalHost', 'Metal3DataReady', 'HostProvisioned'] as const;
 
 /** A Metal3Machine's status draft, with the Ready summary CAPM3 computes. */
 export class MachineStatus extends StatusDraft<Metal3MachineStatus> {

@@ -6,6 +6,7 @@ import { releaseHostStep, reuseLabelValue } from '../../baremetal/index.ts';
 import type { ReleaseRequest } from '../../baremetal/index.ts';
 import { hostToRelease } from './held-host.ts';
 import type { MachineDeps } from './machine-context.ts';
+import { dissociateMachineData } from './machine-data.ts';
 import type { MachineStatus } from './machine-status.ts';
 
 export interface DeleteScope {
@@ -47,7 +48,9 @@ export async function reconcileDelete(scope: DeleteScope, deps: MachineDeps): Pr
   return finish(scope, deps);
 }
 
+/** The data claim goes once the host is released: its addresses stay taken while the host may still use them. */
 async function finish(scope: DeleteScope, deps: MachineDeps): Promise<Result> {
+  await dissociateMachineData(deps.data, { m3m: scope.m3m, status: scope.status, signal: scope.signal });
   await removeFinalizer(deps.metal3Machines.client, scope.m3m, METAL3_MACHINE_FINALIZER, { signal: scope.signal });
   return {};
 }

@@ -11,6 +11,8 @@ import {
 import type { HostData } from '../../baremetal/index.ts';
 import { linkNode } from '../../remote/node-link.ts';
 import { annotatedHost } from './held-host.ts';
+import { machineData } from './machine-data.ts';
+import type { MachineDataOutcome } from './machine-data.ts';
 import type { MachineDeps, MachineScope } from './machine-context.ts';
 import { machineSpecProblems } from './validate.ts';
 
@@ -50,17 +52,24 @@ export async function reconcileNormal(scope: MachineScope, deps: MachineDeps): P
     return wait('InvalidHostSelector', `spec.hostSelector: ${error.message}`);
   }
 
+  // Without a data template the spec's Secrets are ready at once and go to the host with the claim;
+  // with one, image and data are written only once the rendered Secrets exist (they need the host).
+  const fromSpec = m3m.spec.dataTemplate?.name ? undefined : await machineData(deps.data, { m3m, status, signal: scope.signal });
   let host = await currentHost(scope, deps);
   if (!host) {
-    const claimed = await claimAHost(scope, deps, { selector, data: data.hostData });
+    const claimData = fromSpec?.kind === 'ready' ? { ...data.hostData, ...withoutKind(fromSpec) } : {};
+    const claimed = await claimAHost(scope, deps, { selector, data: claimData });
     if ('result' in claimed) return claimed.result;
     host = claimed.host;
   }
 
+  const rendered = fromSpec ?? await machineData(deps.data, { m3m, status, signal: scope.signal });
+  const dataForHost: HostData = rendered.kind === 'ready' ? { ...data.hostData, ...withoutKind(rendered) } : {};
+
   // Held: keep our labels, spec and the Cluster's pause on the host, in one conditional write.
   const labels = host.metadata.labels?.[CLUSTER_NAME_LABEL] === scope.clusterName ? undefined : { [CLUSTER_NAME_LABEL]: scope.clusterName };
   const annotations = pauseAnnotationChanges(host, { clusterPaused: false, clusterName: scope.clusterName });
-  const spec = hostSpecChanges(host, m3m, data.hostData);
+  const spec = hostSpecChanges(host, m3m, dataForHost);
   if (labels || annotations || Object.keys(spec).length) {
     host = await patchHeldHost(deps.hosts, host, {
       ...(Object.keys(spec).length ? { spec } : {}),
@@ -71,6 +80,10 @@ export async function reconcileNormal(scope: MachineScope, deps: MachineDeps): P
   status.condition({ type: 'AssociateBareMetalHost', status: 'True', reason: 'AssociateBareMetalHostSuccess', message: `claimed ${host.metadata.name}` });
   const addresses = hostAddresses(host);
   if (addresses.length) status.next.addresses = addresses;
+  if (rendered.kind === 'waiting') {
+    scope.log.info('waiting for rendered data before writing the host spec', { why: rendered.why });
+    return { requeueAfter: deps.settings.requeueAfterMs };
+  }
 
   const state = host.status?.provisioning?.state ?? '';
   if (state !== 'provisioned') {
@@ -102,13 +115,7 @@ async function hostData(scope: MachineScope, deps: MachineDeps): Promise<{ hostD
     if (!isNotFound(error)) throw error;
     return { waiting: `bootstrap data Secret ${scope.namespace}/${secretName} does not exist`, requeue: true };
   }
-  const ref = (name: string | undefined) => (name ? { name, namespace: scope.namespace } : undefined);
-  const hostData: HostData = { userData: { name: secretName, namespace: scope.namespace } };
-  const metaData = ref(m3m.spec.metaData?.name);
-  const networkData = ref(m3m.spec.networkData?.name);
-  if (metaData) hostData.metaData = metaData;
-  if (networkData) hostData.networkData = networkData;
-  return { hostData };
+  return { hostData: { userData: { name: secretName, namespace: scope.namespace } } };
 }
 
 /** The host this machine holds; a host someone else took (or that vanished) is let go unless provisioned. */
@@ -229,4 +236,8 @@ async function linkWorkloadNode(
     await deps.events.event(scope.m3m, { type: 'Warning', reason: 'SettingProviderIDOnNodeFailed', action: 'SetProviderID', note: outcome.why });
   }
   return { requeueAfter: deps.settings.requeueAfterMs };
+}
+
+function withoutKind(outcome: Extract<MachineDataOutcome, { kind: 'ready' }>): Pick<HostData, 'metaData' | 'networkData'> {
+  return { ...(outcome.metaData ? { metaData: outcome.metaData } : {}), ...(outcome.networkData ? { networkData: outcome.networkData } : {}) };
 }

@@ -10,6 +10,7 @@ import { parseManifests, renderKustomization } from '../../../hack/stack/kustomi
 import { repoRoot } from '../../../hack/stack/paths.ts';
 import { Kubectl } from '../../support/kubectl.ts';
 import { createUniqueNamespace, deleteNamespace, ensureNamespace } from '../../support/namespaces.ts';
+import { installIpamCrds } from '../../support/ipam-crds.ts';
 import { installProviderCrds } from '../../support/provider-crds.ts';
 import { readStackEnv } from '../../support/stack-env.ts';
 
@@ -90,6 +91,27 @@ describe('clusterctl provider files in deploy/capm3/clusterctl', () => {
     expect(byKind('Metal3MachineTemplate').spec).toMatchObject({ template: { spec: {
       image: { url: 'http://images.example/os.raw', checksum: 'http://images.example/os.raw.sha256sum', checksumType: 'sha256', diskFormat: 'raw' },
       hostSelector: { matchLabels: { role: 'big-worker' } } } } });
+    const applied = await dryRun(rendered);
+    expect(applied.trim().split('\n')).toHaveLength(objects.length);
+  });
+
+  it('the ipam flavour adds an IPPool and a Metal3DataTemplate the workers render their network data from, and the API server accepts it', async () => {
+    const from = join(CLUSTERCTL_DIR, 'cluster-template-ipam.yaml');
+    const rendered = await runClusterctl(
+      ['generate', 'cluster', 'demo', '--from', from, '--kubeconfig', env.kubeconfig, '--target-namespace', namespace, '--worker-machine-count', '2'],
+      { IMAGE_URL: 'http://images.example/os.raw', IMAGE_CHECKSUM: 'http://images.example/os.raw.sha256sum', CLUSTER_APIENDPOINT_HOST: '192.0.2.10',
+        IPPOOL_RANGE_START: '192.0.2.100', IPPOOL_RANGE_END: '192.0.2.199', IPPOOL_GATEWAY: '192.0.2.1', IPPOOL_DNS_SERVER: '192.0.2.53' },
+    );
+    const objects = parseManifests(rendered);
+    expect(objects.map((object) => object.kind)).toEqual(['Cluster', 'Metal3Cluster', 'Metal3Machine', 'Machine', 'Metal3MachineTemplate',
+      'MachineDeployment', 'IPPool', 'Metal3DataTemplate']);
+    expect(rendered).not.toContain('${');
+    const byKind = (kind: string) => objects.find((object) => object.kind === kind) as unknown as { spec: Record<string, unknown> };
+    expect(byKind('Metal3MachineTemplate').spec).toMatchObject({ template: { spec: { dataTemplate: { name: 'demo-workers-data' } } } });
+    expect(byKind('IPPool').spec).toEqual({ clusterName: 'demo', namePrefix: 'demo-provisioning', pools: [{ start: '192.0.2.100', end: '192.0.2.199' }],
+      prefix: 24, gateway: '192.0.2.1', dnsServers: ['192.0.2.53'] });
+    expect(byKind('Metal3DataTemplate').spec).toMatchObject({ networkData: { networks: { ipv4: [{ ipAddressFromIPPool: 'demo-provisioning', link: 'enp1s0' }] } } });
+    await installIpamCrds(kubectl, env);
     const applied = await dryRun(rendered);
     expect(applied.trim().split('\n')).toHaveLength(objects.length);
   });

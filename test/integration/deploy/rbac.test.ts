@@ -36,11 +36,18 @@ const PROVIDER_GRANTS = [
   ...verbs('infrastructure.cluster.x-k8s.io/metal3machinetemplates', ['get', 'list', 'watch']),
   ...verbs('infrastructure.cluster.x-k8s.io/metal3remediations', ['get', 'list', 'watch', 'patch']),
   'patch infrastructure.cluster.x-k8s.io/metal3remediations/status',
+  ...verbs('infrastructure.cluster.x-k8s.io/metal3datatemplates', ['get', 'list', 'watch', 'patch']),
+  ...['metal3dataclaims', 'metal3datas'].flatMap((kind) => verbs(`infrastructure.cluster.x-k8s.io/${kind}`, ['get', 'list', 'watch', 'create', 'patch', 'delete'])),
+  ...['metal3datatemplates', 'metal3dataclaims', 'metal3datas'].map((kind) => `patch infrastructure.cluster.x-k8s.io/${kind}/status`),
+  ...['ipam.metal3.io', 'ipam.cluster.x-k8s.io'].flatMap((group) => [
+    ...['ipclaims', 'ipaddressclaims'].flatMap((kind) => verbs(`${group}/${kind}`, ['get', 'list', 'create', 'patch', 'delete'])),
+    `get ${group}/ipaddresses`,
+  ]),
   ...['clusters', 'machines'].flatMap((kind) => verbs(`cluster.x-k8s.io/${kind}`, ['get', 'list', 'watch'])),
   'patch cluster.x-k8s.io/machines/status',
   'get cluster.x-k8s.io/machinesets',
   ...verbs('metal3.io/baremetalhosts', ['get', 'list', 'watch', 'patch']),
-  ...verbs('core/secrets', ['get', 'patch']),
+  ...verbs('core/secrets', ['get', 'patch', 'create', 'delete']),
   ...EVENTS,
 ];
 
@@ -99,9 +106,13 @@ describe('RBAC from deploy/: the permissions the API server grants each ServiceA
     expect(sorted(roles.flatMap((role) => flattenRules(role.rules)))).toEqual(sorted([...OPERATOR_GRANTS, ...LEASE]));
   });
 
-  it.each(['deploy/operator/default', 'deploy/operator/namespace-scoped', 'deploy/capm3/default', 'deploy/ipam/default'])(
-    '%s grants no wildcard, no non-resource URL, and never creates, updates or deletes Secrets',
-    async (directory) => {
+  // Only the provider writes Secrets: the meta and network data a Metal3Data renders (created,
+  // and deleted with it). Nobody updates a Secret, so nobody can rewrite credentials or user data.
+  it.each([
+    ['deploy/operator/default', []], ['deploy/operator/namespace-scoped', []], ['deploy/capm3/default', ['create', 'delete']], ['deploy/ipam/default', []],
+  ])(
+    '%s grants no wildcard, no non-resource URL, and of Secret writes only %j',
+    async (directory, secretWrites) => {
       const objects = await renderKustomization({ kubectl: env.kubectl, directory });
       const rules = objects
         .filter((object) => object.kind === 'ClusterRole' || object.kind === 'Role')
@@ -112,7 +123,7 @@ describe('RBAC from deploy/: the permissions the API server grants each ServiceA
         expect(rule.nonResourceURLs).toBeUndefined();
       }
       const secretVerbs = flattenRules(rules).filter((line) => line.endsWith(' core/secrets')).map((line) => line.split(' ')[0]);
-      expect(secretVerbs.filter((verb) => !['get', 'list', 'watch', 'patch'].includes(verb ?? ''))).toEqual([]);
+      expect(secretVerbs.filter((verb) => !['get', 'list', 'watch', 'patch'].includes(verb ?? '')).sort()).toEqual(secretWrites);
     },
   );
 });
