@@ -53,4 +53,11 @@ describe('IronicAccessWatch', () => {
     await expect(watch.wrap(inner).powerOn({} as never)).rejects.toBe(outage);
     expect(() => watch.check()).not.toThrow();
   });
+
+  it('passes health through, read without a call', async () => {
+    const inner = new FixtureProvisioner();
+    const host = { namespace: 'ns', name: 'h', uid: 'u' } as Parameters<typeof inner.health>[0]['host'];
+    inner.host(host).health = 'Critical';
+    expect(new IronicAccessWatch(silentLogger()).wrap(inner).health({ host })).toBe('Critical');
+  });
 });

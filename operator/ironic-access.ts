@@ -24,10 +24,6 @@ export function ironicAccessProblem(error: unknown): string | undefined {
   return undefined;
 }
 
-const METHODS = [
-  'register', 'inspect', 'prepare', 'provision', 'adopt', 'deprovision', 'powerOn', 'powerOff', 'hardwareState', 'delete', 'detach',
-] as const satisfies readonly (keyof Provisioner)[];
-
 /**
  * Watches every provisioner call for Ironic refusing the operator itself. While it does, the
  * `ironic` readiness check fails with the reason, the first refusal is logged at error level,
@@ -47,24 +43,37 @@ export class IronicAccessWatch {
     if (this.#problem !== undefined) throw new Error(this.#problem);
   };
 
+  /** An object literal, so the compiler names any Provisioner method this forgets to pass on. */
   wrap(provisioner: Provisioner): Provisioner {
-    const wrapped = {} as Record<string, unknown>;
-    for (const method of METHODS) {
-      const call = provisioner[method].bind(provisioner) as (options: never) => Promise<unknown>;
-      wrapped[method] = async (options: never) => {
-        try {
-          const result = await call(options);
-          this.#update(undefined);
-          return result;
-        } catch (error) {
-          const problem = ironicAccessProblem(error);
-          if (problem === undefined) throw error;
-          this.#update(problem);
-          throw new ProvisionerAccessDeniedError(problem, { cause: error });
-        }
-      };
+    const guard = this.#guard.bind(this);
+    return {
+      register: (o) => guard(() => provisioner.register(o)),
+      inspect: (o) => guard(() => provisioner.inspect(o)),
+      prepare: (o) => guard(() => provisioner.prepare(o)),
+      provision: (o) => guard(() => provisioner.provision(o)),
+      adopt: (o) => guard(() => provisioner.adopt(o)),
+      deprovision: (o) => guard(() => provisioner.deprovision(o)),
+      powerOn: (o) => guard(() => provisioner.powerOn(o)),
+      powerOff: (o) => guard(() => provisioner.powerOff(o)),
+      hardwareState: (o) => guard(() => provisioner.hardwareState(o)),
+      delete: (o) => guard(() => provisioner.delete(o)),
+      detach: (o) => guard(() => provisioner.detach(o)),
+      // Read from what earlier calls fetched: no request to Ironic, nothing to watch.
+      health: (o) => provisioner.health(o),
+    };
+  }
+
+  async #guard<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      const result = await call();
+      this.#update(undefined);
+      return result;
+    } catch (error) {
+      const problem = ironicAccessProblem(error);
+      if (problem === undefined) throw error;
+      this.#update(problem);
+      throw new ProvisionerAccessDeniedError(problem, { cause: error });
     }
-    return wrapped as unknown as Provisioner;
   }
 
   #update(problem: string | undefined): void {
