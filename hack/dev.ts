@@ -1,7 +1,8 @@
 // `npm run dev`: the local stack with core Cluster API, the operator and the provider, a
 // workload cluster whose MachineDeployment starts at 0 replicas over free hosts, and a live
 // view of hosts, Machines and replica counts until Ctrl-C. `--no-cluster` runs the operator
-// alone on sample hosts that provision themselves.
+// alone on sample hosts that provision themselves. The operator's validating webhook is
+// registered for the dev namespace, so bad hosts are refused as in a cluster.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -15,6 +16,7 @@ import { hostObjects, sampleHostObjects } from './dev/sample-hosts.ts';
 import { hostKind, machineDeploymentKind, machineKind } from './dev/watched-kinds.ts';
 import { defaultStateDir, repoRoot } from './stack/paths.ts';
 import { operatorEnvironment } from './stack/operator-env.ts';
+import { prepareOperatorWebhook } from './stack/operator-webhook.ts';
 import { isAlive, startProcess, stopProcess, type TrackedProcess } from './stack/processes.ts';
 import { readState, envShellFile } from './stack/state.ts';
 import { stackDown, stackUp } from './stack/stack.ts';
@@ -56,7 +58,7 @@ await kubectl(env, ['create', 'namespace', namespace]).catch(() => undefined);
 mkdirSync(join(stateDir, 'logs'), { recursive: true });
 
 const processes: TrackedProcess[] = [];
-const start = (name: string, script: string, args: string[], processEnv: Record<string, string>) => {
+const start = (name: string, script: string, args: string[], processEnv: Record<string, string>): TrackedProcess => {
   const started = startProcess({
     name,
     command: process.execPath,
@@ -66,6 +68,15 @@ const start = (name: string, script: string, args: string[], processEnv: Record<
   });
   processes.push(started);
   say(`dev: ${name} running (pid ${started.pid}, log ${started.logPath})`);
+  return started;
+};
+
+const webhook = await prepareOperatorWebhook({ target: env, dir: join(stateDir, 'webhooks', namespace), name: namespace, namespace });
+/** The operator with its webhook served and registered (the API server calls it before any host is applied). */
+const startOperator = async (extraEnv: Record<string, string>) => {
+  const operator = start('operator', 'operator/main.ts', [], { ...operatorEnvironment(env), ...webhook.operatorEnv, ...extraEnv });
+  await webhook.register(operator);
+  say(`dev: BareMetalHost webhook registered for namespace ${namespace}`);
 };
 
 let capi: ClusterApiManager | undefined;
@@ -74,7 +85,7 @@ if (withCluster) {
   say('dev: starting the Cluster API core manager');
   capi = await startClusterApiManager({ env, stateDir, namespace, label: 'dev' });
   say(`dev: Cluster API manager running (log ${capi.process.logPath})`);
-  start('operator', 'operator/main.ts', [], { ...operatorEnvironment(env), WATCH_NAMESPACE: namespace });
+  await startOperator({ WATCH_NAMESPACE: namespace });
   start('capm3-provider', 'capm3-provider/main.ts', ['--namespace', namespace], {
     KUBECONFIG: env.kubeconfig, METRICS_BIND_ADDRESS: '127.0.0.1:0', HEALTH_PROBE_BIND_ADDRESS: '127.0.0.1:0', CAPM3_REQUEUE_AFTER: '10s',
   });
@@ -91,8 +102,8 @@ if (withCluster) {
   say(`dev:   kubectl scale machinedeployment ${clusterName}-workers -n ${namespace} --replicas=2`);
   say(`dev:   kubectl get cluster,machinedeployment,machines,m3m,bmh -n ${namespace}; kubectl --kubeconfig $WORKLOAD_KUBECONFIG get nodes`);
 } else {
+  await startOperator({});
   await apply(sampleHostObjects({ env: { ...env, systems }, namespace, provision: !values['no-provision'] }));
-  start('operator', 'operator/main.ts', [], operatorEnvironment(env));
   say(`dev: in another shell: source ${envShellFile(stateDir)}; kubectl get bmh -n ${namespace}; baremetal node list`);
 }
 say('dev: changes follow; Ctrl-C stops');
@@ -104,6 +115,8 @@ const shutdown = async () => {
   stopping = true;
   stop.abort();
   say('dev: stopping');
+  // Without its server, the webhook (failurePolicy Fail) would refuse every host in the namespace.
+  await webhook.unregister().catch((error: unknown) => say(`dev: could not remove the webhook configuration: ${String(error)}`));
   for (const started of [...processes].reverse()) await stopProcess(started);
   await capi?.stop();
   if (startedStack && !values['keep-stack']) {

@@ -1,7 +1,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeHtpasswd, type BasicCredentials } from './htpasswd.ts';
+import { repoRoot } from './paths.ts';
 import { startProcess, waitUntil, type ProcessSpec, type TrackedProcess } from './processes.ts';
+import { redfishHardware } from './sushy-hardware.ts';
 import type { EmulatedSystem } from './systems.ts';
 
 export interface SushyOptions {
@@ -19,7 +21,11 @@ export interface SushyStarted {
   url: string;
 }
 
-/** sushy-tools' fake Redfish driver: every system notifies the agent simulator of changes. */
+/**
+ * sushy-tools' fake Redfish driver: every system notifies the agent simulator of changes, and
+ * serves its hardware (processors, memory, disks) for out-of-band inspection through
+ * `sushy/fake_hardware.py`, which the config file imports.
+ */
 export async function startSushy(options: SushyOptions): Promise<SushyStarted> {
   const dir = join(options.stateDir, 'sushy');
   mkdirSync(join(dir, 'state'), { recursive: true });
@@ -31,13 +37,19 @@ export async function startSushy(options: SushyOptions): Promise<SushyStarted> {
     power_state: 'Off',
     external_notifier: true,
     nics: system.macs.map((mac) => ({ mac })),
+    hardware: redfishHardware(system),
   }));
   const config = [
+    'import json',
+    'import sys',
+    `sys.path.insert(0, ${JSON.stringify(join(repoRoot, 'hack', 'stack', 'sushy'))})`,
+    'import fake_hardware  # noqa: F401 (adds hardware resources to the fake driver)',
     'SUSHY_EMULATOR_FAKE_DRIVER = True',
     "SUSHY_EMULATOR_LISTEN_IP = '127.0.0.1'",
     `SUSHY_EMULATOR_LISTEN_PORT = ${options.port}`,
     `SUSHY_EMULATOR_STATE_DIR = ${JSON.stringify(join(dir, 'state'))}`,
-    `SUSHY_EMULATOR_FAKE_SYSTEMS = ${JSON.stringify(systems).replaceAll('true', 'True')}`,
+    // A JSON string Python decodes, so no value has to be spelled the Python way.
+    `SUSHY_EMULATOR_FAKE_SYSTEMS = json.loads(${JSON.stringify(JSON.stringify(systems))})`,
     `EXTERNAL_NOTIFICATION_URL = ${JSON.stringify(options.notificationUrl)}`,
     'SUSHY_EMULATOR_VMEDIA_VERIFY_SSL = False',
     ...(options.auth ? [`SUSHY_EMULATOR_AUTH_FILE = ${JSON.stringify(authFile)}`] : []),
