@@ -18,9 +18,14 @@ describe('the hardware an emulated BMC serves', () => {
     expect(hardware.memory_gib * 1024).toBe(inventory.memory.physical_mb);
   });
 
-  it('lists the same disks with the same sizes under one SimpleStorage controller', () => {
-    const devices = Object.values(hardware.simple_storage).flatMap((controller) => controller.DeviceList);
-    expect(devices).toEqual(inventory.disks.map((disk) => ({ Name: disk.name, CapacityBytes: disk.size })));
+  it('lists the same disks as drives: size, solid state or spinning, protocol, model and serial', () => {
+    expect(hardware.storage.drives.map((drive) => [drive.Name, drive.CapacityBytes, drive.MediaType, drive.Protocol])).toEqual([
+      ['/dev/sda', inventory.disks[0]!.size, 'SSD', 'SATA'],
+      ['/dev/sdb', inventory.disks[1]!.size, 'HDD', 'SATA'],
+      ['/dev/nvme0n1', inventory.disks[2]!.size, 'SSD', 'NVMe'],
+    ]);
+    expect(hardware.storage.drives.map((drive) => [drive.Model, drive.SerialNumber]))
+      .toEqual(inventory.disks.map((disk) => [disk.model, disk.serial]));
+    expect(new Set(hardware.storage.drives.map((drive) => drive.Id)).size).toBe(inventory.disks.length);
   });
-
 });

@@ -23,7 +23,7 @@ export interface SushyStarted {
 
 /**
  * sushy-tools' fake Redfish driver: every system notifies the agent simulator of changes, and
- * serves its hardware (processors, memory, disks) for out-of-band inspection through
+ * serves its hardware (processors, memory, drives) for out-of-band inspection through
  * `sushy/fake_hardware.py`, which the config file imports.
  */
 export async function startSushy(options: SushyOptions): Promise<SushyStarted> {
@@ -43,13 +43,14 @@ export async function startSushy(options: SushyOptions): Promise<SushyStarted> {
     'import json',
     'import sys',
     `sys.path.insert(0, ${JSON.stringify(join(repoRoot, 'hack', 'stack', 'sushy'))})`,
-    'import fake_hardware  # noqa: F401 (adds hardware resources to the fake driver)',
+    'import fake_hardware',
     'SUSHY_EMULATOR_FAKE_DRIVER = True',
     "SUSHY_EMULATOR_LISTEN_IP = '127.0.0.1'",
     `SUSHY_EMULATOR_LISTEN_PORT = ${options.port}`,
     `SUSHY_EMULATOR_STATE_DIR = ${JSON.stringify(join(dir, 'state'))}`,
     // A JSON string Python decodes, so no value has to be spelled the Python way.
     `SUSHY_EMULATOR_FAKE_SYSTEMS = json.loads(${JSON.stringify(JSON.stringify(systems))})`,
+    'SUSHY_EMULATOR_STORAGE, SUSHY_EMULATOR_DRIVES, SUSHY_EMULATOR_VOLUMES = fake_hardware.storage_settings(SUSHY_EMULATOR_FAKE_SYSTEMS)',
     `EXTERNAL_NOTIFICATION_URL = ${JSON.stringify(options.notificationUrl)}`,
     'SUSHY_EMULATOR_VMEDIA_VERIFY_SSL = False',
     ...(options.auth ? [`SUSHY_EMULATOR_AUTH_FILE = ${JSON.stringify(authFile)}`] : []),

@@ -11,7 +11,7 @@ import { getHost, hostEvents, inState, recordsSince, serverRecords, tearDownHost
 
 // `inspectionMode: fast` on real Ironic and emulated server 36: Ironic's out-of-band `redfish`
 // inspection reads the hardware from the emulated BMC (sushy-tools, whose fake systems serve
-// Processors, MemorySummary and SimpleStorage through hack/stack/sushy/fake_hardware.py); the
+// Processors, MemorySummary and Storage drives through hack/stack/sushy/fake_hardware.py); the
 // server itself is never powered on, so the agent simulator never boots a ramdisk.
 const env = readStackEnv();
 const kubectl = new Kubectl(env);
@@ -44,15 +44,19 @@ async function bmcHardware() {
   const summary = await redfish<{ MemorySummary: { TotalSystemMemoryGiB: number } }>('');
   const processorIds = (await redfish<Members>('/Processors')).Members.map((member) => member['@odata.id'].split('/').at(-1)!);
   const processors = await Promise.all(processorIds.map((id) => redfish<{ Model: string; TotalThreads: string }>(`/Processors/${id}`)));
-  const controllerIds = (await redfish<Members>('/SimpleStorage')).Members.map((member) => member['@odata.id'].split('/').at(-1)!);
-  const controllers = await Promise.all(controllerIds.map((id) => redfish<{ Devices: { Name: string; CapacityBytes: number }[] }>(`/SimpleStorage/${id}`)));
+  const storageIds = (await redfish<Members>('/Storage')).Members.map((member) => member['@odata.id'].split('/').at(-1)!);
+  const storages = await Promise.all(storageIds.map((id) => redfish<Members & { Drives: { '@odata.id': string }[] }>(`/Storage/${id}`)));
+  const drives = await Promise.all(storages.flatMap((storage) => storage.Drives.map((drive) =>
+    redfish<{ Name: string; CapacityBytes: number; MediaType: string; Model: string; SerialNumber: string }>(drive['@odata.id'].split(system.uuid)[1]!))));
   const nicIds = (await redfish<Members>('/EthernetInterfaces')).Members.map((member) => member['@odata.id'].split('/').at(-1)!);
   const nics = await Promise.all(nicIds.map((id) => redfish<{ MACAddress: string }>(`/EthernetInterfaces/${id}`)));
   return {
     cpuCount: processors.reduce((sum, processor) => sum + Number(processor.TotalThreads), 0),
     cpuModel: processors[0]!.Model,
     ramMebibytes: summary.MemorySummary.TotalSystemMemoryGiB * 1024,
-    disks: controllers.flatMap((controller) => controller.Devices.map((device) => ({ name: device.Name, sizeBytes: device.CapacityBytes }))),
+    disks: drives.map((drive) => ({
+      name: drive.Name, sizeBytes: drive.CapacityBytes, rotational: drive.MediaType === 'HDD', model: drive.Model, serialNumber: drive.SerialNumber,
+    })),
     macs: nics.map((nic) => nic.MACAddress.toLowerCase()),
   };
 }
@@ -69,7 +73,7 @@ interface HardwareDetails {
   cpu: { arch: string; model: string; count: number };
   ramMebibytes: number;
   nics: { name: string; mac: string }[];
-  storage: { name: string; sizeBytes: number }[];
+  storage: { name: string; sizeBytes: number; rotational?: boolean; model: string; serialNumber: string }[];
 }
 
 beforeAll(async () => {
@@ -123,7 +127,11 @@ describe('inspectionMode: fast against real Ironic', () => {
     expect(inventory.inventory.cpu.count).toBe(bmc.cpuCount);
     expect(hardware.cpu).toMatchObject({ arch: 'x86_64', model: bmc.cpuModel, count: bmc.cpuCount });
     expect(hardware.ramMebibytes).toBe(bmc.ramMebibytes);
-    expect(hardware.storage.map(({ name, sizeBytes }) => ({ name, sizeBytes }))).toEqual(bmc.disks);
+    // status.hardware leaves `rotational: false` out, as BMO's omitempty does.
+    expect(hardware.storage.map(({ name, sizeBytes, rotational, model, serialNumber }) => ({ name, sizeBytes, rotational: rotational ?? false, model, serialNumber })))
+      .toEqual(bmc.disks);
+    // Not all alike: the BMC's SSDs and its HDD come through as such.
+    expect(new Set(bmc.disks.map((disk) => disk.rotational))).toEqual(new Set([true, false]));
     expect(hardware.nics.map((nic) => nic.mac).sort()).toEqual([...bmc.macs].sort());
     expect(bmc.macs).toContain(system.macs[0]!.toLowerCase());
 
