@@ -42,6 +42,8 @@ export async function startSushy(options: SushyOptions): Promise<SushyStarted> {
   const config = [
     'import json',
     'import sys',
+    // No __pycache__ inside the repository.
+    'sys.dont_write_bytecode = True',
     `sys.path.insert(0, ${JSON.stringify(join(repoRoot, 'hack', 'stack', 'sushy'))})`,
     'import fake_hardware',
     'SUSHY_EMULATOR_FAKE_DRIVER = True',
