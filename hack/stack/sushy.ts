@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { repoRoot } from './paths.ts';
 import { writeHtpasswd, type BasicCredentials } from './htpasswd.ts';
 import { startProcess, waitUntil, type ProcessSpec, type TrackedProcess } from './processes.ts';
 import type { EmulatedSystem } from './systems.ts';
@@ -19,7 +20,10 @@ export interface SushyStarted {
   url: string;
 }
 
-/** sushy-tools' fake Redfish driver: every system notifies the agent simulator of changes. */
+/**
+ * sushy-tools' fake Redfish driver: every system notifies the agent simulator of changes, and a
+ * graceful shutdown asks it whether the server's software shuts down (hack/sushy/graceful_shutdown.py).
+ */
 export async function startSushy(options: SushyOptions): Promise<SushyStarted> {
   const dir = join(options.stateDir, 'sushy');
   mkdirSync(join(dir, 'state'), { recursive: true });
@@ -41,6 +45,11 @@ export async function startSushy(options: SushyOptions): Promise<SushyStarted> {
     `EXTERNAL_NOTIFICATION_URL = ${JSON.stringify(options.notificationUrl)}`,
     'SUSHY_EMULATOR_VMEDIA_VERIFY_SSL = False',
     ...(options.auth ? [`SUSHY_EMULATOR_AUTH_FILE = ${JSON.stringify(authFile)}`] : []),
+    // The config file is Python: it also lets the agent simulator decide about graceful shutdowns.
+    'import sys',
+    `sys.path.insert(0, ${JSON.stringify(join(repoRoot, 'hack', 'sushy'))})`,
+    'import graceful_shutdown',
+    `graceful_shutdown.install(${JSON.stringify(options.notificationUrl)})`,
   ].join('\n');
   const configPath = join(dir, 'conf.py');
   writeFileSync(configPath, `${config}\n`);
