@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { SystemRecords } from '../../../hack/agent-simulator/records.ts';
 import { repoRoot } from '../../../hack/stack/paths.ts';
 import { releaseIronicNode, reserveIronicNode, storeIronicNodeHealth } from '../../support/ironic-database.ts';
-import { ironicApiRequests } from '../../support/ironic-log.ts';
+import { ironicApiRequests, type IronicApiRequest } from '../../support/ironic-log.ts';
 import { Kubectl } from '../../support/kubectl.ts';
 import { createUniqueNamespace } from '../../support/namespaces.ts';
 import { startOperatorProcess, type OperatorProcess } from '../../support/operator-process.ts';
@@ -20,8 +20,8 @@ import {
 // 49: a server whose OS ignores graceful shutdowns, so the soft power off fails and a hard one
 //     follows; 50: wrong BMC credentials, failing registration again and again with BMO's
 //     backoff, then fixed; 51: Ironic's node health Warning, then a conductor lock held on the
-//     node while its power is to change. Hosts are externally provisioned (adopted, never
-//     inspected or imaged), which is all power management needs.
+//     node while its power, and later its provision state, is to change. Hosts are externally
+//     provisioned (adopted, never inspected or imaged), which is all power management needs.
 const env = readStackEnv();
 const kubectl = new Kubectl(env);
 const ironic = new RawIronic(env.ironicUrl);
@@ -193,34 +193,49 @@ async function warningHealth(): Promise<void> {
   }, { timeoutMs: minutes(1), intervalMs: 2_000, what: `${name} Healthy again` });
 }
 
+/**
+ * Takes the node's lock as a conductor running a task would, makes `change` to the host, waits
+ * until the host is `waitingIn` and the operator has looked at it twice more, and returns what
+ * reached Ironic for the node meanwhile. The lock stays held; `releaseLock` ends it.
+ */
+async function changeUnderNodeLock(name: string, nodeId: string, options: { change: () => Promise<unknown>; waitingIn: (host: Host) => boolean }):
+  Promise<{ whileLocked: IronicApiRequest[]; requestsBefore: number }> {
+  await waitFor(async () => (reserveIronicNode(env.stateDir, nodeId, LOCK_HOLDER) ? true : undefined),
+    { timeoutMs: minutes(1), intervalMs: 200, what: 'the node lock' });
+  lockedNode = nodeId;
+  const requestsBefore = ironicApiRequests(env, nodeId).length;
+  await options.change();
+  await waitForHost(kubectl, namespace, name, options.waitingIn, { timeoutMs: minutes(1), failOnError: true });
+  const reconcilesBefore = await reconciles(name);
+  await waitFor(async () => ((await reconciles(name)) >= reconcilesBefore + 2 ? true : undefined),
+    { timeoutMs: minutes(1), what: `two more reconciles of ${name}` });
+  return { whileLocked: ironicApiRequests(env, nodeId).slice(requestsBefore), requestsBefore };
+}
+
+function releaseLock(nodeId: string): void {
+  releaseIronicNode(env.stateDir, nodeId, LOCK_HOLDER);
+  lockedNode = undefined;
+}
+
+/** Ironic was only read: nothing written, nothing refused with 409 NodeLocked. */
+function expectOnlyReads(requests: IronicApiRequest[]): void {
+  expect(requests.filter((request) => request.method !== 'GET' || request.status === 409)).toEqual([]);
+  expect(requests.length).toBeGreaterThan(0);
+}
+
 async function powerChangeWaitsForNodeLock(): Promise<void> {
   const name = 'locked';
   const uuid = system(LOCKED).uuid;
   const host = await waitForHost(kubectl, namespace, name, adoptedAndOn, { timeoutMs: minutes(5), failOnError: true });
   const nodeId = host.status!.provisioning!.ID!;
   const changesBefore = ironicPowerChanges(env, nodeId).length;
-  // Take the lock as a conductor running a task would (between its own power syncs).
-  await waitFor(async () => (reserveIronicNode(env.stateDir, nodeId, LOCK_HOLDER) ? true : undefined),
-    { timeoutMs: minutes(1), intervalMs: 200, what: 'the node lock' });
-  lockedNode = nodeId;
-  const requestsBefore = ironicApiRequests(env, nodeId).length;
-  const reconcilesBefore = await reconciles(name);
-
-  await setOnline(name, false);
-  // The change wakes the host at once and it looks again every few seconds while it waits.
-  await waitFor(async () => ((await reconciles(name)) >= reconcilesBefore + 3 ? true : undefined),
-    { timeoutMs: minutes(1), what: `three reconciles of ${name}` });
-  const whileLocked = ironicApiRequests(env, nodeId).slice(requestsBefore);
-  // Ironic was only read: no power request, nothing refused with 409 NodeLocked.
-  expect(whileLocked.filter((request) => request.method !== 'GET')).toEqual([]);
-  expect(whileLocked.filter((request) => request.status === 409)).toEqual([]);
-  expect(whileLocked.length).toBeGreaterThan(0);
+  const { whileLocked, requestsBefore } = await changeUnderNodeLock(name, nodeId, { change: () => setOnline(name, false), waitingIn: () => true });
+  expectOnlyReads(whileLocked);
   expect(await sushyPowerState(env, uuid)).toBe('On');
   const waiting = await getHost(kubectl, namespace, name);
   expect(waiting?.status).toMatchObject({ poweredOn: true, operationalStatus: 'OK' });
 
-  releaseIronicNode(env.stateDir, nodeId, LOCK_HOLDER);
-  lockedNode = undefined;
+  releaseLock(nodeId);
   await waitForSushyPower(env, uuid, 'Off', minutes(2));
   await waitForHost(kubectl, namespace, name, (found) => found.status?.poweredOn === false, { timeoutMs: minutes(2), failOnError: true });
   expect(ironicPowerChanges(env, nodeId).slice(changesBefore)).toEqual(['power off by soft power off']);
@@ -230,8 +245,30 @@ async function powerChangeWaitsForNodeLock(): Promise<void> {
   expect(afterRelease.filter((request) => request.status === 409)).toEqual([]);
 }
 
+async function provisionChangeWaitsForNodeLock(): Promise<void> {
+  const name = 'locked';
+  const nodeId = (await getHost(kubectl, namespace, name))!.status!.provisioning!.ID!;
+  // No longer externally provisioned and no image to keep: provisioned, then deprovisioned
+  // (bmo.md 2.3), which is Ironic's `deleted` on the active node.
+  const { whileLocked, requestsBefore } = await changeUnderNodeLock(name, nodeId, {
+    change: () => kubectl.ok(['patch', 'bmh', name, '-n', namespace, '--type=merge', '-p', '{"spec":{"externallyProvisioned":false}}']),
+    waitingIn: (found) => found.status?.provisioning?.state === 'deprovisioning',
+  });
+  expectOnlyReads(whileLocked);
+  expect((await ironic.node(nodeId)).provision_state).toBe('active');
+
+  releaseLock(nodeId);
+  await waitForHost(kubectl, namespace, name, (found) => found.status?.provisioning?.state === 'available', { timeoutMs: minutes(4), failOnError: true });
+  expect((await ironic.node(nodeId)).provision_state).toBe('available');
+  const afterRelease = ironicApiRequests(env, nodeId).slice(requestsBefore);
+  const provisionChanges = afterRelease.filter((request) => request.method === 'PUT' && request.path.endsWith('/states/provision'));
+  expect(provisionChanges.length).toBeGreaterThan(0);
+  expect(provisionChanges.map((request) => request.status)).toEqual(provisionChanges.map(() => 202));
+  expect(afterRelease.filter((request) => request.status === 409)).toEqual([]);
+}
+
 /** Started in beforeAll so the three servers' scenarios run side by side; each test awaits its own. */
-let scenarios: Record<'softPowerOff' | 'backoff' | 'health' | 'lock', Promise<void>>;
+let scenarios: Record<'softPowerOff' | 'backoff' | 'health' | 'powerLock' | 'provisionLock', Promise<void>>;
 
 beforeAll(async () => {
   await kubectl.ok(['apply', '--server-side', '--force-conflicts', '-k', join(repoRoot, 'deploy', 'crds')]);
@@ -253,13 +290,15 @@ beforeAll(async () => {
       externalHost('locked', LOCKED),
     ],
   }));
+  // One host, one step after the other, each whatever the one before found.
   const health = warningHealth();
+  const powerLock = health.then(powerChangeWaitsForNodeLock, powerChangeWaitsForNodeLock);
   scenarios = {
     softPowerOff: softPowerOffFallsBackToHard(),
     backoff: backoffThenRecovery(),
     health,
-    // Same host: the lock comes after the health checks, whatever they found.
-    lock: health.then(powerChangeWaitsForNodeLock, powerChangeWaitsForNodeLock),
+    powerLock,
+    provisionLock: powerLock.then(provisionChangeWaitsForNodeLock, provisionChangeWaitsForNodeLock),
   };
   // Each is awaited by its test; until then a failure must not count as unhandled.
   for (const scenario of Object.values(scenarios)) scenario.catch(() => undefined);
@@ -280,5 +319,7 @@ describe('day-2 failures on the emulated hardware', () => {
   it('Healthy is False with reason Warning while Ironic reports the node\'s health as Warning', () => scenarios.health, minutes(8));
 
   it('a power change waits while a conductor holds the node\'s lock, sending Ironic nothing, and happens once it is released', () =>
-    scenarios.lock, minutes(10));
+    scenarios.powerLock, minutes(10));
+
+  it('a provision-state change (deprovisioning) waits out the node\'s lock the same way', () => scenarios.provisionLock, minutes(10));
 });
