@@ -257,6 +257,7 @@ describe('simulator against fake Ironic and sushy', () => {
     const status = (await (await fetch(`${simulator.url}/systems`)).json()) as { systems: { os: string; ramdisk: unknown }[] };
     expect(status.systems[0]).toMatchObject({ os: 'firmware', ramdisk: null });
   });
+
   it('answers graceful shutdowns as its software would: shut down, or ignored while a test says so, each recorded', async () => {
     const ask = async () => (await (await fetch(`${simulator.url}/systems/${SYSTEM}/graceful-shutdown`, { method: 'POST', body: '{}' })).json()) as unknown;
     const setOs = (body: unknown) => fetch(`${simulator.url}/systems/${SYSTEM}/os`, { method: 'PUT', body: JSON.stringify(body) });
