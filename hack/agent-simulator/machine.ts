@@ -50,6 +50,8 @@ export interface MachineStatus {
   workloadNode: string | null;
   /** False while a test keeps the installed OS broken: boots register no Node (PUT /systems/<uuid>/os). */
   osHealthy: boolean;
+  /** True while a test has whatever runs on the server ignore graceful shutdowns (PUT /systems/<uuid>/os). */
+  ignoresGracefulShutdown: boolean;
 }
 
 /**
@@ -66,6 +68,8 @@ export class SimulatedMachine {
   #ramdisk: RamdiskSession | undefined;
   /** The OS on the disk; it outlives power cycles and ramdisk boots. */
   readonly #installedOs: InstalledOs;
+  /** A hung OS, or one configured to ignore the power button: graceful shutdowns change nothing. */
+  #ignoresGracefulShutdown = false;
 
   constructor(options: MachineOptions) {
     this.#options = options;
@@ -98,7 +102,26 @@ export class SimulatedMachine {
       agentUrl: this.#options.agentUrl,
       workloadNode: this.#installedOs.nodeName,
       osHealthy: this.#installedOs.healthy,
+      ignoresGracefulShutdown: this.#ignoresGracefulShutdown,
     };
+  }
+
+  /** From now on, graceful shutdown requests are ignored (true) or shut the server down (false). */
+  setIgnoresGracefulShutdown(ignores: boolean): void {
+    this.#ignoresGracefulShutdown = ignores;
+    this.#log('info', ignores ? 'graceful shutdowns are ignored from now on' : 'graceful shutdowns shut the server down again');
+  }
+
+  /**
+   * The BMC passes a graceful shutdown (Redfish `GracefulShutdown`: the ACPI power button) on to
+   * whatever runs on the server, which decides whether it powers off. Answers whether it does;
+   * the BMC leaves the power alone when not. Recorded either way.
+   */
+  gracefulShutdown(): boolean {
+    const shutsDown = !this.#ignoresGracefulShutdown;
+    this.#options.records.addGracefulShutdown(this.#options.systemUuid, { os: this.#os, outcome: shutsDown ? 'shut-down' : 'ignored' });
+    this.#log('info', shutsDown ? 'graceful shutdown: shutting down' : 'graceful shutdown ignored', { os: this.#os });
+    return shutsDown;
   }
 
   #log(level: 'info' | 'warn' | 'debug', message: string, fields: Record<string, unknown> = {}): void {

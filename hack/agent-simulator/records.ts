@@ -69,6 +69,16 @@ export type NodeRecord =
   | { at: string; kind: 'node-deleted'; node: string; reason: NodeDeletionReason }
   | { at: string; kind: 'node-registration-failed' | 'node-deletion-failed'; node: string; error: string };
 
+/**
+ * A graceful shutdown request (Redfish `GracefulShutdown`, the ACPI power button) that reached the
+ * server: what ran on it, and whether it shut down or ignored the request (PUT /systems/<uuid>/os).
+ */
+export interface GracefulShutdownRecord {
+  at: string;
+  os: string;
+  outcome: 'shut-down' | 'ignored';
+}
+
 /** Why the installed OS's Node went: the host was deprovisioned, or what was on its disk is gone. */
 export type NodeDeletionReason = 'powered-off-for-deprovisioning' | 'disk-wiped' | 'image-replaced';
 
@@ -80,6 +90,7 @@ export interface SystemRecords {
   diskWipes: DiskWipeRecord[];
   imageWrites: ImageWriteRecord[];
   nodes: NodeRecord[];
+  gracefulShutdowns: GracefulShutdownRecord[];
 }
 
 type Omitted<T> = Omit<T, 'at'>;
@@ -93,7 +104,7 @@ export class RecordStore {
   constructor(systems: readonly { uuid: string; name: string }[], now: () => Date = () => new Date()) {
     this.#now = now;
     for (const { uuid, name } of systems) {
-      this.#systems.set(uuid.toLowerCase(), { uuid, name, boots: [], inspections: [], diskWipes: [], imageWrites: [], nodes: [] });
+      this.#systems.set(uuid.toLowerCase(), { uuid, name, boots: [], inspections: [], diskWipes: [], imageWrites: [], nodes: [], gracefulShutdowns: [] });
     }
   }
 
@@ -125,6 +136,10 @@ export class RecordStore {
 
   addNode(systemUuid: string, entry: OmittedEach<NodeRecord>): void {
     this.#for(systemUuid).nodes.push(this.#stamp(entry) as NodeRecord);
+  }
+
+  addGracefulShutdown(systemUuid: string, entry: Omitted<GracefulShutdownRecord>): void {
+    this.#for(systemUuid).gracefulShutdowns.push(this.#stamp(entry));
   }
 
   get(systemUuid: string): SystemRecords | undefined {

@@ -1,10 +1,16 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { z } from 'zod';
 import { handleAgentRequest } from './agent-api.ts';
 import { readBody, sendEmpty, sendJson } from './http-json.ts';
 import type { Logger } from './log.ts';
 import type { SimulatedMachine } from './machine.ts';
 import { sushySystemSchema } from './notifications.ts';
 import type { RecordStore } from './records.ts';
+
+/** PUT /systems/<uuid>/os: what a test changes about the software on a server. */
+const osSettingsSchema = z
+  .strictObject({ healthy: z.boolean().optional(), ignoresGracefulShutdown: z.boolean().optional() })
+  .refine((settings) => settings.healthy !== undefined || settings.ignoresGracefulShutdown !== undefined);
 
 export interface SimulatorServerOptions {
   machines: ReadonlyMap<string, SimulatedMachine>;
@@ -16,6 +22,7 @@ export interface SimulatorServerOptions {
 
 const AGENT_PATH = /^\/agents\/([^/]+)(\/.*)?$/;
 const OS_PATH = /^\/systems\/([^/]+)\/os$/;
+const GRACEFUL_SHUTDOWN_PATH = /^\/systems\/([^/]+)\/graceful-shutdown$/;
 
 /**
  * One HTTP server for everything the simulated hardware exposes:
@@ -23,7 +30,9 @@ const OS_PATH = /^\/systems\/([^/]+)\/os$/;
  *   *    /agents/<uuid>/...      the IPA API of the ramdisk running on that server
  *   GET  /records[/<uuid>]       what each server went through
  *   GET  /systems                current state of each server
- *   PUT  /systems/<uuid>/os      {"healthy": false}: the installed OS's boots register no Node (tests)
+ *   PUT  /systems/<uuid>/os      {"healthy": false}: the installed OS's boots register no Node;
+ *                                {"ignoresGracefulShutdown": true}: graceful shutdowns change nothing (tests)
+ *   POST /systems/<uuid>/graceful-shutdown   sushy-tools' power button: answers {"shutsDown": bool}
  *   GET  /healthz
  */
 export function createSimulatorServer(options: SimulatorServerOptions): Server {
@@ -75,19 +84,28 @@ export function createSimulatorServer(options: SimulatorServerOptions): Server {
         sendJson(response, 404, { error: 'no such simulated system' });
         return;
       }
-      let healthy: unknown;
+      let body: unknown;
       try {
-        healthy = (JSON.parse(await readBody(request)) as { healthy?: unknown }).healthy;
+        body = JSON.parse(await readBody(request));
       } catch (error) {
         sendJson(response, 400, { error: `body is not JSON: ${(error as Error).message}` });
         return;
       }
-      if (typeof healthy !== 'boolean') {
-        sendJson(response, 400, { error: 'body must be {"healthy": true|false}' });
+      const parsed = osSettingsSchema.safeParse(body);
+      if (!parsed.success) {
+        sendJson(response, 400, { error: 'body must be {"healthy"?: true|false, "ignoresGracefulShutdown"?: true|false} with at least one of them' });
         return;
       }
-      machine.installedOs.setHealthy(healthy);
+      if (parsed.data.healthy !== undefined) machine.installedOs.setHealthy(parsed.data.healthy);
+      if (parsed.data.ignoresGracefulShutdown !== undefined) machine.setIgnoresGracefulShutdown(parsed.data.ignoresGracefulShutdown);
       sendJson(response, 200, machine.status());
+      return;
+    }
+    const shutdownMatch = GRACEFUL_SHUTDOWN_PATH.exec(path);
+    if (request.method === 'POST' && shutdownMatch !== null) {
+      const machine = machines.get(decodeURIComponent(shutdownMatch[1] ?? '').toLowerCase());
+      if (machine === undefined) sendJson(response, 404, { error: 'no such simulated system' });
+      else sendJson(response, 200, { shutsDown: machine.gracefulShutdown() });
       return;
     }
     if (request.method === 'GET' && path === '/records') {

@@ -257,4 +257,25 @@ describe('simulator against fake Ironic and sushy', () => {
     const status = (await (await fetch(`${simulator.url}/systems`)).json()) as { systems: { os: string; ramdisk: unknown }[] };
     expect(status.systems[0]).toMatchObject({ os: 'firmware', ramdisk: null });
   });
+
+  it('answers graceful shutdowns as its software would: shut down, or ignored while a test says so, each recorded', async () => {
+    const ask = async () => (await (await fetch(`${simulator.url}/systems/${SYSTEM}/graceful-shutdown`, { method: 'POST', body: '{}' })).json()) as unknown;
+    const setOs = (body: unknown) => fetch(`${simulator.url}/systems/${SYSTEM}/os`, { method: 'PUT', body: JSON.stringify(body) });
+    expect(await ask()).toEqual({ shutsDown: true });
+
+    const ignoring = await setOs({ ignoresGracefulShutdown: true });
+    expect(await ignoring.json()).toMatchObject({ ignoresGracefulShutdown: true, osHealthy: true });
+    expect(await ask()).toEqual({ shutsDown: false });
+    expect(await (await setOs({ ignoresGracefulShutdown: false })).json()).toMatchObject({ ignoresGracefulShutdown: false });
+    expect(await ask()).toEqual({ shutsDown: true });
+
+    const records = (await (await fetch(`${simulator.url}/records/${SYSTEM}`)).json()) as { gracefulShutdowns: unknown[] };
+    expect(records.gracefulShutdowns).toEqual([
+      expect.objectContaining({ outcome: 'shut-down' }),
+      expect.objectContaining({ outcome: 'ignored' }),
+      expect.objectContaining({ outcome: 'shut-down' }),
+    ]);
+    for (const bad of [{}, { ignoresGracefulShutdown: 'yes' }, { healthy: true, other: 1 }]) expect((await setOs(bad)).status).toBe(400);
+    expect((await fetch(`${simulator.url}/systems/not-a-system/graceful-shutdown`, { method: 'POST' })).status).toBe(404);
+  });
 });

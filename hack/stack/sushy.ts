@@ -22,9 +22,10 @@ export interface SushyStarted {
 }
 
 /**
- * sushy-tools' fake Redfish driver: every system notifies the agent simulator of changes, and
- * serves its hardware (processors, memory, drives) for out-of-band inspection through
- * `sushy/fake_hardware.py`, which the config file imports.
+ * sushy-tools' fake Redfish driver: every system notifies the agent simulator of changes, serves
+ * its hardware (processors, memory, drives) for out-of-band inspection through
+ * `sushy/fake_hardware.py`, and a graceful shutdown asks the simulator whether the server's
+ * software shuts down (`sushy/graceful_shutdown.py`); the config file imports both.
  */
 export async function startSushy(options: SushyOptions): Promise<SushyStarted> {
   const dir = join(options.stateDir, 'sushy');
@@ -56,6 +57,9 @@ export async function startSushy(options: SushyOptions): Promise<SushyStarted> {
     `EXTERNAL_NOTIFICATION_URL = ${JSON.stringify(options.notificationUrl)}`,
     'SUSHY_EMULATOR_VMEDIA_VERIFY_SSL = False',
     ...(options.auth ? [`SUSHY_EMULATOR_AUTH_FILE = ${JSON.stringify(authFile)}`] : []),
+    // The config file is Python: it also lets the agent simulator decide about graceful shutdowns.
+    'import graceful_shutdown',
+    `graceful_shutdown.install(${JSON.stringify(options.notificationUrl)})`,
   ].join('\n');
   const configPath = join(dir, 'conf.py');
   writeFileSync(configPath, `${config}\n`);

@@ -12,9 +12,9 @@ import { installProviderCrds } from './provider-crds.ts';
 // 16-19, remediation 20-23, day-2 power 29-30 and detach 31-32. Integration: provisioner redfish
 // 24-25, stack ironic-lifecycle 26-27, installed OS 28, BareMetalHost lifecycle 33, ironic-client
 // node-locked 34 and redfish-lifecycle 35. e2e again: day-2 fidelity 38-40, IPMI, Ironic auth and
-// leader election 41-43, provisioning limit 44-48, inspectionMode fast 36. Reserved for work
-// under way: 37, day-2 power/errors/locks 49-51, faults 52-63, firmware, RAID and the other
-// resources 64-67.
+// leader election 41-43, provisioning limit 44-48, inspectionMode fast 36, day-2 power fallback,
+// errors and locks 49-51. Reserved for work under way: faults 52-63, firmware, RAID and the other
+// resources 64-67; 37 is free.
 export const TEST_STACK_SYSTEMS = 68;
 
 /** A recorded stack a run can use: its env matches today's schema and it has enough servers. */

@@ -1,9 +1,9 @@
-import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { ImageWriteRecord, SystemRecords } from '../../../hack/agent-simulator/records.ts';
 import { repoRoot } from '../../../hack/stack/paths.ts';
 import { Kubectl } from '../../support/kubectl.ts';
+import { storeIronicNodeHealth } from '../../support/ironic-database.ts';
 import { createUniqueNamespace } from '../../support/namespaces.ts';
 import { startOperatorProcess, type OperatorProcess } from '../../support/operator-process.ts';
 import { RawIronic } from '../../support/raw-ironic.ts';
@@ -87,18 +87,6 @@ async function ironicHealth(nodeId: string): Promise<string | null> {
   const response = await fetch(`${env.ironicUrl}/v1/nodes/${nodeId}?fields=health`, { headers: { 'x-openstack-ironic-api-version': '1.109' } });
   if (!response.ok) throw new Error(`GET node ${nodeId} health -> ${response.status}`);
   return ((await response.json()) as { health: string | null }).health;
-}
-
-/**
- * What a BMC fault report leaves in Ironic: sushy-tools' Redfish systems always report
- * `Status.Health: OK`, so the node's stored health is set directly; Ironic's next power sync
- * (every 10 s here) reads the BMC again and puts `OK` back.
- */
-function storeIronicHealth(nodeId: string, health: string): void {
-  const script = `const { DatabaseSync } = require('node:sqlite');
-const db = new DatabaseSync(process.argv[1], { timeout: 10000 });
-db.prepare('UPDATE nodes SET health = ? WHERE uuid = ?').run(process.argv[2], process.argv[3]);`;
-  execFileSync(process.execPath, ['--disable-warning=ExperimentalWarning', '-e', script, join(env.stateDir, 'ironic', 'ironic.sqlite'), health, nodeId]);
 }
 
 const healthy = (found: HostWithConditions | undefined) => {
@@ -196,8 +184,10 @@ describe('BMO fidelity on real Ironic', () => {
 
     // A Critical report on the plain host's node: the condition follows, the other host's does not.
     const nodeId = plain.status!.provisioning!.ID!;
+    // sushy-tools' systems always report OK, so the BMC's Critical report is written into Ironic's
+    // database; Ironic's next power sync (every 10 s here) reads OK from the BMC again.
     await waitFor(async () => {
-      storeIronicHealth(nodeId, 'Critical');
+      storeIronicNodeHealth(env.stateDir, nodeId, 'Critical');
       await poke('plain');
       return healthy(await getHost('plain')) === 'False/CriticalError' ? true : undefined;
     }, { timeoutMs: minutes(2), intervalMs: 2_000, what: 'plain to turn CriticalError' });

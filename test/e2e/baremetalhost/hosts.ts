@@ -206,5 +206,6 @@ export function recordsSince(now: SystemRecords, before: SystemRecords): SystemR
     diskWipes: now.diskWipes.slice(before.diskWipes.length),
     imageWrites: now.imageWrites.slice(before.imageWrites.length),
     nodes: now.nodes.slice(before.nodes.length),
+    gracefulShutdowns: now.gracefulShutdowns.slice(before.gracefulShutdowns.length),
   };
 }
