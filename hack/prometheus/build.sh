@@ -14,6 +14,13 @@ if [[ -x "$out/promtool" ]]; then
   exit 0
 fi
 mkdir -p "$root"
+# The test stack's warm-up and a test file may both ask at once: one builds, the other waits.
+exec 9>"$root/.lock"
+flock 9
+if [[ -x "$out/promtool" ]]; then
+  echo "PROMTOOL=$out/promtool"
+  exit 0
+fi
 rm -rf "$out.tmp" && mkdir -p "$out.tmp"
 # go install builds the module at exactly its own go.mod (no tidy, no replace surprises);
 # GOBIN puts the binary beside nothing else. The partial directory is renamed only when complete.
