@@ -19,6 +19,8 @@ ENV NODE_ENV=production
 COPY package.json ./
 COPY --from=dependencies /app/node_modules ./node_modules
 COPY capm3-provider/ipam/ capm3-provider/ipam/
+# The one module of the provider the IP address manager shares (Cluster API's --watch-filter).
+COPY capm3-provider/watch-filter.ts capm3-provider/watch-filter.ts
 COPY operator/api/ operator/api/
 COPY operator/runtime/ operator/runtime/
 # The uid and gid the Deployments in deploy/ run as; nothing in /app is writable by it.
