@@ -13,6 +13,7 @@ import { watchObjects } from './dev/object-watcher.ts';
 import { sampleClusterObjects } from './dev/sample-cluster.ts';
 import { hostObjects, sampleHostObjects } from './dev/sample-hosts.ts';
 import { hostKind, machineDeploymentKind, machineKind } from './dev/watched-kinds.ts';
+import { OPERATOR_IDENTITY, PROVIDER_IDENTITY, installControllerIdentity, type ControllerIdentity } from './stack/controller-identity.ts';
 import { defaultStateDir, repoRoot } from './stack/paths.ts';
 import { operatorEnvironment } from './stack/operator-env.ts';
 import { isAlive, startProcess, stopProcess, type TrackedProcess } from './stack/processes.ts';
@@ -55,6 +56,14 @@ await kubectl(env, ['wait', '--for=condition=Established', 'crd/baremetalhosts.m
 await kubectl(env, ['create', 'namespace', namespace]).catch(() => undefined);
 mkdirSync(join(stateDir, 'logs'), { recursive: true });
 
+// The processes run as installed controllers do: each with a token of its ServiceAccount from
+// deploy/, bound only by the roles there (never the admin kubeconfig), so a missing permission
+// shows up here as it would in a cluster.
+const identityKubeconfig = (identity: ControllerIdentity) =>
+  installControllerIdentity({ kubectl: env.kubectl, kubeconfig: env.kubeconfig, stateDir, identity });
+const operatorKubeconfig = await identityKubeconfig(OPERATOR_IDENTITY);
+say(`dev: the operator runs as ${OPERATOR_IDENTITY.namespace}/${OPERATOR_IDENTITY.serviceAccount}`);
+
 const processes: TrackedProcess[] = [];
 const start = (name: string, script: string, args: string[], processEnv: Record<string, string>) => {
   const started = startProcess({
@@ -74,9 +83,11 @@ if (withCluster) {
   say('dev: starting the Cluster API core manager');
   capi = await startClusterApiManager({ env, stateDir, namespace, label: 'dev' });
   say(`dev: Cluster API manager running (log ${capi.process.logPath})`);
-  start('operator', 'operator/main.ts', [], { ...operatorEnvironment(env), WATCH_NAMESPACE: namespace });
+  start('operator', 'operator/main.ts', [], { ...operatorEnvironment(env), KUBECONFIG: operatorKubeconfig, WATCH_NAMESPACE: namespace });
+  const providerKubeconfig = await identityKubeconfig(PROVIDER_IDENTITY);
+  say(`dev: the provider runs as ${PROVIDER_IDENTITY.namespace}/${PROVIDER_IDENTITY.serviceAccount}`);
   start('capm3-provider', 'capm3-provider/main.ts', ['--namespace', namespace], {
-    KUBECONFIG: env.kubeconfig, METRICS_BIND_ADDRESS: '127.0.0.1:0', HEALTH_PROBE_BIND_ADDRESS: '127.0.0.1:0', CAPM3_REQUEUE_AFTER: '10s',
+    KUBECONFIG: providerKubeconfig, METRICS_BIND_ADDRESS: '127.0.0.1:0', HEALTH_PROBE_BIND_ADDRESS: '127.0.0.1:0', CAPM3_REQUEUE_AFTER: '10s',
   });
   await apply([
     ...hostObjects({ env, namespace, hosts: systems.map((system, index) => ({
@@ -92,7 +103,7 @@ if (withCluster) {
   say(`dev:   kubectl get cluster,machinedeployment,machines,m3m,bmh -n ${namespace}; kubectl --kubeconfig $WORKLOAD_KUBECONFIG get nodes`);
 } else {
   await apply(sampleHostObjects({ env: { ...env, systems }, namespace, provision: !values['no-provision'] }));
-  start('operator', 'operator/main.ts', [], operatorEnvironment(env));
+  start('operator', 'operator/main.ts', [], { ...operatorEnvironment(env), KUBECONFIG: operatorKubeconfig });
   say(`dev: in another shell: source ${envShellFile(stateDir)}; kubectl get bmh -n ${namespace}; baremetal node list`);
 }
 say('dev: changes follow; Ctrl-C stops');
