@@ -11,6 +11,6 @@ export async function dryRunApply(kubectl: Kubectl, objects: Manifest[]): Promis
   return out.trim().split('\n');
 }
 
-/** Kinds whose CRDs the test API server does not have: checked by structure only. */
+/** Kinds whose CRDs the test API server does not have (cert-manager's, prometheus-operator's): checked by structure only. */
 export const isCertManagerObject = (object: Manifest) => object.apiVersion.startsWith('cert-manager.io/');
 export const isPrometheusOperatorObject = (object: Manifest) => object.apiVersion.startsWith('monitoring.coreos.com/');
