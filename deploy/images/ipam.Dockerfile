@@ -2,7 +2,7 @@
 # The ipam image: Node 24 running capm3-provider/ipam/main.ts with Node's type stripping (no build step),
 # production dependencies only, as an unprivileged user. Build from the repository root:
 #   docker build -f deploy/images/ipam.Dockerfile -t <registry>/metal3-ts-ipam:<tag> .
-# The Node image is pinned to the release package.json's node dev dependency names.
+# The Node image is pinned to the release package.json's `node` devDependency names (24.21.0).
 ARG NODE_IMAGE=docker.io/library/node:24.21.0-bookworm-slim
 
 # Stage 1: the production dependencies from the lock file (no devDependencies, no install scripts).

@@ -2,7 +2,7 @@
 # The operator image: Node 24 running operator/main.ts with Node's type stripping (no build step),
 # production dependencies only, as an unprivileged user. Build from the repository root:
 #   docker build -f deploy/images/operator.Dockerfile -t <registry>/metal3-ts-operator:<tag> .
-# The Node image is pinned to the release package.json's node dev dependency names.
+# The Node image is pinned to the release package.json's `node` devDependency names (24.21.0).
 ARG NODE_IMAGE=docker.io/library/node:24.21.0-bookworm-slim
 
 # Stage 1: the production dependencies from the lock file (no devDependencies, no install scripts).
