@@ -25,8 +25,9 @@ for tool in docker kind kubectl; do
   command -v "$tool" >/dev/null || { echo "hack/kind/up.sh needs $tool on PATH" >&2; exit 1; }
 done
 docker info >/dev/null 2>&1 || { echo "hack/kind/up.sh needs a running Docker engine (docker info fails)" >&2; exit 1; }
-# clusterctl of the pinned Cluster API release, built from its Go module (hack/capi/build.sh).
-clusterctl="$(bash "$repo/hack/capi/build.sh" | sed -n 's/^CAPI_BIN_DIR=//p')/clusterctl"
+# clusterctl from PATH, else the pinned release's, built from its Go module (hack/capi/build.sh, needs Go).
+clusterctl="$(command -v clusterctl || true)"
+[[ -n "$clusterctl" ]] || clusterctl="$(bash "$repo/hack/capi/build.sh" | sed -n 's/^CAPI_BIN_DIR=//p')/clusterctl"
 
 if ! kind get clusters | grep -qx "$cluster"; then
   kind create cluster --name "$cluster" --config "$repo/deploy/kind/cluster.yaml"
