@@ -14,6 +14,7 @@ import { watchObjects } from './dev/object-watcher.ts';
 import { sampleClusterObjects } from './dev/sample-cluster.ts';
 import { hostObjects, sampleHostObjects } from './dev/sample-hosts.ts';
 import { hostKind, machineDeploymentKind, machineKind } from './dev/watched-kinds.ts';
+import { OPERATOR_IDENTITY, PROVIDER_IDENTITY, installControllerIdentity, type ControllerIdentity } from './stack/controller-identity.ts';
 import { defaultStateDir, repoRoot } from './stack/paths.ts';
 import { operatorEnvironment } from './stack/operator-env.ts';
 import { prepareOperatorWebhook } from './stack/operator-webhook.ts';
@@ -57,6 +58,14 @@ await kubectl(env, ['wait', '--for=condition=Established', 'crd/baremetalhosts.m
 await kubectl(env, ['create', 'namespace', namespace]).catch(() => undefined);
 mkdirSync(join(stateDir, 'logs'), { recursive: true });
 
+// The processes run as installed controllers do: each with a token of its ServiceAccount from
+// deploy/, bound only by the roles there (never the admin kubeconfig), so a missing permission
+// shows up here as it would in a cluster.
+const identityKubeconfig = (identity: ControllerIdentity) =>
+  installControllerIdentity({ kubectl: env.kubectl, kubeconfig: env.kubeconfig, stateDir, identity });
+const operatorKubeconfig = await identityKubeconfig(OPERATOR_IDENTITY);
+say(`dev: the operator runs as ${OPERATOR_IDENTITY.namespace}/${OPERATOR_IDENTITY.serviceAccount}`);
+
 const processes: TrackedProcess[] = [];
 const start = (name: string, script: string, args: string[], processEnv: Record<string, string>): TrackedProcess => {
   const started = startProcess({
@@ -74,7 +83,9 @@ const start = (name: string, script: string, args: string[], processEnv: Record<
 const webhook = await prepareOperatorWebhook({ target: env, dir: join(stateDir, 'webhooks', namespace), name: namespace, namespace });
 /** The operator with its webhook served and registered (the API server calls it before any host is applied). */
 const startOperator = async (extraEnv: Record<string, string>) => {
-  const operator = start('operator', 'operator/main.ts', [], { ...operatorEnvironment(env), ...webhook.operatorEnv, ...extraEnv });
+  const operator = start('operator', 'operator/main.ts', [], {
+    ...operatorEnvironment(env), KUBECONFIG: operatorKubeconfig, ...webhook.operatorEnv, ...extraEnv,
+  });
   await webhook.register(operator);
   say(`dev: BareMetalHost webhook registered for namespace ${namespace}`);
 };
@@ -86,8 +97,10 @@ if (withCluster) {
   capi = await startClusterApiManager({ env, stateDir, namespace, label: 'dev' });
   say(`dev: Cluster API manager running (log ${capi.process.logPath})`);
   await startOperator({ WATCH_NAMESPACE: namespace });
+  const providerKubeconfig = await identityKubeconfig(PROVIDER_IDENTITY);
+  say(`dev: the provider runs as ${PROVIDER_IDENTITY.namespace}/${PROVIDER_IDENTITY.serviceAccount}`);
   start('capm3-provider', 'capm3-provider/main.ts', ['--namespace', namespace], {
-    KUBECONFIG: env.kubeconfig, METRICS_BIND_ADDRESS: '127.0.0.1:0', HEALTH_PROBE_BIND_ADDRESS: '127.0.0.1:0', CAPM3_REQUEUE_AFTER: '10s',
+    KUBECONFIG: providerKubeconfig, METRICS_BIND_ADDRESS: '127.0.0.1:0', HEALTH_PROBE_BIND_ADDRESS: '127.0.0.1:0', CAPM3_REQUEUE_AFTER: '10s',
   });
   await apply([
     ...hostObjects({ env, namespace, hosts: systems.map((system, index) => ({

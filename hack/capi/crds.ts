@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { run } from '../stack/commands.ts';
 import { buildClusterApi } from './build.ts';
 
@@ -7,19 +8,33 @@ export interface KubectlTarget {
 }
 
 /**
- * Applies core Cluster API's CRDs (the module's `core/config/crd/bases`) and waits until the
- * API server serves them. Server-side apply: some are too large for client-side apply's
+ * Applies the CRDs of some directories of the pinned Cluster API module and waits until the API
+ * server serves them. Server-side apply: some are too large for client-side apply's
  * last-applied annotation. The bases carry no conversion webhook, so only v1beta2 (their
  * storage version) should be written. Returns the CRD names.
  */
-export async function installClusterApiCrds(target: KubectlTarget): Promise<string[]> {
-  const { crdDir } = await buildClusterApi();
+async function applyModuleCrds(target: KubectlTarget, dirs: string[]): Promise<string[]> {
   const kubectl = (args: string[]) =>
     run(target.kubectl, ['--kubeconfig', target.kubeconfig, ...args], { component: 'cluster-api CRDs' });
   // Forcing conflicts: this pinned release is the authority on these CRDs, whoever applied them before.
   const applied = await kubectl(['apply', '--server-side', '--force-conflicts', '--field-manager=metal3-ts-capi',
-    '-f', crdDir, '-o', 'name']);
+    ...dirs.flatMap((dir) => ['-f', dir]), '-o', 'name']);
   const names = applied.split('\n').map((line) => line.trim()).filter(Boolean);
   await kubectl(['wait', '--for=condition=Established', '--timeout=60s', ...names]);
   return names.map((name) => name.replace(/^customresourcedefinition\.apiextensions\.k8s\.io\//, ''));
+}
+
+/** Core Cluster API's CRDs (the module's `core/config/crd/bases`). Returns the CRD names. */
+export async function installClusterApiCrds(target: KubectlTarget): Promise<string[]> {
+  return applyModuleCrds(target, [(await buildClusterApi()).crdDir]);
+}
+
+/**
+ * The kubeadm bootstrap and control plane providers' CRDs (KubeadmConfig(Template),
+ * KubeadmControlPlane(Template)), for validating templates that use them: their controllers
+ * are not run. Returns the CRD names.
+ */
+export async function installKubeadmCrds(target: KubectlTarget): Promise<string[]> {
+  const { moduleDir } = await buildClusterApi();
+  return applyModuleCrds(target, ['bootstrap', 'controlplane'].map((provider) => join(moduleDir, provider, 'kubeadm', 'config', 'crd', 'bases')));
 }

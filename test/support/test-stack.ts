@@ -1,3 +1,4 @@
+import { buildPromtool } from '../../hack/prometheus/index.ts';
 import { readState } from '../../hack/stack/state.ts';
 import { stackDown, stackUp } from '../../hack/stack/stack.ts';
 import { installControllerIdentities } from './controller-identities.ts';
@@ -50,7 +51,12 @@ export async function prepareTestStack(stateDir: string): Promise<void> {
 export async function startTestStack(stateDir: string): Promise<void> {
   await stackDown(stateDir);
   const started = Date.now();
+  // promtool (test/integration/deploy/monitoring.test.ts) builds beside the stack, so a clean CI
+  // has it cached by the time that file runs. A failed build only warns: that file builds again
+  // and reports the error itself.
+  const promtool = buildPromtool().catch((error: unknown) => console.warn(`promtool warm-up failed: ${String(error)}`));
   await stackUp({ stateDir, systems: TEST_STACK_SYSTEMS, ironicBasicAuth: false, bmcBasicAuth: true });
   await prepareTestStack(stateDir);
+  await promtool;
   console.log(`\ntest stack up in ${((Date.now() - started) / 1000).toFixed(1)} s (${stateDir})`);
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { parse } from 'yaml';
-import { buildClusterApi } from '../../../hack/capi/index.ts';
+import { buildClusterApi, installKubeadmCrds } from '../../../hack/capi/index.ts';
 import { COMPONENTS_FILE, COMPONENTS_KUSTOMIZATION, clusterctlComponents } from '../../../hack/deploy/clusterctl-components.ts';
 import { run } from '../../../hack/stack/commands.ts';
 import { parseManifests, renderKustomization } from '../../../hack/stack/kustomize.ts';
@@ -112,6 +112,49 @@ describe('clusterctl provider files in deploy/capm3/clusterctl', () => {
       prefix: 24, gateway: '192.0.2.1', dnsServers: ['192.0.2.53'] });
     expect(byKind('Metal3DataTemplate').spec).toMatchObject({ networkData: { networks: { ipv4: [{ ipAddressFromIPPool: 'demo-provisioning', link: 'enp1s0' }] } } });
     await installIpamCrds(kubectl, env);
+    const applied = await dryRun(rendered);
+    expect(applied.trim().split('\n')).toHaveLength(objects.length);
+  });
+
+  it('the kubeadm flavour: KubeadmControlPlane and KubeadmConfigTemplate over Metal3MachineTemplates, and the API server (with kubeadm\'s CRDs) accepts it', async () => {
+    const from = join(CLUSTERCTL_DIR, 'cluster-template-kubeadm.yaml');
+    const rendered = await runClusterctl(
+      ['generate', 'cluster', 'demo', '--from', from, '--kubeconfig', env.kubeconfig, '--target-namespace', namespace,
+        '--kubernetes-version', 'v1.35.0', '--control-plane-machine-count', '3', '--worker-machine-count', '2'],
+      { IMAGE_URL: 'http://images.example/os.raw', IMAGE_CHECKSUM: 'http://images.example/os.raw.sha256sum', CLUSTER_APIENDPOINT_HOST: '192.0.2.10' },
+    );
+    const objects = parseManifests(rendered);
+    expect(objects.map((object) => `${object.kind}/${object.metadata.name}`)).toEqual(['Cluster/demo', 'Metal3Cluster/demo',
+      'KubeadmControlPlane/demo-control-plane', 'Metal3MachineTemplate/demo-control-plane', 'MachineDeployment/demo-workers',
+      'Metal3MachineTemplate/demo-workers', 'KubeadmConfigTemplate/demo-workers']);
+    expect(rendered).not.toContain('${');
+    type Ref = { apiGroup: string; kind: string; name: string };
+    const find = (kind: string, name: string) => objects.find((object) => object.kind === kind && object.metadata.name === name) as unknown as { spec: Record<string, unknown> };
+    // Every reference names an object of this template, in its API group.
+    const groupOf = (kind: string) => objects.find((object) => object.kind === kind)?.apiVersion.split('/')[0];
+    const cluster = find('Cluster', 'demo').spec as { controlPlaneRef: Ref; infrastructureRef: Ref };
+    const controlPlane = find('KubeadmControlPlane', 'demo-control-plane').spec as {
+      replicas: number; version: string; machineTemplate: { spec: { infrastructureRef: Ref } };
+      kubeadmConfigSpec: { initConfiguration: { nodeRegistration: { kubeletExtraArgs: { name: string; value: string }[] } }; joinConfiguration: unknown };
+    };
+    const workers = find('MachineDeployment', 'demo-workers').spec as { replicas: number; template: { spec: { version: string; bootstrap: { configRef: Ref }; infrastructureRef: Ref } } };
+    for (const ref of [cluster.controlPlaneRef, cluster.infrastructureRef, controlPlane.machineTemplate.spec.infrastructureRef,
+      workers.template.spec.bootstrap.configRef, workers.template.spec.infrastructureRef]) {
+      expect(find(ref.kind, ref.name)).toBeDefined();
+      expect(ref.apiGroup).toBe(groupOf(ref.kind));
+    }
+    expect(controlPlane).toMatchObject({ replicas: 3, version: 'v1.35.0' });
+    expect(workers).toMatchObject({ replicas: 2, template: { spec: { version: 'v1.35.0' } } });
+    // The provider finds a machine's Node by the host UID kubelet labels it with from meta_data.
+    const uuidLabel = { name: 'node-labels', value: 'metal3.io/uuid={{ ds.meta_data.uuid }}' };
+    expect(controlPlane.kubeadmConfigSpec.initConfiguration.nodeRegistration.kubeletExtraArgs).toEqual([uuidLabel]);
+    expect(controlPlane.kubeadmConfigSpec.joinConfiguration).toMatchObject({ nodeRegistration: { kubeletExtraArgs: [uuidLabel] } });
+    expect(find('KubeadmConfigTemplate', 'demo-workers').spec).toMatchObject({ template: { spec: { joinConfiguration: { nodeRegistration: { kubeletExtraArgs: [uuidLabel] } } } } });
+    expect(find('Metal3MachineTemplate', 'demo-control-plane').spec).toMatchObject({ template: { spec: { hostSelector: { matchLabels: { role: 'control-plane' } } } } });
+    expect(find('Metal3MachineTemplate', 'demo-workers').spec).toMatchObject({ template: { spec: { hostSelector: { matchLabels: { role: 'worker' } } } } });
+    // kubeadm's CRDs from the pinned Cluster API module (their controllers do not run here): the
+    // API server validates the kubeadm objects against their real schemas too.
+    await installKubeadmCrds({ kubectl: env.kubectl, kubeconfig: env.kubeconfig });
     const applied = await dryRun(rendered);
     expect(applied.trim().split('\n')).toHaveLength(objects.length);
   });

@@ -1,9 +1,9 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { stringify } from 'yaml';
 import { renderKustomization, type Manifest } from '../../../hack/stack/kustomize.ts';
 import { Kubectl } from '../../support/kubectl.ts';
 import { ensureNamespace } from '../../support/namespaces.ts';
 import { readStackEnv } from '../../support/stack-env.ts';
+import { dryRunApply, isCertManagerObject } from './dry-run.ts';
 
 interface Container {
   args?: string[];
@@ -28,9 +28,6 @@ const INSTALLS = [
   { directory: 'deploy/ipam/default', namespace: 'metal3-ipam-system', serviceAccount: 'ipam-manager', leaderFlag: '--leader-elect' },
 ];
 
-/** cert-manager's kinds: its CRDs are not on the test API server, so these are checked by structure only. */
-const isCertManagerObject = (object: Manifest) => object.apiVersion.startsWith('cert-manager.io/');
-
 /** Each kustomization renders and every object it renders is accepted by the real API server. */
 describe('kustomize installs in deploy/ on the real API server', () => {
   const env = readStackEnv();
@@ -41,11 +38,7 @@ describe('kustomize installs in deploy/ on the real API server', () => {
     const objects = await renderKustomization({ kubectl: env.kubectl, directory });
     // A dry run creates nothing, so the namespace its objects go in has to exist already.
     await ensureNamespace(kubectl, namespace);
-    const out = await kubectl.ok(
-      ['apply', '--server-side', '--force-conflicts', '--field-manager=deploy-test', '--dry-run=server', '-o', 'name', '-f', '-'],
-      objects.map((object) => stringify(object)).join('---\n'),
-    );
-    expect(out.trim().split('\n')).toHaveLength(objects.length);
+    expect(await dryRunApply(kubectl, objects)).toHaveLength(objects.length);
     const kinds = new Set(objects.map((object) => object.kind));
     for (const kind of ['CustomResourceDefinition', 'Namespace', 'ServiceAccount', 'Deployment', 'Service', 'RoleBinding']) expect(kinds).toContain(kind);
     const clusterScoped = ['CustomResourceDefinition', 'Namespace', 'ValidatingWebhookConfiguration'];
@@ -95,9 +88,7 @@ describe('kustomize installs in deploy/ on the real API server', () => {
     const namespace = 'baremetal-operator-system';
     await ensureNamespace(kubectl, namespace);
     const rest = objects.filter((object) => !isCertManagerObject(object));
-    const out = await kubectl.ok(['apply', '--server-side', '--force-conflicts', '--field-manager=deploy-test', '--dry-run=server', '-o', 'name', '-f', '-'],
-      rest.map((object) => stringify(object)).join('---\n'));
-    expect(out.trim().split('\n')).toHaveLength(rest.length);
+    expect(await dryRunApply(kubectl, rest)).toHaveLength(rest.length);
     type WebhookConfiguration = Manifest & { webhooks: { name: string; failurePolicy: string; clientConfig: { service: { name: string; namespace: string; path: string } } }[] };
     const configuration = objects.find((object) => object.kind === 'ValidatingWebhookConfiguration') as WebhookConfiguration;
     const [webhook] = configuration.webhooks;

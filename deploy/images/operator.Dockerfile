@@ -1,0 +1,25 @@
+# syntax=docker/dockerfile:1
+# The operator image: Node 24 running operator/main.ts with Node's type stripping (no build step),
+# production dependencies only, as an unprivileged user. Build from the repository root:
+#   docker build -f deploy/images/operator.Dockerfile -t <registry>/metal3-ts-operator:<tag> .
+# The Node image is pinned to the release package.json's `node` devDependency names (24.21.0).
+ARG NODE_IMAGE=docker.io/library/node:24.21.0-bookworm-slim
+
+# Stage 1: the production dependencies from the lock file (no devDependencies, no install scripts).
+FROM ${NODE_IMAGE} AS dependencies
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+
+# Stage 2: the runtime, with the sources the entry point imports (.dockerignore drops tests).
+FROM ${NODE_IMAGE}
+WORKDIR /app
+ENV NODE_ENV=production
+# package.json: "type": "module" makes Node load the .ts files as ES modules.
+COPY package.json ./
+COPY --from=dependencies /app/node_modules ./node_modules
+COPY operator/ operator/
+COPY ironic-client/ ironic-client/
+# The uid and gid the Deployments in deploy/ run as; nothing in /app is writable by it.
+USER 65532:65532
+ENTRYPOINT ["node", "--disable-warning=ExperimentalWarning", "operator/main.ts"]

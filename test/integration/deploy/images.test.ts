@@ -1,0 +1,85 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from '@jest/globals';
+import { renderKustomization } from '../../../hack/stack/kustomize.ts';
+import { repoRoot } from '../../../hack/stack/paths.ts';
+import { readStackEnv } from '../../support/stack-env.ts';
+import { dockerIgnore, parseDockerfile, type Stage } from './dockerfile.ts';
+import { runtimeImports } from './runtime-imports.ts';
+
+// This machine has a docker CLI but no engine: the images are not built here. What a build
+// would take is checked from the Dockerfiles themselves.
+const IMAGES = [
+  { dockerfile: 'deploy/images/operator.Dockerfile', entry: 'operator/main.ts', kustomization: 'deploy/operator/default', image: 'localhost/metal3-ts/baremetal-operator' },
+  { dockerfile: 'deploy/images/provider.Dockerfile', entry: 'capm3-provider/main.ts', kustomization: 'deploy/capm3/default', image: 'localhost/metal3-ts/capm3-provider' },
+  { dockerfile: 'deploy/images/ipam.Dockerfile', entry: 'capm3-provider/ipam/main.ts', kustomization: 'deploy/ipam/default', image: 'localhost/metal3-ts/ipam' },
+];
+
+const packageJson = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as {
+  type: string; dependencies: Record<string, string>; devDependencies: Record<string, string>;
+};
+const ignored = dockerIgnore(readFileSync(join(repoRoot, '.dockerignore'), 'utf8'));
+const argumentsOf = (stage: Stage, keyword: string) => stage.instructions.filter((instruction) => instruction.keyword === keyword).map((instruction) => instruction.arguments);
+/** COPY sources and destinations of a stage, without --from copies. */
+const contextCopies = (stage: Stage) => argumentsOf(stage, 'COPY').filter((copy) => !copy.startsWith('--from')).map((copy) => {
+  const parts = copy.split(/\s+/);
+  return { sources: parts.slice(0, -1), destination: parts.at(-1) as string };
+});
+const covers = (source: string, file: string) => (source.endsWith('/') ? file.startsWith(source) : file === source);
+
+describe('container images (deploy/images/*.Dockerfile), checked without a docker engine', () => {
+  it.each(IMAGES)('$dockerfile: pinned Node 24 base, production dependencies only, non-root', ({ dockerfile }) => {
+    const { stages } = parseDockerfile(readFileSync(join(repoRoot, dockerfile), 'utf8'));
+    expect(stages.length).toBeGreaterThanOrEqual(2);
+    // The release package.json pins as its node (a full version, never a floating tag).
+    const nodeVersion = packageJson.devDependencies.node as string;
+    for (const stage of stages) expect(stage.from).toMatch(new RegExp(`^docker\\.io/library/node:${nodeVersion.replace(/\./g, '\\.')}-[a-z0-9-]+$`));
+    expect(nodeVersion).toMatch(/^24\.\d+\.\d+$/);
+    const [dependencies, runtime] = [stages[0] as Stage, stages.at(-1) as Stage];
+    // Dependencies from the lock file without devDependencies (npm ci --omit=dev), never npm install.
+    const installs = stages.flatMap((stage) => argumentsOf(stage, 'RUN')).filter((command) => /\bnpm\b/.test(command));
+    expect(installs).toEqual([expect.stringMatching(/^npm ci --omit=dev\b/)]);
+    expect(argumentsOf(dependencies, 'RUN')).toEqual(installs);
+    expect(contextCopies(dependencies)).toEqual([{ sources: ['package.json', 'package-lock.json'], destination: './' }]);
+    expect(argumentsOf(runtime, 'RUN')).toEqual([]);
+    expect(argumentsOf(runtime, 'COPY').filter((copy) => copy.startsWith('--from'))).toEqual([`--from=${dependencies.name} /app/node_modules ./node_modules`]);
+    // Non-root by number (runAsNonRoot can only verify a numeric user), the uid deploy/ runs as.
+    const users = argumentsOf(runtime, 'USER');
+    expect(users).toEqual(['65532:65532']);
+    expect(runtime.instructions.at(-1)?.keyword).toBe('ENTRYPOINT');
+    expect(runtime.instructions.findIndex((instruction) => instruction.keyword === 'USER'))
+      .toBeGreaterThan(runtime.instructions.findLastIndex((instruction) => instruction.keyword === 'COPY'));
+  });
+
+  it.each(IMAGES)('$dockerfile: every file $entry loads at runtime is copied and not ignored; every package it imports is a production dependency', ({ dockerfile, entry }) => {
+    const { stages } = parseDockerfile(readFileSync(join(repoRoot, dockerfile), 'utf8'));
+    const runtime = stages.at(-1) as Stage;
+    expect(JSON.parse(argumentsOf(runtime, 'ENTRYPOINT')[0] as string)).toEqual(['node', '--disable-warning=ExperimentalWarning', entry]);
+    const copies = contextCopies(runtime);
+    for (const copy of copies) expect(copy.sources).toEqual([copy.destination === './' ? 'package.json' : copy.destination]);
+    const sources = copies.flatMap((copy) => copy.sources);
+    // "type": "module" in package.json is what makes Node load the .ts files as ES modules.
+    expect(sources).toContain('package.json');
+    expect(packageJson.type).toBe('module');
+    const { files, packages } = runtimeImports(repoRoot, entry);
+    expect(files).toContain(entry);
+    expect(files.length).toBeGreaterThan(20);
+    const missing = files.filter((file) => !sources.some((source) => covers(source, file)) || ignored(file) || !existsSync(join(repoRoot, file)));
+    expect(missing).toEqual([]);
+    // Nothing test-only rides along in what is copied: the ignore file drops the tests.
+    expect(ignored('operator/runtime/manager.test.ts') && ignored('operator/runtime/testing/harness.ts') && ignored('node_modules/x')).toBe(true);
+    expect(packages.filter((name) => !(name in packageJson.dependencies))).toEqual([]);
+    expect(packages).toContain('@kubernetes/client-node');
+  });
+
+  it.each(IMAGES)('$kustomization runs the image $image builds', async ({ kustomization, image }) => {
+    const objects = await renderKustomization({ kubectl: readStackEnv().kubectl, directory: kustomization });
+    const deployment = objects.find((object) => object.kind === 'Deployment') as unknown as {
+      spec: { template: { spec: { containers: { image: string; command?: string[] }[] } } };
+    };
+    const [container] = deployment.spec.template.spec.containers;
+    expect(container?.image).toBe(`${image}:dev`);
+    // The image's ENTRYPOINT is the process: no command override.
+    expect(container?.command).toBeUndefined();
+  });
+});
