@@ -130,12 +130,12 @@ export class BareMetalHostReconciler implements Reconciler {
       log,
       publish: (event) => this.#publish(pass, event),
     };
-    if ((await reconcileHostData(step)) === 'requeue') return { requeue: true };
-    if ((await consumeHardwareDetails(step)) === 'requeue') return { requeue: true };
+    if ((await reconcileHostData(step)) === 'requeue') return { requeueNow: true };
+    if ((await consumeHardwareDetails(step)) === 'requeue') return { requeueNow: true };
     if (!isDeleting(host) && !hasFinalizer(raw, BAREMETALHOST_FINALIZER)) {
       log.info('adding finalizer');
       await session.addFinalizer();
-      return { requeue: true };
+      return { requeueNow: true };
     }
     await this.#syncHardwareLabels(pass);
 
