@@ -46,7 +46,7 @@ export type {
   WriteOptions,
 } from './resource-client.ts';
 
-export { Informer } from './informer.ts';
+export { Informer, withoutManagedFields } from './informer.ts';
 export type { InformerHandler, InformerOptions } from './informer.ts';
 export { listerWatcherFor } from './lister-watcher.ts';
 export type { ListerWatcher, ListerWatcherOptions } from './lister-watcher.ts';

@@ -48,7 +48,7 @@ import type { HostCredentials, StateContext, StateMachineSettings } from './stat
 import { reconcileState } from './state-machine.ts';
 
 export interface BareMetalHostReconcilerOptions {
-  hosts: { client: ResourceClient<KubeObject>; cache: Pick<Informer<KubeObject>, 'get' | 'list'> };
+  hosts: { client: ResourceClient<KubeObject>; cache: Pick<Informer<KubeObject>, 'get' | 'list'> & Partial<Pick<Informer<KubeObject>, 'addHandler'>> };
   secrets: SecretAccess;
   hardwareData: HardwareDataAccess;
   provisioner: Provisioner;
@@ -84,11 +84,12 @@ export class BareMetalHostReconciler implements Reconciler {
   readonly #options: BareMetalHostReconcilerOptions;
   readonly #clock: Clock;
   readonly #random: () => number;
-  readonly #recent = new RecentWrites<KubeObject>();
+  readonly #recent: RecentWrites<KubeObject>;
   readonly #slots: ProvisioningSlots;
 
   constructor(options: BareMetalHostReconcilerOptions) {
     this.#options = options;
+    this.#recent = new RecentWrites({ cache: options.hosts.cache });
     this.#slots = new ProvisioningSlots({ limit: options.provisioningLimit, hosts: () => this.#slotHolders() });
     this.#clock = options.clock ?? systemClock;
     this.#random = options.random ?? Math.random;
