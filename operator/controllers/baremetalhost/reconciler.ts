@@ -164,7 +164,7 @@ export class BareMetalHostReconciler implements Reconciler {
     this.#options.metrics.credentials(outcome.missingSecret ? 'missing' : 'invalid');
     recordError(pass.host.status, 'registration error', outcome.error.message);
     await this.#saveStatus(pass);
-    await this.#publish(pass, warning('BMCCredentialError', outcome.error.message));
+    this.#publish(pass, warning('BMCCredentialError', outcome.error.message));
     // Other problems are fixed by editing the host or its (claimed, hence watched) Secret.
     return outcome.missingSecret ? { requeueAfter: DELAYS.missingSecretMs } : {};
   }
@@ -207,7 +207,7 @@ export class BareMetalHostReconciler implements Reconciler {
       if (error instanceof ProvisionerAccessDeniedError) {
         // Not the host's fault, so no host error; but it will not clear by itself, so it is said on the host.
         pass.log.error('the provisioner refuses the operator', { reason: error.message });
-        await this.#publish(pass, warning('ProvisionerAccessDenied', error.message));
+        this.#publish(pass, warning('ProvisionerAccessDenied', error.message));
         return { requeueAfter: error.retryAfterMs ?? DELAYS.transientRetryMs };
       }
       if (error instanceof TransientProvisionerError || error instanceof NeedsRegistrationError) {
@@ -225,7 +225,7 @@ export class BareMetalHostReconciler implements Reconciler {
       await this.#syncHardwareLabels(pass);
     }
     for (const metric of context.metrics) this.#options.metrics.apply(metric, pass.request);
-    for (const event of context.events) await this.#publish(pass, event);
+    for (const event of context.events) this.#publish(pass, event);
     return requeueFor(action, { errorCount: host.status.errorCount, random: this.#random });
   }
 
@@ -275,9 +275,9 @@ export class BareMetalHostReconciler implements Reconciler {
     pass.log.info('cleanup is complete, removed finalizer');
   }
 
-  #publish(pass: Pass, event: HostEvent): Promise<void> {
+  #publish(pass: Pass, event: HostEvent): void {
     const consumer = pass.host.spec.consumerRef;
-    return this.#options.events.event(pass.session.latest, {
+    this.#options.events.event(pass.session.latest, {
       type: event.type,
       reason: event.reason,
       action: eventActionFor(pass.initialState),
