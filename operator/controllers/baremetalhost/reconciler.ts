@@ -40,7 +40,6 @@ import { createMergePatch } from './merge-patch.ts';
 import type { HostMetrics } from './metrics.ts';
 import { ProvisionerAccessDeniedError, ProvisionerNotReadyError } from './provisioner-not-ready.ts';
 import { ProvisioningSlots } from './provisioning-slots.ts';
-import type { SlotHolderView } from './provisioning-slots.ts';
 import { RecentWrites } from './recent-writes.ts';
 import { requeueFor } from './requeue.ts';
 import type { SecretAccess } from './secret-store.ts';
@@ -90,7 +89,13 @@ export class BareMetalHostReconciler implements Reconciler {
   constructor(options: BareMetalHostReconcilerOptions) {
     this.#options = options;
     this.#recent = new RecentWrites({ cache: options.hosts.cache });
-    this.#slots = new ProvisioningSlots({ limit: options.provisioningLimit, hosts: () => this.#slotHolders() });
+    this.#slots = new ProvisioningSlots({ limit: options.provisioningLimit });
+    // The slot ledger follows every host as it changes, so a capacity check walks nothing.
+    options.hosts.cache.addHandler?.({
+      onAdd: (host) => this.#observeSlot(host),
+      onUpdate: (_old, host) => this.#observeSlot(host),
+      onDelete: (host) => this.#slots.forget(objectKey(host)),
+    });
     this.#clock = options.clock ?? systemClock;
     this.#random = options.random ?? Math.random;
   }
@@ -193,6 +198,7 @@ export class BareMetalHostReconciler implements Reconciler {
       return await this.#advance(pass, context);
     } finally {
       // Saved (or not entered after all): the host's stored state says from now on.
+      this.#slots.observe(keyOf(pass.request), holdsProvisioningSlot(pass.session.latest));
       this.#slots.settle(keyOf(pass.request));
     }
   }
@@ -229,13 +235,10 @@ export class BareMetalHostReconciler implements Reconciler {
     return requeueFor(action, { errorCount: host.status.errorCount, random: this.#random });
   }
 
-  /** Every host as fresh as this controller knows it, for the PROVISIONING_LIMIT count. */
-  *#slotHolders(): Iterable<SlotHolderView> {
-    for (const cached of this.#options.hosts.cache.list()) {
-      const key = objectKey(cached);
-      const host = this.#recent.freshest(key, cached) ?? cached;
-      yield { key, holdsSlot: holdsProvisioningSlot(host) };
-    }
+  /** A cache event: as fresh as we know it (our own writes may be ahead of the cache). */
+  #observeSlot(cached: KubeObject): void {
+    const key = objectKey(cached);
+    this.#slots.observe(key, holdsProvisioningSlot(this.#recent.freshest(key, cached) ?? cached));
   }
 
   /** Conditions, then one merge patch of what changed; lastUpdated only moves with a real change. */
