@@ -17,6 +17,8 @@ interface DispatcherFactory { createDispatcher: CreateDispatcher }
 
 const SHARED = Symbol('metal3-ts shared dispatcher');
 
+interface ConnectEmitter { on?(event: 'connect', listener: () => void): unknown }
+
 /** What makes two dispatchers interchangeable: the server, the proxy and the TLS material. */
 function setupKey(cluster: unknown, agentOptions: Record<string, unknown>): string {
   const { server, proxyUrl } = (cluster ?? {}) as { server?: string; proxyUrl?: string };
@@ -30,21 +32,36 @@ function setupKey(cluster: unknown, agentOptions: Record<string, unknown>): stri
   return hash.digest('hex');
 }
 
-/** Makes `kubeConfig` reuse one dispatcher (and so its kept-alive connections) per TLS setup. Idempotent. */
-export function shareDispatcher(kubeConfig: KubeConfig): KubeConfig {
-  const target = kubeConfig as unknown as DispatcherFactory & { [SHARED]?: true };
-  if (target[SHARED]) return kubeConfig;
+/**
+ * Makes `kubeConfig` reuse one dispatcher (and so its kept-alive connections) per TLS setup.
+ * Idempotent; `onConnect` (the connections-opened metric) is called for every new connection
+ * of every dispatcher it hands out.
+ */
+export function shareDispatcher(kubeConfig: KubeConfig, options: { onConnect?: () => void } = {}): KubeConfig {
+  const target = kubeConfig as unknown as DispatcherFactory & { [SHARED]?: Set<() => void> };
+  if (target[SHARED]) {
+    if (options.onConnect) target[SHARED].add(options.onConnect);
+    return kubeConfig;
+  }
   if (typeof target.createDispatcher !== 'function') {
     throw new Error('@kubernetes/client-node no longer has KubeConfig.createDispatcher: revisit operator/runtime/shared-dispatcher.ts');
   }
   const create = target.createDispatcher.bind(kubeConfig);
   const dispatchers = new Map<string, Dispatcher>();
+  const listeners = new Set<() => void>(options.onConnect ? [options.onConnect] : []);
   target.createDispatcher = (cluster, agentOptions) => {
     const key = setupKey(cluster, agentOptions);
-    if (!dispatchers.has(key)) dispatchers.set(key, create(cluster, agentOptions));
+    if (!dispatchers.has(key)) {
+      const dispatcher = create(cluster, agentOptions);
+      // undici's Agent emits `connect` once per new connection (TCP, and TLS when https).
+      (dispatcher as ConnectEmitter).on?.('connect', () => {
+        for (const listener of listeners) listener();
+      });
+      dispatchers.set(key, dispatcher);
+    }
     return dispatchers.get(key);
   };
-  target[SHARED] = true;
+  target[SHARED] = listeners;
   return kubeConfig;
 }
 

@@ -10,7 +10,7 @@ import type { KubeObject, OwnerReference, ResourceType } from './kube-object.ts'
 import type { ListerWatcher } from './lister-watcher.ts';
 import { createRuntimeMetrics } from './metrics.ts';
 import { generationChanged } from './predicates.ts';
-import { ItemExponentialFailureRateLimiter } from './rate-limiter.ts';
+import { defaultControllerRateLimiter, ItemExponentialFailureRateLimiter } from './rate-limiter.ts';
 import type { ReconcileContext, Request, Result } from './reconciler.ts';
 import type { WatchEvent } from './resource-client.ts';
 import { FakeClock, flushPromises } from './testing/fake-clock.ts';
@@ -22,14 +22,16 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup();
 });
 
-function startController(handler: Handler, options: { concurrency?: number; registry?: Registry } = {}) {
+function startController(handler: Handler, options: { concurrency?: number; registry?: Registry; defaultRateLimiter?: boolean } = {}) {
   const clock = new FakeClock();
   const calls: string[] = [];
   const controller = new Controller({
     name: 'toy',
     clock,
     maxConcurrentReconciles: options.concurrency,
-    rateLimiter: new ItemExponentialFailureRateLimiter({ baseDelayMs: 5, maxDelayMs: 1000 }),
+    rateLimiter: options.defaultRateLimiter
+      ? defaultControllerRateLimiter<string>({ clock })
+      : new ItemExponentialFailureRateLimiter({ baseDelayMs: 5, maxDelayMs: 1000 }),
     metrics: options.registry ? createRuntimeMetrics(options.registry) : undefined,
     reconciler: async (request, context) => {
       calls.push(keyOf(request));
@@ -113,6 +115,55 @@ describe('Controller', () => {
     expect(calls).toHaveLength(1);
     await clock.advance(1);
     expect(calls).toHaveLength(2);
+  });
+
+  it('runs a key again at once after progress however long its life, with its failure backoff forgotten', async () => {
+    // A host's life is dozens of progress steps; they must not add up to a backoff.
+    let steps = 40;
+    let failures = 1;
+    const { calls, controller, clock } = startController(async () => {
+      if (steps-- > 0) return { requeueNow: true };
+      if (failures-- > 0) throw new Error('ironic busy');
+      return {};
+    });
+    controller.enqueue('ns/a');
+    await flushPromises(100);
+    expect(calls).toHaveLength(41);
+    expect(clock.pendingTimers).toBe(1);
+    // The first failure after all that progress waits the base delay, not 5 ms · 2^40.
+    await clock.advance(5);
+    expect(calls).toHaveLength(42);
+    expect(controller.queue.numRequeues('ns/a')).toBe(0);
+  });
+
+  it('paces progress of many keys by neither rate limit (the 10 qps bucket guards failures only)', async () => {
+    const stepsLeft = new Map<string, number>();
+    const { calls, controller } = startController(
+      async (request) => {
+        const left = stepsLeft.get(request.name) ?? 5;
+        stepsLeft.set(request.name, left - 1);
+        return left > 0 ? { requeueNow: true } : {};
+      },
+      { concurrency: 4, defaultRateLimiter: true },
+    );
+    for (let i = 0; i < 300; i++) controller.enqueue(`ns/h${i}`);
+    await flushPromises(3000);
+    // 300 keys × 6 passes with the clock standing still: nothing waited on a limiter.
+    expect(calls).toHaveLength(1800);
+    expect(controller.queue.delayedCount()).toBe(0);
+  });
+
+  it('backs off a plain rate-limited requeue (waiting, not progress) as before', async () => {
+    const { calls, controller, clock } = startController(async () => ({ requeue: true }));
+    controller.enqueue('ns/a');
+    await flushPromises();
+    await clock.advance(5);
+    await clock.advance(10);
+    await clock.advance(20);
+    expect(calls).toHaveLength(4);
+    await clock.advance(39);
+    expect(calls).toHaveLength(4);
+    expect(controller.queue.numRequeues('ns/a')).toBe(4);
   });
 
   it('runs different keys in parallel but never the same key twice at once', async () => {

@@ -185,6 +185,10 @@ export class Controller {
         this.queue.forget(key);
         this.queue.addAfter(key, requeueAfterMs);
         outcome = 'requeue_after';
+      } else if (result.requeueNow) {
+        this.queue.forget(key);
+        this.queue.add(key);
+        outcome = 'requeue';
       } else if (result.requeue) {
         this.queue.addRateLimited(key);
         outcome = 'requeue';

@@ -35,19 +35,57 @@ function setup(reply?: (request: KubeRequest) => unknown) {
     watch: () => Promise.reject(new Error('not used')),
   };
   const clock = new FakeClock(Date.parse('2026-05-06T07:08:09.123Z'));
-  const recorder = createEventRecorder({
+  const queued = createEventRecorder({
     events: createResourceClient<EventObject>(transport, EventResource),
     reportingController: 'metal3.io/baremetalhost-controller',
     reportingInstance: 'bmo-7d9f-abc',
     clock,
     seriesWindowMs: 60_000,
+    maxPendingWrites: 5,
   });
+  // Most tests look at what was written: queue, then wait for the writes.
+  const recorder = {
+    event: async (regarding: KubeObject, input: Parameters<typeof queued.event>[1]): Promise<void> => {
+      queued.event(regarding, input);
+      await queued.flush();
+    },
+  };
   const creates = () => requests.filter((r) => r.method === 'POST').map((r) => r.body as EventObject);
   const patches = () => requests.filter((r) => r.method === 'PATCH');
-  return { requests, clock, recorder, creates, patches };
+  return { requests, clock, recorder, queued, creates, patches };
 }
 
 describe('event recorder', () => {
+  it('returns before the API answers, so a reconcile never waits for an event; flush waits for the writes', async () => {
+    let answer!: () => void;
+    const { queued, requests } = setup((request) => new Promise((resolve) => (answer = () => resolve(request.body))));
+    expect(queued.event(host, { type: 'Normal', reason: 'Registered', action: 'Register' })).toBeUndefined();
+    await flushPromises();
+    expect(requests.map((r) => r.method)).toEqual(['POST']);
+    let flushed = false;
+    const flushing = queued.flush().then(() => (flushed = true));
+    await flushPromises();
+    expect(flushed).toBe(false);
+    answer();
+    await flushing;
+    expect(flushed).toBe(true);
+  });
+
+  it('drops new events while too many writes are pending, and takes them again once the API caught up', async () => {
+    const answers: Array<() => void> = [];
+    const { queued, requests } = setup((request) => new Promise((resolve) => answers.push(() => resolve(request.body))));
+    for (let i = 0; i < 8; i++) queued.event(host, { type: 'Normal', reason: `R${i}`, action: 'X' });
+    await flushPromises();
+    expect(requests).toHaveLength(5);
+    for (const answer of answers.splice(0)) answer();
+    await queued.flush();
+    queued.event(host, { type: 'Normal', reason: 'Later', action: 'X' });
+    await flushPromises();
+    expect(requests).toHaveLength(6);
+    for (const answer of answers.splice(0)) answer();
+    await queued.flush();
+  });
+
   it('creates an events.k8s.io/v1 Event with MicroTime and the reporting fields', async () => {
     const { recorder, requests } = setup();
     await recorder.event(host, { type: 'Normal', reason: 'Registered', action: 'Register', note: 'registered with Ironic' });

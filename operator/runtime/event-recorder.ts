@@ -39,8 +39,14 @@ export interface EventObject extends KubeObject {
 }
 
 export interface EventRecorder {
-  /** Writes (or folds into a series) an Event. Never rejects: a lost event must not fail a reconcile. */
-  event(regarding: KubeObject, event: EventInput): Promise<void>;
+  /**
+   * Queues an Event (or a series update) and returns at once: the write happens in the
+   * background, so a reconcile never waits for it, and a lost event never fails one
+   * (client-go's recorder is asynchronous for the same reason). Never throws.
+   */
+  event(regarding: KubeObject, event: EventInput): void;
+  /** Resolves once every Event queued so far is written or given up: for tests and shutdown. */
+  flush(): Promise<void>;
 }
 
 export interface EventRecorderOptions {
@@ -54,6 +60,8 @@ export interface EventRecorderOptions {
   /** Repeats within this window become a series (default 6 minutes, as client-go). */
   seriesWindowMs?: number;
   maxCachedEvents?: number;
+  /** Writes queued at once before new Events are dropped with a warning (client-go's broadcaster: 1000). */
+  maxPendingWrites?: number;
 }
 
 const NOTE_LIMIT = 1024;
@@ -83,6 +91,9 @@ export function createEventRecorder(options: EventRecorderOptions): EventRecorde
   const correlator = new EventCorrelator({ windowMs: options.seriesWindowMs, maxEntries: options.maxCachedEvents });
   // Writes for one key run in order, so a quick repeat sees the Event its predecessor created.
   const chains = new Map<string, Promise<void>>();
+  const maxPending = options.maxPendingWrites ?? 1000;
+  const pending = new Set<Promise<void>>();
+  let dropped = 0;
   let sequence = 0;
 
   const eventName = (regarding: KubeObject, now: number): string =>
@@ -129,6 +140,11 @@ export function createEventRecorder(options: EventRecorderOptions): EventRecorde
 
   return {
     event(regarding, input) {
+      if (pending.size >= maxPending) {
+        // The API server is not keeping up; events are best effort, the reconcile is not.
+        if (dropped++ % 100 === 0) logger.warn('dropping events: too many writes pending', { pending: pending.size, dropped, reason: input.reason });
+        return;
+      }
       const identity = {
         regarding: regarding.metadata.uid ?? keyOf({ namespace: regarding.metadata.namespace, name: regarding.metadata.name ?? '' }),
         type: input.type,
@@ -145,10 +161,14 @@ export function createEventRecorder(options: EventRecorderOptions): EventRecorde
           logger.warn('could not record event', { reason: input.reason, error: toKubeError(error) });
         });
       chains.set(key, next);
+      pending.add(next);
       void next.then(() => {
+        pending.delete(next);
         if (chains.get(key) === next) chains.delete(key);
       });
-      return next;
+    },
+    async flush() {
+      while (pending.size > 0) await Promise.all([...pending]);
     },
   };
 }

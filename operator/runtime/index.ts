@@ -46,7 +46,7 @@ export type {
   WriteOptions,
 } from './resource-client.ts';
 
-export { Informer } from './informer.ts';
+export { Informer, withoutManagedFields } from './informer.ts';
 export type { InformerHandler, InformerOptions } from './informer.ts';
 export { listerWatcherFor } from './lister-watcher.ts';
 export type { ListerWatcher, ListerWatcherOptions } from './lister-watcher.ts';
@@ -126,7 +126,7 @@ export type { Check, CheckReport } from './health.ts';
 export { parseBindAddress, startHttpServer } from './http-server.ts';
 export type { BindAddress, HttpResponse, RouteHandler, RunningServer } from './http-server.ts';
 export { createRuntimeMetrics } from './metrics.ts';
-export { REST_CLIENT_REQUESTS_TOTAL, createRestClientMetrics } from './rest-client-metrics.ts';
+export { REST_CLIENT_CONNECTIONS_OPENED_TOTAL, REST_CLIENT_REQUESTS_TOTAL, createRestClientMetrics } from './rest-client-metrics.ts';
 export type { RestClientMetrics } from './rest-client-metrics.ts';
 export type { ControllerMetrics, ReconcileOutcome, RuntimeMetrics } from './metrics.ts';
 export { LOG_LEVELS, createLogger, serializeError, silentLogger } from './logger.ts';

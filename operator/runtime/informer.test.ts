@@ -1,6 +1,6 @@
 import { describe, it, expect, afterEach } from '@jest/globals';
 import { ApiException } from '@kubernetes/client-node';
-import { Informer } from './informer.ts';
+import { Informer, withoutManagedFields } from './informer.ts';
 import type { WatchEventType } from './kube-client.ts';
 import { KubeStatusError } from './kube-errors.ts';
 import type { KubeObject } from './kube-object.ts';
@@ -92,7 +92,7 @@ afterEach(async () => {
   for (const stop of stops.splice(0)) await stop();
 });
 
-function setup(options: { resyncPeriodMs?: number; random?: () => number; initialList?: ListReply[] } = {}) {
+function setup(options: { resyncPeriodMs?: number; random?: () => number; initialList?: ListReply[]; transform?: (o: KubeObject) => KubeObject } = {}) {
   const clock = new FakeClock();
   const listerWatcher = new ScriptedListerWatcher();
   listerWatcher.replyToList(...(options.initialList ?? [{ items: [], resourceVersion: '1' }]));
@@ -103,6 +103,7 @@ function setup(options: { resyncPeriodMs?: number; random?: () => number; initia
     random: options.random ?? (() => 0.5),
     resyncPeriodMs: options.resyncPeriodMs,
     backoff: { initialMs: 100, maxMs: 1000 },
+    ...(options.transform ? { transform: options.transform } : {}),
   });
   const events: string[] = [];
   informer.addHandler({
@@ -144,6 +145,21 @@ describe('Informer', () => {
     expect(events).toHaveLength(3);
     expect(informer.lastSyncResourceVersion).toBe('20');
     expect(informer.list()).toHaveLength(1);
+  });
+
+  it('caches listed and watched objects trimmed by its transform (managedFields dropped)', async () => {
+    const managed = (o: KubeObject): KubeObject => ({ ...o, metadata: { ...o.metadata, managedFields: [{ manager: 'kubectl', fieldsV1: { 'f:spec': {} } }] } });
+    const { informer, listerWatcher, events } = setup({
+      initialList: [{ items: [managed(toy('a', '1', { v: 1 }))], resourceVersion: '1' }],
+      transform: withoutManagedFields,
+    });
+    await informer.waitForSync();
+    await flushPromises();
+    listerWatcher.lastWatch.emit('ADDED', managed(toy('b', '2')));
+    listerWatcher.lastWatch.emit('MODIFIED', managed(toy('a', '3', { v: 2 })));
+    expect(events).toEqual(['add a', 'add b', 'update a {"v":1}->{"v":2}']);
+    expect(informer.list().map((o) => o.metadata.managedFields)).toEqual([undefined, undefined]);
+    expect(informer.get({ namespace: 'ns', name: 'a' })).toEqual(toy('a', '3', { v: 2 }));
   });
 
   it('fills its cache from the initial list and replays it to late handlers', async () => {

@@ -30,6 +30,18 @@ export interface InformerOptions<T extends KubeObject> {
   clock?: Clock;
   random?: () => number;
   logger?: Logger;
+  /**
+   * Applied to every listed or watched object before it is cached (controller-runtime's
+   * cache TransformFunc): drop what no controller reads, so the cache holds one trimmed copy.
+   */
+  transform?: (object: T) => T;
+}
+
+/** The default trim: managedFields (often the largest part of an object) are never read. */
+export function withoutManagedFields<T extends KubeObject>(object: T): T {
+  if (object.metadata?.managedFields === undefined) return object;
+  const { managedFields: _dropped, ...metadata } = object.metadata;
+  return { ...object, metadata };
 }
 
 /**
@@ -49,6 +61,7 @@ export class Informer<T extends KubeObject = KubeObject> {
   readonly #random: () => number;
   readonly #logger: Logger;
   readonly #backoff: Backoff;
+  readonly #transform: (object: T) => T;
   readonly #cache = new Map<string, T>();
   readonly #handlers = new Set<InformerHandler<T>>();
   #resourceVersion = '';
@@ -64,6 +77,7 @@ export class Informer<T extends KubeObject = KubeObject> {
     this.#resyncPeriodMs = options.resyncPeriodMs ?? 0;
     this.#clock = options.clock ?? systemClock;
     this.#random = options.random ?? Math.random;
+    this.#transform = options.transform ?? ((object) => object);
     this.#logger = (options.logger ?? silentLogger()).child({ informer: options.name });
     this.#backoff = new Backoff({
       initialMs: options.backoff?.initialMs ?? 800,
@@ -177,7 +191,7 @@ export class Informer<T extends KubeObject = KubeObject> {
     const { items, resourceVersion } = await this.#listerWatcher.list({ signal });
     if (signal.aborted) return;
     this.#backoff.reset();
-    const fresh = new Map(items.map((o) => [objectKey(o), o] as const));
+    const fresh = new Map(items.map((o) => [objectKey(o), this.#transform(o)] as const));
     for (const [key, object] of fresh) {
       const old = this.#cache.get(key);
       this.#cache.set(key, object);
@@ -212,9 +226,9 @@ export class Informer<T extends KubeObject = KubeObject> {
   }
 
   #apply(event: WatchEvent<T>): void {
-    const object = event.object;
-    const resourceVersion = object.metadata.resourceVersion;
+    const resourceVersion = event.object.metadata.resourceVersion;
     if (event.type !== 'BOOKMARK') {
+      const object = this.#transform(event.object);
       const key = objectKey(object);
       const old = this.#cache.get(key);
       if (event.type === 'DELETED') {

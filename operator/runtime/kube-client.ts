@@ -73,13 +73,15 @@ export class KubeClient implements KubeTransport {
   constructor(kubeConfig: KubeConfig, options: KubeClientOptions = {}) {
     const cluster = kubeConfig.getCurrentCluster();
     if (!cluster) throw new Error('kubeconfig has no current cluster');
-    this.kubeConfig = shareDispatcher(kubeConfig);
     this.#server = cluster.server.replace(/\/+$/, '');
+    this.#host = new URL(this.#server).host;
+    this.kubeConfig = shareDispatcher(kubeConfig, {
+      ...(options.metrics?.connected ? { onConnect: () => options.metrics?.connected?.({ host: this.#host }) } : {}),
+    });
     this.#http = createConfiguration().httpApi;
     this.#defaultTimeoutMs = options.defaultTimeoutMs ?? 60_000;
     this.#userAgent = options.userAgent ?? 'metal3-ts-runtime';
     this.#metrics = options.metrics;
-    this.#host = new URL(this.#server).host;
   }
 
   #count(method: string, code: number | string): void {

@@ -13,7 +13,7 @@ import type { EventObject, EventRecorder } from './event-recorder.ts';
 import { HealthChecks } from './health.ts';
 import type { Check } from './health.ts';
 import type { BindAddress, RunningServer } from './http-server.ts';
-import { Informer } from './informer.ts';
+import { Informer, withoutManagedFields } from './informer.ts';
 import { KubeClient } from './kube-client.ts';
 import { createRestClientMetrics } from './rest-client-metrics.ts';
 import type { KubeTransport } from './kube-client.ts';
@@ -141,6 +141,7 @@ export class Manager {
         resyncPeriodMs: this.options.syncPeriodMs,
         clock: this.clock,
         logger: this.logger,
+        transform: withoutManagedFields,
       });
       this.#informers.set(key, informer);
     }

@@ -19,11 +19,11 @@ describe('bench options', () => {
   it('reads every option', () => {
     const options = parseBenchArgs([
       '--hosts=3', '--mode', 'fixture', '--poll', '500ms/1s', '--concurrency', '8', '--provisioning-limit', '4',
-      '--floor-poll', '250ms', '--floor-in-flight', '16', '--phase-timeout', '2m', '--out', '/tmp/x', '--state-dir', '/tmp/y', '--keep-stack',
+      '--floor-poll', '250ms', '--floor-in-flight', '16', '--phase-timeout', '2m', '--out', '/tmp/x', '--state-dir', '/tmp/y', '--keep-stack', '--heap-snapshot',
     ]);
     expect(options).toEqual({
       hosts: 3, mode: 'fixture', polls: [{ shortMs: 500, longMs: 1000 }], concurrency: 8, provisioningLimit: 4,
-      floorPollMs: 250, floorInFlight: 16, phaseTimeoutMs: 120_000, outDir: '/tmp/x', stateDir: '/tmp/y', keepStack: true,
+      floorPollMs: 250, floorInFlight: 16, phaseTimeoutMs: 120_000, outDir: '/tmp/x', stateDir: '/tmp/y', keepStack: true, heapSnapshot: true,
     });
     expect(stackSystems(options)).toBe(1);
     expect(stackSystems({ mode: 'redfish', hosts: 25 })).toBe(25);

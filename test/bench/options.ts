@@ -26,6 +26,8 @@ export interface BenchOptions {
   floorInFlight: number;
   phaseTimeoutMs: number;
   keepStack: boolean;
+  /** Take a heap snapshot of the operator once all hosts are provisioned and summarise it. */
+  heapSnapshot: boolean;
 }
 
 export const USAGE = `npm run bench -- --hosts N [options]
@@ -38,7 +40,8 @@ export const USAGE = `npm run bench -- --hosts N [options]
   --phase-timeout DURATION               per phase (default 30m)
   --out DIR                              report directory (default test/bench/results)
   --state-dir DIR                        stack state (default /tmp/metal3-ts-bench-stack)
-  --keep-stack                           leave the stack running`;
+  --keep-stack                           leave the stack running
+  --heap-snapshot                        snapshot the operator's heap when all hosts are provisioned (report: heap breakdown)`;
 
 const MODES: readonly BenchMode[] = ['redfish', 'fake-hardware', 'fixture'];
 
@@ -75,6 +78,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
       out: { type: 'string' },
       'state-dir': { type: 'string' },
       'keep-stack': { type: 'boolean', default: false },
+      'heap-snapshot': { type: 'boolean', default: false },
     },
     strict: true,
   });
@@ -94,5 +98,6 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
     floorInFlight: positiveInteger('--floor-in-flight', values['floor-in-flight']),
     phaseTimeoutMs: parseDuration(values['phase-timeout']),
     keepStack: values['keep-stack'],
+    heapSnapshot: values['heap-snapshot'],
   };
 }

@@ -67,7 +67,7 @@ export async function runBench(options: BenchOptions, deps: BenchDeps): Promise<
         env, mode: options.mode, hosts: benchHosts({ mode: options.mode, count: options.hosts, env, role: 'operator' }),
         namespace: `bench-${runId}-${index + 1}`, label: options.mode === 'fixture' ? 'fixture provisioner' : pollLabel(poll), poll,
         concurrency: options.concurrency, provisioningLimit: options.provisioningLimit, phaseTimeoutMs: options.phaseTimeoutMs,
-        responderPollMs: options.floorPollMs, cleanupTimeoutMs: Math.max(120_000, options.hosts * 2_000), logDir, log: deps.log,
+        responderPollMs: options.floorPollMs, cleanupTimeoutMs: Math.max(120_000, options.hosts * 2_000), logDir, log: deps.log, heapSnapshot: options.heapSnapshot,
       });
       runs.push(operatorRun(result.measured, floor));
       notes.push(...result.notes);

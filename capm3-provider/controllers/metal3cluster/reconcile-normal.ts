@@ -30,7 +30,7 @@ export async function reconcileNormal(scope: ClusterScope, deps: ClusterDeps): P
     status.condition({ type: 'BaremetalInfrastructureReady', status: 'False', reason: 'ControlPlaneEndpointFailed', message: problem });
     status.condition({ type: 'Ready', status: 'False', reason: 'ControlPlaneEndpointFailed', message: problem });
     status.failure({ reason: INVALID_CONFIGURATION, message: `Invalid ControlPlaneEndpoint values: ${problem}` });
-    await deps.events.event(m3c, { type: 'Warning', reason: 'ControlPlaneEndpointFailed', action: 'ValidateEndpoint', note: problem });
+    deps.events.event(m3c, { type: 'Warning', reason: 'ControlPlaneEndpointFailed', action: 'ValidateEndpoint', note: problem });
     // Only a spec change can fix it, and that wakes us.
     return {};
   }

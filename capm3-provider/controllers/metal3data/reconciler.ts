@@ -114,7 +114,7 @@ export class Metal3DataReconciler implements Reconciler {
       await createRenderedSecret(deps.secrets, { data, name: names.networkData, key: NETWORK_DATA_KEY, content: rendered.networkData, clusterName, signal });
     }
     context.log.info('rendered data secrets', { metaData: names.metaData, networkData: names.networkData, addresses: Object.fromEntries([...addressed.addresses].map(([pool, a]) => [pool, a.address])) });
-    await deps.events.event(data, { type: 'Normal', reason: 'DataRendered', action: 'RenderData',
+    deps.events.event(data, { type: 'Normal', reason: 'DataRendered', action: 'RenderData',
       note: `rendered ${[names.metaData, names.networkData].filter(Boolean).join(' and ')} for BareMetalHost ${host.metadata.name}` });
     return { kind: 'ready' };
   }
@@ -137,7 +137,7 @@ export class Metal3DataReconciler implements Reconciler {
     if (outcome.kind === 'waiting') log.info('waiting to render', { why: outcome.why });
     if (outcome.kind === 'failed' && data.status?.errorMessage !== outcome.why) {
       log.warn('cannot render', { why: outcome.why });
-      await this.#deps.events.event(data, { type: 'Warning', reason: 'DataRenderFailed', action: 'RenderData', note: outcome.why });
+      this.#deps.events.event(data, { type: 'Warning', reason: 'DataRenderFailed', action: 'RenderData', note: outcome.why });
     }
     if (deepEqual(data.status ?? {}, next)) return;
     try {

@@ -87,7 +87,7 @@ export class Metal3DataTemplateReconciler implements Reconciler {
       const machine = claimMachine(claim);
       if (!machine) {
         await this.#claimStatus(current, { errorMessage: 'Metal3Machine not found in owner references' }, signal);
-        await this.#deps.events.event(current, { type: 'Warning', reason: 'NoOwningMetal3Machine', action: 'RenderData',
+        this.#deps.events.event(current, { type: 'Warning', reason: 'NoOwningMetal3Machine', action: 'RenderData',
           note: 'the claim has no Metal3Machine owner reference, so no Metal3Data is made for it' });
         return true;
       }
@@ -118,7 +118,7 @@ export class Metal3DataTemplateReconciler implements Reconciler {
       indexes.push(entry);
       indexes.sort((left, right) => left.index - right.index);
       options.log.info('index assigned', { claim: claimName, index });
-      await this.#deps.events.event(current, { type: 'Normal', reason: 'IndexAssigned', action: 'RenderData',
+      this.#deps.events.event(current, { type: 'Normal', reason: 'IndexAssigned', action: 'RenderData',
         note: `index ${index}: Metal3Data ${data.metadata.name}` });
     }
     await this.#claimStatus(current, { renderedData: { name: dataName(templateName, entry.index), namespace } }, signal);

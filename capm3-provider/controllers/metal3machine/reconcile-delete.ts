@@ -42,7 +42,7 @@ export async function reconcileDelete(scope: DeleteScope, deps: MachineDeps): Pr
       status.condition({ type: 'Ready', status: 'False', reason: 'Deleting', message: step.why });
       return { requeueAfter: Math.min(deps.settings.requeueAfterMs, 10_000) };
     }
-    await deps.events.event(m3m, { type: 'Normal', reason: 'HostReleased', action: 'Release',
+    deps.events.event(m3m, { type: 'Normal', reason: 'HostReleased', action: 'Release',
       note: `released BareMetalHost ${host.metadata.name}${step.reused ? ` (kept for ${request.reuse?.labelValue})` : ''}`, related: step.host });
   }
   return finish(scope, deps);

@@ -96,7 +96,7 @@ export async function reconcileNormal(scope: MachineScope, deps: MachineDeps): P
   const providerID = providerIdFor({ namespace: scope.namespace, hostName: host.metadata.name ?? '', machineName: m3m.metadata.name ?? '' });
   if (m3m.spec.providerID !== providerID) {
     await deps.metal3Machines.client.patch(objectName(m3m), { spec: { providerID } }, { type: 'merge', signal: scope.signal });
-    await deps.events.event(m3m, { type: 'Normal', reason: 'Provisioned', action: 'Provision', note: `${host.metadata.name} provisioned; providerID ${providerID}` });
+    deps.events.event(m3m, { type: 'Normal', reason: 'Provisioned', action: 'Provision', note: `${host.metadata.name} provisioned; providerID ${providerID}` });
   }
   status.next.initialization = { provisioned: true };
   return linkWorkloadNode(scope, deps, { host, providerID });
@@ -171,7 +171,7 @@ async function claimAHost(
         continue;
       }
       host = outcome.host;
-      await deps.events.event(m3m, { type: 'Normal', reason: 'HostClaimed', action: 'Associate',
+      deps.events.event(m3m, { type: 'Normal', reason: 'HostClaimed', action: 'Associate',
         note: `claimed BareMetalHost ${host.metadata.name}${choice.via === 'any' ? '' : ` (${choice.via})`}`, related: host });
     }
     await labelSecret(deps.secrets, host, scope.clusterName, scope.signal);
@@ -213,7 +213,7 @@ async function linkWorkloadNode(
   scope.log.info('workload Node', { outcome: outcome.kind, ...(outcome.kind === 'linked' ? { node: outcome.node, changed: outcome.changed } : { why: outcome.why }) });
   if (outcome.kind === 'linked') {
     if (outcome.changed) {
-      await deps.events.event(scope.m3m, { type: 'Normal', reason: 'NodeLinked', action: 'SetProviderID', note: `Node ${outcome.node} now has providerID ${options.providerID}` });
+      deps.events.event(scope.m3m, { type: 'Normal', reason: 'NodeLinked', action: 'SetProviderID', note: `Node ${outcome.node} now has providerID ${options.providerID}` });
     }
     // Cluster API maps a Node event to its Machine by the Machine's providerID, so a Node
     // update that beats the Machine's own providerID update is dropped and the Machine waits
@@ -233,7 +233,7 @@ async function linkWorkloadNode(
     message: outcome.why,
   });
   if (outcome.kind === 'conflict') {
-    await deps.events.event(scope.m3m, { type: 'Warning', reason: 'SettingProviderIDOnNodeFailed', action: 'SetProviderID', note: outcome.why });
+    deps.events.event(scope.m3m, { type: 'Warning', reason: 'SettingProviderIDOnNodeFailed', action: 'SetProviderID', note: outcome.why });
   }
   return { requeueAfter: deps.settings.requeueAfterMs };
 }

@@ -35,7 +35,7 @@ export class Metal3MachineReconciler implements Reconciler {
     } catch (error) {
       if (error instanceof HostLostError) {
         status.condition({ type: 'AssociateBareMetalHost', status: 'False', reason: 'HostClaimedElsewhere', message: error.message });
-        await this.#deps.events.event(m3m, { type: 'Warning', reason: 'HostClaimedElsewhere', action: 'Associate', note: error.message });
+        this.#deps.events.event(m3m, { type: 'Warning', reason: 'HostClaimedElsewhere', action: 'Associate', note: error.message });
         result = { requeueAfter: this.#deps.settings.requeueAfterMs };
       } else if (isConflict(error)) {
         context.log.debug('conflict writing an object; requeueing', { error: (error as Error).message });

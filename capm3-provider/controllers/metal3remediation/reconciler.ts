@@ -33,7 +33,7 @@ export class Metal3RemediationReconciler implements Reconciler {
         return {};
       }
       context.log.info('cannot remediate yet', { why: loaded.what });
-      await this.#deps.events.event(remediation, { type: 'Warning', reason: 'RemediationTargetMissing', action: 'Remediate', note: loaded.what });
+      this.#deps.events.event(remediation, { type: 'Warning', reason: 'RemediationTargetMissing', action: 'Remediate', note: loaded.what });
       return { requeueAfter: this.#deps.pollMs * 15 };
     }
     const step = nextRemediationStep(loaded.scope.facts);

@@ -30,19 +30,19 @@ export async function runStep(step: RemediationStep, scope: RemediationScope, de
       return { requeueAfter: Math.max(100, Math.min(deps.pollMs, step.maxMs ?? deps.pollMs)) };
     case 'fail':
       await writeStatus(remediation, deps, { phase: 'Failed' }, signal);
-      await event('Warning', 'RemediationFailed', `cannot remediate: ${step.why}`);
+      event('Warning', 'RemediationFailed', `cannot remediate: ${step.why}`);
       scope.log.info('remediation failed', { why: step.why });
       return {};
     case 'start':
       await writeStatus(remediation, deps, { phase: 'Running', lastRemediated: now(deps), retryCount: remediation.status?.retryCount ?? 0 }, signal);
-      await event('Normal', 'RemediationStarted', `power cycling ${host.metadata.name} for Machine ${scope.machine.metadata.name}`);
+      event('Normal', 'RemediationStarted', `power cycling ${host.metadata.name} for Machine ${scope.machine.metadata.name}`);
       return {};
     case 'add-finalizer':
       await addFinalizer(deps.remediations.client, remediation, METAL3_REMEDIATION_FINALIZER, { signal });
       return {};
     case 'request-power-off':
       await patchHostAnnotations(scope, deps, { [powerOffAnnotation(remediation)]: HARD_POWER_OFF });
-      await event('Normal', 'PowerOffRequested', `powering off ${host.metadata.name}`);
+      event('Normal', 'PowerOffRequested', `powering off ${host.metadata.name}`);
       return poll;
     case 'back-up-node':
       await deps.remediations.client.patch(objectName(remediation),
@@ -50,14 +50,14 @@ export async function runStep(step: RemediationStep, scope: RemediationScope, de
       return {};
     case 'delete-node':
       await deleteNode(scope);
-      await event('Normal', 'NodeDeleted', `deleted Node ${scope.node!.metadata.name} of the powered-off host`);
+      event('Normal', 'NodeDeleted', `deleted Node ${scope.node!.metadata.name} of the powered-off host`);
       return poll;
     case 'enter-waiting':
       await writeStatus(remediation, deps, { phase: 'Waiting' }, signal);
       return {};
     case 'power-on':
       await patchHostAnnotations(scope, deps, { [powerOffAnnotation(remediation)]: null });
-      await event('Normal', 'PowerOnRequested', `powering ${host.metadata.name} back on`);
+      event('Normal', 'PowerOnRequested', `powering ${host.metadata.name} back on`);
       return poll;
     case 'restore-node':
       await restoreNode(scope, deps, event);
@@ -68,12 +68,12 @@ export async function runStep(step: RemediationStep, scope: RemediationScope, de
     case 'retry': {
       const retryCount = (remediation.status?.retryCount ?? 0) + 1;
       await writeStatus(remediation, deps, { phase: 'Running', lastRemediated: now(deps), retryCount }, signal);
-      await event('Normal', 'RemediationRetried', `the Node is still unhealthy; power cycle ${retryCount + 1} of ${host.metadata.name}`);
+      event('Normal', 'RemediationRetried', `the Node is still unhealthy; power cycle ${retryCount + 1} of ${host.metadata.name}`);
       return {};
     }
     case 'give-up':
       await giveUp(scope, deps);
-      await event('Warning', 'RemediationGaveUp',
+      event('Warning', 'RemediationGaveUp',
         `the Node is still unhealthy after ${(remediation.status?.retryCount ?? 0) + 1} power cycles; Machine ${scope.machine.metadata.name} is handed back for deletion and ${host.metadata.name} marked unhealthy`);
       return {};
   }
@@ -107,7 +107,7 @@ async function deleteNode(scope: RemediationScope): Promise<void> {
 async function restoreNode(
   scope: RemediationScope,
   deps: RemediationDeps,
-  event: (type: 'Normal' | 'Warning', reason: string, note: string) => Promise<void>,
+  event: (type: 'Normal' | 'Warning', reason: string, note: string) => void,
 ): Promise<void> {
   const node = scope.node!;
   const { patch, unreadable } = nodeRestorePatch(scope.remediation.metadata.annotations, node.metadata);
@@ -118,13 +118,13 @@ async function restoreNode(
       { type: 'merge', signal: scope.signal });
   }
   if (unreadable.length) {
-    await event('Warning', 'NodeBackupUnreadable', `${unreadable.join(', ')} on this remediation is not a JSON object of strings; not restored`);
+    event('Warning', 'NodeBackupUnreadable', `${unreadable.join(', ')} on this remediation is not a JSON object of strings; not restored`);
   }
   const restored = await deps.remediations.client.patch(objectName(scope.remediation), { metadata: { annotations: {
     [NODE_ANNOTATIONS_BACKUP_ANNOTATION]: null, [NODE_LABELS_BACKUP_ANNOTATION]: null,
   } } }, { type: 'merge', signal: scope.signal });
   await removeFinalizer(deps.remediations.client, restored, METAL3_REMEDIATION_FINALIZER, { signal: scope.signal });
-  await event('Normal', 'NodeRestored', `Node ${node.metadata.name} is back; its labels and annotations are restored`);
+  event('Normal', 'NodeRestored', `Node ${node.metadata.name} is back; its labels and annotations are restored`);
   scope.log.info('Node restored', { node: node.metadata.name, labels: Object.keys(patch?.labels ?? {}).length,
     annotations: Object.keys(patch?.annotations ?? {}).length, providerID: spec !== undefined });
 }

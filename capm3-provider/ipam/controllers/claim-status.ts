@@ -43,5 +43,5 @@ export async function recordClaimFailure(scope: PoolScope, kind: ClaimKind, clai
   // Someone else changed the claim meanwhile; the next pass looks again with what they wrote.
   if (!outcome.written) return;
   scope.log.warn('cannot allocate an address', { claim: claim.metadata.name, kind: kind.label, reason: failure.reason, error: failure.message });
-  await scope.deps.events.event(claim, { type: 'Warning', reason: failure.reason, action: 'AllocateAddress', note: failure.message });
+  scope.deps.events.event(claim, { type: 'Warning', reason: failure.reason, action: 'AllocateAddress', note: failure.message });
 }

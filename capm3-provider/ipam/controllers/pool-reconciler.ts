@@ -44,7 +44,7 @@ export class IpPoolReconciler implements Reconciler {
       // Only a pool stored before its CRD's checks could be this; say so and serve none of it.
       const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
       context.log.warn('invalid IPPool', { problems });
-      await this.#deps.events.event(cached, { type: 'Warning', reason: 'InvalidPool', action: 'ServePool', note: problems });
+      this.#deps.events.event(cached, { type: 'Warning', reason: 'InvalidPool', action: 'ServePool', note: problems });
       return this.#withoutPool(scope, `IPPool ${scope.poolName} is invalid: ${problems}`);
     }
     let pool = parsed.data;

@@ -22,7 +22,7 @@ export interface HostDataStep {
   hardwareDataStore: HardwareDataAccess;
   now: Date;
   log: Logger;
-  publish(event: HostEvent): Promise<void>;
+  publish(event: HostEvent): void;
 }
 
 /** Whether the pass must end here and come back (something was written). */
@@ -50,7 +50,7 @@ export async function reconcileHostData(step: HostDataStep): Promise<StepOutcome
       await session.patchStatus(createMergePatch(step.storedStatus ?? {}, restored) ?? {});
       return 'requeue';
     }
-    await step.publish(warning('InvalidAnnotationValue', `ignoring status annotation: ${parsed.message}`));
+    step.publish(warning('InvalidAnnotationValue', `ignoring status annotation: ${parsed.message}`));
   }
   if (saved !== undefined) {
     // The status subresource is authoritative now; the copy would only go stale.
@@ -86,13 +86,13 @@ export async function consumeHardwareDetails(step: HostDataStep): Promise<StepOu
     }
     if (details && !deepEqual(host.status.hardware, details)) {
       await session.patchStatus({ hardware: details, lastUpdated: formatTime(step.now), ...(step.storedStatus ? {} : initialStatusFields(host)) });
-      await step.publish(normal('UpdateHardwareDetails', 'Set HardwareDetails from hardware data or annotation'));
+      step.publish(normal('UpdateHardwareDetails', 'Set HardwareDetails from hardware data or annotation'));
       updated = true;
     }
   }
   if (annotation !== undefined) {
     await session.removeAnnotations([HARDWARE_DETAILS_ANNOTATION]);
-    if (!updated) await step.publish(normal('RemoveAnnotation', 'HardwareDetails annotation ignored, status already set and inspection is not disabled'));
+    if (!updated) step.publish(normal('RemoveAnnotation', 'HardwareDetails annotation ignored, status already set and inspection is not disabled'));
   }
   return updated ? 'requeue' : 'continue';
 }

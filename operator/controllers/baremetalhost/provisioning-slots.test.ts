@@ -1,7 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { holdsProvisioningSlot } from './capacity.ts';
 import { ProvisioningSlots } from './provisioning-slots.ts';
-import type { SlotHolderView } from './provisioning-slots.ts';
 
 const storedHost = (state: string, options: { operationalStatus?: string; address?: string } = {}) => ({
   metadata: { namespace: 'ns', name: 'h' },
@@ -11,8 +10,9 @@ const storedHost = (state: string, options: { operationalStatus?: string; addres
 
 describe('ProvisioningSlots', () => {
   it('lets no more than the limit in, counting stored holders and hosts let in whose status is not saved yet', () => {
-    const stored: SlotHolderView[] = [{ key: 'ns/busy', holdsSlot: true }, { key: 'ns/idle', holdsSlot: false }];
-    const slots = new ProvisioningSlots({ limit: 3, hosts: () => stored });
+    const slots = new ProvisioningSlots({ limit: 3 });
+    slots.observe('ns/busy', true);
+    slots.observe('ns/idle', false);
     expect(slots.take('ns/a')).toBe(true);
     expect(slots.take('ns/b')).toBe(true);
     // Two passes in flight plus one stored holder: the limit is reached even though
@@ -21,31 +21,42 @@ describe('ProvisioningSlots', () => {
     // A holder keeps its slot on every re-check.
     expect(slots.take('ns/busy')).toBe(true);
     expect(slots.take('ns/a')).toBe(true);
+    expect(slots.held).toBe(3);
   });
 
   it('frees a slot once the pass is settled and the stored state no longer holds it', () => {
-    const stored: SlotHolderView[] = [];
-    const slots = new ProvisioningSlots({ limit: 1, hosts: () => stored });
+    const slots = new ProvisioningSlots({ limit: 1 });
     expect(slots.take('ns/a')).toBe(true);
     expect(slots.take('ns/b')).toBe(false);
     // a saved its new state (say inspecting): it holds the slot through its stored status now.
-    stored.push({ key: 'ns/a', holdsSlot: true });
+    slots.observe('ns/a', true);
     slots.settle('ns/a');
     expect(slots.take('ns/b')).toBe(false);
     // a finished inspecting.
-    stored[0] = { key: 'ns/a', holdsSlot: false };
+    slots.observe('ns/a', false);
     expect(slots.take('ns/b')).toBe(true);
   });
 
-  it('frees a slot taken by a pass that failed before saving', () => {
-    const slots = new ProvisioningSlots({ limit: 1, hosts: () => [] });
+  it('frees a slot taken by a pass that failed before saving, and the slot of a deleted host', () => {
+    const slots = new ProvisioningSlots({ limit: 1 });
     expect(slots.take('ns/a')).toBe(true);
     slots.settle('ns/a');
     expect(slots.take('ns/b')).toBe(true);
+    slots.observe('ns/b', true);
+    slots.settle('ns/b');
+    slots.forget('ns/b');
+    expect(slots.held).toBe(0);
+  });
+
+  it('keeps nothing for hosts that hold no slot, so 10,000 idle hosts cost nothing per check', () => {
+    const slots = new ProvisioningSlots({ limit: 20 });
+    for (let i = 0; i < 10_000; i++) slots.observe(`ns/h${i}`, i < 5);
+    expect(slots.held).toBe(5);
+    expect(slots.take('ns/new')).toBe(true);
   });
 
   it('refuses a limit that is not a positive integer', () => {
-    expect(() => new ProvisioningSlots({ limit: 0, hosts: () => [] })).toThrow('PROVISIONING_LIMIT must be a positive integer, got 0');
+    expect(() => new ProvisioningSlots({ limit: 0 })).toThrow('PROVISIONING_LIMIT must be a positive integer, got 0');
   });
 });
 

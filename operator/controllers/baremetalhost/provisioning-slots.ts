@@ -3,31 +3,46 @@
 // between two busy Ironic phases (manageable before `inspect`, available before `deploy`)
 // looks free, and two workers checking at once both get the last slot. Here a slot is held
 // from the moment a host is let into a limited state until its saved status leaves it.
-
-/** What the ledger needs to know of one host. */
-export interface SlotHolderView {
-  key: string;
-  /** In a capacity-limited state and not waiting for a slot (`operationalStatus: delayed`). */
-  holdsSlot: boolean;
-}
+// The ledger is kept up to date as hosts change (cache events, our own writes), so a check
+// costs O(1) whatever the number of hosts.
 
 export interface ProvisioningSlotsOptions {
   /** PROVISIONING_LIMIT. */
   limit: number;
-  /** Every host the operator sees, as fresh as it knows it (including its own unsaved writes' results). */
-  hosts: () => Iterable<SlotHolderView>;
+}
+
+interface Entry {
+  /** The host's stored status (as fresh as we know it) holds a slot. */
+  stored: boolean;
+  /** Let in during a pass whose status write has not landed yet. */
+  granted: boolean;
 }
 
 export class ProvisioningSlots {
-  readonly #options: ProvisioningSlotsOptions;
-  /** Hosts let in during a pass whose status write has not landed yet. */
-  readonly #granted = new Set<string>();
+  readonly #limit: number;
+  /** Only hosts that hold a slot either way; a host holding none has no entry. */
+  readonly #holders = new Map<string, Entry>();
 
   constructor(options: ProvisioningSlotsOptions) {
     if (!Number.isInteger(options.limit) || options.limit < 1) {
       throw new RangeError(`PROVISIONING_LIMIT must be a positive integer, got ${options.limit}`);
     }
-    this.#options = options;
+    this.#limit = options.limit;
+  }
+
+  /** Hosts holding a slot now. */
+  get held(): number {
+    return this.#holders.size;
+  }
+
+  /** What the host's stored status says (call on every cache event and after our own writes). */
+  observe(key: string, holdsSlot: boolean): void {
+    this.#set(key, { stored: holdsSlot });
+  }
+
+  /** The host is gone. */
+  forget(key: string): void {
+    this.#holders.delete(key);
   }
 
   /**
@@ -35,21 +50,20 @@ export class ProvisioningSlots {
    * purpose: no other reconcile can count between the check and the grant.
    */
   take(key: string): boolean {
-    const holders = this.#holders();
-    if (holders.has(key)) return true;
-    if (holders.size >= this.#options.limit) return false;
-    this.#granted.add(key);
+    if (this.#holders.has(key)) return true;
+    if (this.#holders.size >= this.#limit) return false;
+    this.#set(key, { granted: true });
     return true;
   }
 
   /** The pass of `key` is over: from now on its saved status says whether it holds a slot. */
   settle(key: string): void {
-    this.#granted.delete(key);
+    this.#set(key, { granted: false });
   }
 
-  #holders(): Set<string> {
-    const holders = new Set(this.#granted);
-    for (const host of this.#options.hosts()) if (host.holdsSlot) holders.add(host.key);
-    return holders;
+  #set(key: string, change: Partial<Entry>): void {
+    const entry = { ...(this.#holders.get(key) ?? { stored: false, granted: false }), ...change };
+    if (entry.stored || entry.granted) this.#holders.set(key, entry);
+    else this.#holders.delete(key);
   }
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import type { InformerHandler } from '../../runtime/informer.ts';
 import type { KubeObject } from '../../runtime/kube-object.ts';
 import { RecentWrites } from './recent-writes.ts';
 
@@ -24,6 +25,19 @@ describe('read-your-writes', () => {
     const recent = new RecentWrites<KubeObject>();
     recent.remember('n/h', '1', at('2'));
     expect(recent.freshest('n/h', undefined)).toBeUndefined();
+    expect(recent.size).toBe(0);
+  });
+
+  it('with its cache, drops an entry when the cache moves past it or the object is deleted, read or not', () => {
+    const handlers: InformerHandler<KubeObject>[] = [];
+    const recent = new RecentWrites<KubeObject>({ cache: { addHandler: (handler) => (handlers.push(handler), () => {}) } });
+    recent.remember('n/h', '1', at('2'));
+    handlers[0]!.onUpdate?.(at('0'), at('1'));
+    expect(recent.size).toBe(1);
+    handlers[0]!.onUpdate?.(at('1'), at('2'));
+    expect(recent.size).toBe(0);
+    recent.remember('n/h', '2', at('3'));
+    handlers[0]!.onDelete?.(at('2'), { finalStateUnknown: false });
     expect(recent.size).toBe(0);
   });
 });

@@ -1,3 +1,5 @@
+import type { Informer } from '../../runtime/informer.ts';
+import { objectKey } from '../../runtime/kube-object.ts';
 import type { KubeObject } from '../../runtime/kube-object.ts';
 
 interface Entry<T> {
@@ -14,6 +16,23 @@ interface Entry<T> {
  */
 export class RecentWrites<T extends KubeObject> {
   readonly #entries = new Map<string, Entry<T>>();
+
+  /**
+   * With the cache it covers, an entry goes as soon as the cache moves past it or the object
+   * is deleted, so nothing outlives the object even if it is never read again.
+   */
+  constructor(options: { cache?: Partial<Pick<Informer<T>, 'addHandler'>> } = {}) {
+    options.cache?.addHandler?.({
+      onUpdate: (_old, object) => this.#caughtUp(objectKey(object), object),
+      onDelete: (object) => this.#entries.delete(objectKey(object)),
+    });
+  }
+
+  #caughtUp(key: string, cached: T): void {
+    const entry = this.#entries.get(key);
+    const version = cached.metadata.resourceVersion;
+    if (entry && version !== undefined && !entry.stale.has(version)) this.#entries.delete(key);
+  }
 
   /** Records that `replacedVersion` was overwritten by `written`. */
   remember(key: string, replacedVersion: string | undefined, written: T): void {

@@ -37,14 +37,14 @@ describe('the BareMetalHost reconciler', () => {
 
   it('adds its finalizer first', async () => {
     const { h } = harness({ host: host({ metadata: { finalizers: [] } }) });
-    expect(await h.reconcile()).toEqual({ requeue: true });
+    expect(await h.reconcile()).toEqual({ requeueNow: true });
     expect(h.patches).toHaveLength(1);
     expect(h.patches[0]?.options.type).toBe('json');
   });
 
   it('writes a new host a complete first status with one merge patch', async () => {
     const { h } = harness({ host: host() });
-    expect(await h.reconcile()).toEqual({ requeue: true });
+    expect(await h.reconcile()).toEqual({ requeueNow: true });
     const [status] = h.statusPatches();
     expect(status).toMatchObject({
       operationalStatus: '',
@@ -146,11 +146,11 @@ describe('the BareMetalHost reconciler', () => {
     const saved = JSON.stringify({ operationalStatus: 'OK', provisioning: { state: 'provisioned', ID: 'node-1' }, hardware: { ramMebibytes: 1 } });
     const { h } = harness({ host: host({ metadata: { annotations: { [STATUS_ANNOTATION]: saved } } }) });
     h.hardwareData = { metadata: { name: 'host-0', namespace: 'test' }, spec: { hardware: { ramMebibytes: 2 } } };
-    expect(await h.reconcile()).toEqual({ requeue: true });
+    expect(await h.reconcile()).toEqual({ requeueNow: true });
     expect(h.statusPatches()[0]).toMatchObject({ provisioning: { state: 'provisioned', ID: 'node-1' }, hardware: { ramMebibytes: 2 }, lastUpdated: '2026-05-01T12:00:00Z' });
     h.host = host({ metadata: { resourceVersion: '101', annotations: { [STATUS_ANNOTATION]: saved } }, status: registeredStatus('provisioned') });
     h.patches.length = 0;
-    expect(await h.reconcile()).toEqual({ requeue: true });
+    expect(await h.reconcile()).toEqual({ requeueNow: true });
     expect(h.patches[0]?.body).toMatchObject({ metadata: { annotations: { [STATUS_ANNOTATION]: null } } });
   });
 
@@ -158,7 +158,7 @@ describe('the BareMetalHost reconciler', () => {
     const { h } = harness({
       host: host({ spec: { inspectionMode: 'disabled' }, metadata: { annotations: { [HARDWARE_DETAILS_ANNOTATION]: '{"ramMebibytes":4096}' } }, status: registeredStatus('registering') }),
     });
-    expect(await h.reconcile()).toEqual({ requeue: true });
+    expect(await h.reconcile()).toEqual({ requeueNow: true });
     expect(h.statusPatches()[0]).toMatchObject({ hardware: { ramMebibytes: 4096 } });
     expect(h.patches[1]?.body).toMatchObject({ metadata: { annotations: { [HARDWARE_DETAILS_ANNOTATION]: null } } });
     expect(h.reasons()).toEqual(['UpdateHardwareDetails']);
@@ -172,7 +172,7 @@ describe('the BareMetalHost reconciler', () => {
   it('fills spec.architecture from HardwareData', async () => {
     const { h } = harness({ host: host({ status: registeredStatus('available') }) });
     h.hardwareData = { metadata: { name: 'host-0', namespace: 'test' }, spec: { hardware: { cpu: { arch: 'aarch64' } } } };
-    expect(await h.reconcile()).toEqual({ requeue: true });
+    expect(await h.reconcile()).toEqual({ requeueNow: true });
     expect(h.patches[0]?.body).toMatchObject({ spec: { architecture: 'aarch64' } });
   });
 
@@ -193,7 +193,7 @@ describe('the BareMetalHost reconciler', () => {
 
   it('goes on deleting without credentials', async () => {
     const { h } = harness({ host: host({ metadata: { deletionTimestamp: '2026-05-01T11:59:00Z' }, status: registeredStatus('available') }), secret: false });
-    expect(await h.reconcile()).toEqual({ requeue: true });
+    expect(await h.reconcile()).toEqual({ requeueNow: true });
     expect(h.statusPatches()[0]).toMatchObject({ provisioning: { state: 'powering off before delete' } });
   });
 });

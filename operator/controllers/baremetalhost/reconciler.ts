@@ -40,7 +40,6 @@ import { createMergePatch } from './merge-patch.ts';
 import type { HostMetrics } from './metrics.ts';
 import { ProvisionerAccessDeniedError, ProvisionerNotReadyError } from './provisioner-not-ready.ts';
 import { ProvisioningSlots } from './provisioning-slots.ts';
-import type { SlotHolderView } from './provisioning-slots.ts';
 import { RecentWrites } from './recent-writes.ts';
 import { requeueFor } from './requeue.ts';
 import type { SecretAccess } from './secret-store.ts';
@@ -48,7 +47,7 @@ import type { HostCredentials, StateContext, StateMachineSettings } from './stat
 import { reconcileState } from './state-machine.ts';
 
 export interface BareMetalHostReconcilerOptions {
-  hosts: { client: ResourceClient<KubeObject>; cache: Pick<Informer<KubeObject>, 'get' | 'list'> };
+  hosts: { client: ResourceClient<KubeObject>; cache: Pick<Informer<KubeObject>, 'get' | 'list'> & Partial<Pick<Informer<KubeObject>, 'addHandler'>> };
   secrets: SecretAccess;
   hardwareData: HardwareDataAccess;
   provisioner: Provisioner;
@@ -84,12 +83,19 @@ export class BareMetalHostReconciler implements Reconciler {
   readonly #options: BareMetalHostReconcilerOptions;
   readonly #clock: Clock;
   readonly #random: () => number;
-  readonly #recent = new RecentWrites<KubeObject>();
+  readonly #recent: RecentWrites<KubeObject>;
   readonly #slots: ProvisioningSlots;
 
   constructor(options: BareMetalHostReconcilerOptions) {
     this.#options = options;
-    this.#slots = new ProvisioningSlots({ limit: options.provisioningLimit, hosts: () => this.#slotHolders() });
+    this.#recent = new RecentWrites({ cache: options.hosts.cache });
+    this.#slots = new ProvisioningSlots({ limit: options.provisioningLimit });
+    // The slot ledger follows every host as it changes, so a capacity check walks nothing.
+    options.hosts.cache.addHandler?.({
+      onAdd: (host) => this.#observeSlot(host),
+      onUpdate: (_old, host) => this.#observeSlot(host),
+      onDelete: (host) => this.#slots.forget(objectKey(host)),
+    });
     this.#clock = options.clock ?? systemClock;
     this.#random = options.random ?? Math.random;
   }
@@ -130,12 +136,12 @@ export class BareMetalHostReconciler implements Reconciler {
       log,
       publish: (event) => this.#publish(pass, event),
     };
-    if ((await reconcileHostData(step)) === 'requeue') return { requeue: true };
-    if ((await consumeHardwareDetails(step)) === 'requeue') return { requeue: true };
+    if ((await reconcileHostData(step)) === 'requeue') return { requeueNow: true };
+    if ((await consumeHardwareDetails(step)) === 'requeue') return { requeueNow: true };
     if (!isDeleting(host) && !hasFinalizer(raw, BAREMETALHOST_FINALIZER)) {
       log.info('adding finalizer');
       await session.addFinalizer();
-      return { requeue: true };
+      return { requeueNow: true };
     }
     await this.#syncHardwareLabels(pass);
 
@@ -163,7 +169,7 @@ export class BareMetalHostReconciler implements Reconciler {
     this.#options.metrics.credentials(outcome.missingSecret ? 'missing' : 'invalid');
     recordError(pass.host.status, 'registration error', outcome.error.message);
     await this.#saveStatus(pass);
-    await this.#publish(pass, warning('BMCCredentialError', outcome.error.message));
+    this.#publish(pass, warning('BMCCredentialError', outcome.error.message));
     // Other problems are fixed by editing the host or its (claimed, hence watched) Secret.
     return outcome.missingSecret ? { requeueAfter: DELAYS.missingSecretMs } : {};
   }
@@ -192,6 +198,7 @@ export class BareMetalHostReconciler implements Reconciler {
       return await this.#advance(pass, context);
     } finally {
       // Saved (or not entered after all): the host's stored state says from now on.
+      this.#slots.observe(keyOf(pass.request), holdsProvisioningSlot(pass.session.latest));
       this.#slots.settle(keyOf(pass.request));
     }
   }
@@ -206,7 +213,7 @@ export class BareMetalHostReconciler implements Reconciler {
       if (error instanceof ProvisionerAccessDeniedError) {
         // Not the host's fault, so no host error; but it will not clear by itself, so it is said on the host.
         pass.log.error('the provisioner refuses the operator', { reason: error.message });
-        await this.#publish(pass, warning('ProvisionerAccessDenied', error.message));
+        this.#publish(pass, warning('ProvisionerAccessDenied', error.message));
         return { requeueAfter: error.retryAfterMs ?? DELAYS.transientRetryMs };
       }
       if (error instanceof TransientProvisionerError || error instanceof NeedsRegistrationError) {
@@ -224,17 +231,14 @@ export class BareMetalHostReconciler implements Reconciler {
       await this.#syncHardwareLabels(pass);
     }
     for (const metric of context.metrics) this.#options.metrics.apply(metric, pass.request);
-    for (const event of context.events) await this.#publish(pass, event);
+    for (const event of context.events) this.#publish(pass, event);
     return requeueFor(action, { errorCount: host.status.errorCount, random: this.#random });
   }
 
-  /** Every host as fresh as this controller knows it, for the PROVISIONING_LIMIT count. */
-  *#slotHolders(): Iterable<SlotHolderView> {
-    for (const cached of this.#options.hosts.cache.list()) {
-      const key = objectKey(cached);
-      const host = this.#recent.freshest(key, cached) ?? cached;
-      yield { key, holdsSlot: holdsProvisioningSlot(host) };
-    }
+  /** A cache event: as fresh as we know it (our own writes may be ahead of the cache). */
+  #observeSlot(cached: KubeObject): void {
+    const key = objectKey(cached);
+    this.#slots.observe(key, holdsProvisioningSlot(this.#recent.freshest(key, cached) ?? cached));
   }
 
   /** Conditions, then one merge patch of what changed; lastUpdated only moves with a real change. */
@@ -274,9 +278,9 @@ export class BareMetalHostReconciler implements Reconciler {
     pass.log.info('cleanup is complete, removed finalizer');
   }
 
-  #publish(pass: Pass, event: HostEvent): Promise<void> {
+  #publish(pass: Pass, event: HostEvent): void {
     const consumer = pass.host.spec.consumerRef;
-    return this.#options.events.event(pass.session.latest, {
+    this.#options.events.event(pass.session.latest, {
       type: event.type,
       reason: event.reason,
       action: eventActionFor(pass.initialState),

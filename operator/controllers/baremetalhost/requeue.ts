@@ -7,10 +7,11 @@ export function requeueFor(action: Action, options: { errorCount: number; random
   switch (action.kind) {
     case 'continue':
     case 'update':
-      // No delay means "again now"; the work queue's rate limiter keeps that from spinning.
-      return action.afterMs !== undefined && action.afterMs > 0 ? { requeueAfter: action.afterMs } : { requeue: true };
+      // No delay means "again now": every such action follows a saved change (status,
+      // annotations), so it is progress, not a retry that should back off.
+      return action.afterMs !== undefined && action.afterMs > 0 ? { requeueAfter: action.afterMs } : { requeueNow: true };
     case 'complete':
-      return { requeue: true };
+      return { requeueNow: true };
     case 'failed':
       return { requeueAfter: errorBackoffMs(options.errorCount, options.random) };
     case 'delayed':

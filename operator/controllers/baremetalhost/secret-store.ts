@@ -38,11 +38,17 @@ export interface SecretAccess {
 export class SecretStore implements SecretAccess {
   readonly #client: ResourceClient<SecretObject>;
   readonly #cache: Informer<SecretObject>;
-  readonly #recent = new RecentWrites<SecretObject>();
+  readonly #recent: RecentWrites<SecretObject>;
 
   constructor(options: { client: ResourceClient<SecretObject>; cache: Informer<SecretObject> }) {
     this.#client = options.client;
     this.#cache = options.cache;
+    this.#recent = new RecentWrites({ cache: options.cache });
+  }
+
+  /** Secrets whose last write the cache has not shown yet. */
+  get pendingWrites(): number {
+    return this.#recent.size;
   }
 
   /** The Secret, or undefined when it does not exist. */

@@ -1,6 +1,6 @@
 // The real operator (operator/main.ts) as its own process, configured for one benchmark run,
 // with its metrics on a known loopback port so phases can be cut by scraping it.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../../../hack/stack/paths.ts';
 import { freePorts } from '../../../hack/stack/ports.ts';
@@ -18,6 +18,8 @@ export interface BenchOperatorOptions {
   concurrency: number;
   provisioningLimit: number;
   logDir: string;
+  /** Where the operator writes a heap snapshot on SIGUSR2; none when unset. */
+  heapSnapshotDir?: string;
 }
 
 export interface BenchOperator {
@@ -25,6 +27,8 @@ export interface BenchOperator {
   metricsUrl: string;
   alive(): boolean;
   stop(): Promise<void>;
+  /** Writes a heap snapshot (needs heapSnapshotDir) and resolves to its path. */
+  heapSnapshot(): Promise<string>;
 }
 
 export async function startBenchOperator(options: BenchOperatorOptions): Promise<BenchOperator> {
@@ -34,7 +38,11 @@ export async function startBenchOperator(options: BenchOperatorOptions): Promise
   const process_ = startProcess({
     name: 'bench-operator',
     command: process.execPath,
-    args: ['--disable-warning=ExperimentalWarning', join(repoRoot, 'operator', 'main.ts')],
+    args: [
+      '--disable-warning=ExperimentalWarning',
+      ...(options.heapSnapshotDir ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${options.heapSnapshotDir}`] : []),
+      join(repoRoot, 'operator', 'main.ts'),
+    ],
     env: {
       KUBECONFIG: env.kubeconfig,
       PROVISIONER: options.mode === 'fixture' ? 'fixture' : 'ironic',
@@ -71,5 +79,21 @@ export async function startBenchOperator(options: BenchOperatorOptions): Promise
     metricsUrl,
     alive: () => isAlive(process_.pid),
     stop: () => stopProcess(process_, { graceMs: 20_000 }),
+    heapSnapshot: () => takeHeapSnapshot(process_.pid, options.heapSnapshotDir, metricsUrl),
   };
+}
+
+/** Signals the operator to write a snapshot; V8 blocks the process while writing, so /metrics answering again means it is done. */
+async function takeHeapSnapshot(pid: number, dir: string | undefined, metricsUrl: string): Promise<string> {
+  if (!dir) throw new Error('the operator was started without a heap snapshot directory');
+  const before = new Set(readdirSync(dir));
+  process.kill(pid, 'SIGUSR2');
+  let written: string | undefined;
+  await waitUntil(async () => {
+    written = readdirSync(dir).find((name) => name.endsWith('.heapsnapshot') && !before.has(name));
+    if (!written) return false;
+    const size = statSync(join(dir, written)).size;
+    return size > 0 && (await fetch(metricsUrl)).ok && statSync(join(dir, written)).size === size;
+  }, { what: 'the heap snapshot', timeoutMs: 600_000 });
+  return join(dir, written!);
 }

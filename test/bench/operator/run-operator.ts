@@ -8,12 +8,13 @@ import type { KubeTransport } from '../../../operator/runtime/index.ts';
 import type { BenchHost } from '../bench-hosts.ts';
 import { createIronicHttp } from '../floor/ironic-http.ts';
 import { startInspectionResponder } from '../inspection-responder.ts';
-import { counterTotals, diffTotals } from '../metrics/counter-totals.ts';
+import { counterTotals, diffTotals, sumTotals } from '../metrics/counter-totals.ts';
+import { readHeapSnapshot } from '../metrics/heap-snapshot.ts';
 import type { Totals } from '../metrics/counter-totals.ts';
 import { readProcessStats } from '../metrics/process-stats.ts';
 import type { ProcessStats } from '../metrics/process-stats.ts';
 import { scrapeMetrics } from '../metrics/scrape.ts';
-import type { MeasuredOperatorPhase, MeasuredOperatorRun } from '../report/assemble.ts';
+import type { MeasuredDeletion, MeasuredOperatorPhase, MeasuredOperatorRun } from '../report/assemble.ts';
 import { PHASES } from '../report/types.ts';
 import type { BenchMode, PhaseName } from '../report/types.ts';
 import { bareMetalHost, bmcSecret, deprovisionPatch, provisionPatch, userDataSecret } from './host-objects.ts';
@@ -38,12 +39,15 @@ export interface OperatorScenarioOptions {
   /** How long deleting the hosts may take before finalizers are stripped. */
   cleanupTimeoutMs: number;
   logDir: string;
+  /** Snapshot the operator's heap once every host is provisioned. */
+  heapSnapshot: boolean;
   log: (line: string) => void;
 }
 
 interface Cut {
   ironic: Totals;
   kube: Totals;
+  connections: number;
   heapUsedBytes: number;
   stats: ProcessStats;
 }
@@ -55,6 +59,7 @@ async function cut(operator: BenchOperator): Promise<Cut> {
   return {
     ironic: counterTotals(samples, { name: 'ironic_client_requests_total', keyLabels: ['method', 'route'] }),
     kube: counterTotals(samples, { name: 'rest_client_requests_total', keyLabels: ['method'] }),
+    connections: sumTotals(counterTotals(samples, { name: 'rest_client_connections_opened_total', keyLabels: [] })),
     heapUsedBytes: samples.find((sample) => sample.name === 'nodejs_heap_size_used_bytes')?.value ?? 0,
     stats: readProcessStats(operator.process.pid),
   };
@@ -88,20 +93,37 @@ async function runPhase(options: OperatorScenarioOptions, context: { transport: 
     visits: names.map((name) => context.tracker.visitsDuring(name, { startMs, endMs })),
     ...(options.mode === 'fixture' ? {} : { ironic: diffTotals(after.ironic, before.ironic) }),
     kube: diffTotals(after.kube, before.kube),
+    connectionsOpened: after.connections - before.connections,
     cpuSeconds: after.stats.cpuSeconds - before.stats.cpuSeconds,
     rssKiB: after.stats.rssKiB,
     heapUsedBytes: after.heapUsedBytes,
   };
 }
 
-/** Deletes the hosts through the operator (it removes their Ironic nodes), then everything else. */
-async function cleanUp(options: OperatorScenarioOptions, transport: KubeTransport, tracker: HostTracker): Promise<string | undefined> {
+/** Deletes the hosts through the operator (it removes their Ironic nodes), timed like a phase. */
+async function deleteHosts(options: OperatorScenarioOptions, transport: KubeTransport, context: { tracker: HostTracker; operator: BenchOperator }): Promise<{ deletion: MeasuredDeletion; note?: string }> {
+  const { tracker, operator } = context;
   const client = createResourceClient(transport, BareMetalHostResource);
+  const before = await cut(operator);
+  const startMs = Date.now();
   await Promise.all(options.hosts.map((host) => client.delete({ namespace: options.namespace, name: host.name }).catch(() => undefined)));
   const deadline = Date.now() + options.cleanupTimeoutMs;
-  while (tracker.present() > 0 && Date.now() < deadline) await sleep(500);
+  while (tracker.present() > 0 && Date.now() < deadline) await sleep(200);
+  const endMs = Date.now();
+  const after = await cut(operator);
   const left = tracker.present();
-  return left > 0 ? `${options.label}: ${left} hosts were not deleted by the operator within ${options.cleanupTimeoutMs / 1000} s; finalizers stripped` : undefined;
+  return {
+    deletion: {
+      hosts: options.hosts.length,
+      deleted: options.hosts.length - left,
+      seconds: (endMs - startMs) / 1000,
+      kube: diffTotals(after.kube, before.kube),
+      connectionsOpened: after.connections - before.connections,
+      cpuSeconds: after.stats.cpuSeconds - before.stats.cpuSeconds,
+      ...(options.mode === 'fixture' ? {} : { ironic: diffTotals(after.ironic, before.ironic) }),
+    },
+    ...(left > 0 ? { note: `${options.label}: ${left} hosts were not deleted by the operator within ${options.cleanupTimeoutMs / 1000} s; finalizers stripped` } : {}),
+  };
 }
 
 export async function runOperatorScenario(options: OperatorScenarioOptions): Promise<{ measured: MeasuredOperatorRun; notes: string[] }> {
@@ -120,23 +142,33 @@ export async function runOperatorScenario(options: OperatorScenarioOptions): Pro
       })
     : undefined;
   try {
-    operator = await startBenchOperator(options);
+    operator = await startBenchOperator({ ...options, ...(options.heapSnapshot ? { heapSnapshotDir: options.logDir } : {}) });
     log(`operator ${options.label}: pid ${operator.process.pid}, log ${operator.process.logPath}`);
     const phases = {} as Record<PhaseName, MeasuredOperatorPhase>;
+    let heap: MeasuredOperatorRun['heap'];
     for (const phase of PHASES) {
       log(`operator ${options.label}: ${phase} of ${hosts.length} hosts`);
       phases[phase] = await runPhase(options, { transport, operator, tracker }, phase);
       const done = phases[phase].completions.filter((at) => at !== undefined).length;
       log(`operator ${options.label}: ${phase} ${done}/${hosts.length} in ${((phases[phase].endMs - phases[phase].startMs) / 1000).toFixed(1)} s`);
       if (!operator.alive()) throw new Error(`the operator exited during ${phase}; see ${operator.process.logPath}`);
+      if (phase === 'provision' && options.heapSnapshot) {
+        const path = await operator.heapSnapshot();
+        heap = { afterPhase: phase, ...readHeapSnapshot(path) };
+        log(`operator ${options.label}: heap snapshot ${path}: ${heap.totalMiB} MiB in ${heap.nodes} objects`);
+      }
     }
     const stats = readProcessStats(operator.process.pid);
     const stuck = tracker.lastErrors(hosts.map((host) => host.name));
     for (const [name, error] of stuck) notes.push(`${options.label}: ${name} reported ${error}`);
-    const leftover = await cleanUp(options, transport, tracker);
-    if (leftover) notes.push(leftover);
+    log(`operator ${options.label}: deleting ${hosts.length} hosts`);
+    const { deletion, note } = await deleteHosts(options, transport, { tracker, operator });
+    log(`operator ${options.label}: deleted ${deletion.deleted}/${hosts.length} in ${deletion.seconds.toFixed(1)} s`);
+    if (note) notes.push(note);
+    // Peak over the whole life, deletion included.
+    const peakRssKiB = readProcessStats(operator.process.pid).peakRssKiB;
     return {
-      measured: { label: options.label, poll: options.poll, phases, cpuSeconds: stats.cpuSeconds, peakRssKiB: stats.peakRssKiB },
+      measured: { label: options.label, poll: options.poll, phases, deletion, cpuSeconds: stats.cpuSeconds + deletion.cpuSeconds, peakRssKiB, ...(heap ? { heap } : {}) },
       notes,
     };
   } finally {

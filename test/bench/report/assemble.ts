@@ -1,6 +1,7 @@
 // Turns what a run measured (times, counter diffs, /proc readings) into report figures.
 import { perHost, round2, sumTotals } from '../metrics/counter-totals.ts';
 import type { Totals } from '../metrics/counter-totals.ts';
+import type { HeapBreakdown } from '../metrics/heap-snapshot.ts';
 import { bmoEstimate } from './bmo-estimate.ts';
 import type { StateVisit } from './bmo-estimate.ts';
 import { phaseTiming, ratioToFloor } from './phase-timing.ts';
@@ -23,15 +24,33 @@ export interface MeasuredOperatorPhase extends MeasuredPhase {
   visits: ReadonlyArray<readonly StateVisit[]>;
   ironic?: Totals;
   kube: Totals;
+  connectionsOpened: number;
   cpuSeconds: number;
   rssKiB: number;
   heapUsedBytes: number;
+}
+
+export interface MeasuredDeletion {
+  hosts: number;
+  deleted: number;
+  seconds: number;
+  ironic?: Totals;
+  kube: Totals;
+  connectionsOpened: number;
+  cpuSeconds: number;
+}
+
+/** Ironic's "list every node" requests among `totals` (keys are `METHOD route`). */
+export function nodeLists(totals: Totals): number {
+  return totals['GET /v1/nodes'] ?? 0;
 }
 
 export interface MeasuredOperatorRun {
   label: string;
   poll: { shortMs: number; longMs: number };
   phases: Record<PhaseName, MeasuredOperatorPhase>;
+  deletion?: MeasuredDeletion;
+  heap?: HeapBreakdown & { afterPhase: PhaseName };
   cpuSeconds: number;
   peakRssKiB: number;
 }
@@ -63,8 +82,9 @@ export function operatorRun(measured: MeasuredOperatorRun, floor?: FloorResult):
     const ratio = ratioToFloor(timing, floor?.phases[phase]);
     return {
       ...timing,
-      ...(raw.ironic ? { ironic: requestCounts(raw.ironic, hosts) } : {}),
+      ...(raw.ironic ? { ironic: requestCounts(raw.ironic, hosts), ironicNodeLists: nodeLists(raw.ironic) } : {}),
       kube: requestCounts(raw.kube, hosts),
+      kubeConnectionsOpened: raw.connectionsOpened ?? 0,
       cpuSeconds: round2(raw.cpuSeconds),
       rssMiBAtEnd: round2(raw.rssKiB / 1024),
       heapUsedMiBAtEnd: round2(raw.heapUsedBytes / 2 ** 20),
@@ -74,10 +94,26 @@ export function operatorRun(measured: MeasuredOperatorRun, floor?: FloorResult):
   });
   const sum = (pick: (phase: PhaseName) => number | undefined) => round2(PHASES.reduce((total, phase) => total + (pick(phase) ?? 0), 0));
   const withIronic = PHASES.every((phase) => phases[phase].ironic !== undefined);
+  const deletion = measured.deletion;
   return {
     label: measured.label,
     poll: measured.poll,
     phases,
+    ...(deletion
+      ? {
+          deletion: {
+            hosts: deletion.hosts,
+            deleted: deletion.deleted,
+            seconds: round2(deletion.seconds),
+            hostsPerMinute: deletion.seconds > 0 ? round2((deletion.deleted / deletion.seconds) * 60) : 0,
+            ...(deletion.ironic ? { ironic: requestCounts(deletion.ironic, deletion.hosts) } : {}),
+            kube: requestCounts(deletion.kube, deletion.hosts),
+            kubeConnectionsOpened: deletion.connectionsOpened,
+            cpuSeconds: round2(deletion.cpuSeconds),
+          },
+        }
+      : {}),
+    ...(measured.heap ? { heap: measured.heap } : {}),
     lifecycle: {
       ...(withIronic
         ? {

@@ -29,6 +29,15 @@ function timeTable(report: BenchReport): string {
     }
     return cells;
   });
+  if (report.runs.some((run) => run.deletion)) {
+    const cells = ['deleted → gone', ...(floor ? ['–', '–'] : [])];
+    for (const run of report.runs) {
+      const deletion = run.deletion;
+      const left = deletion && deletion.deleted < deletion.hosts ? ` (${deletion.deleted}/${deletion.hosts} done)` : '';
+      cells.push(deletion ? `${num(deletion.seconds)} s${left}` : '–', num(deletion?.hostsPerMinute), ...(floor ? ['–'] : []));
+    }
+    rows.push(cells);
+  }
   return markdownTable(header, rows);
 }
 
@@ -62,12 +71,26 @@ function processTable(report: BenchReport): string {
   const header = ['operator process', ...report.runs.map((run) => run.label)];
   const rows = [
     ...PHASES.map((phase) => [`CPU s, ${PHASE_TITLES[phase]}`, ...report.runs.map((run) => num(run.phases[phase].cpuSeconds))]),
+    ['CPU s, deleted → gone', ...report.runs.map((run) => num(run.deletion?.cpuSeconds))],
     ['CPU s, whole run', ...report.runs.map((run) => num(run.lifecycle.cpuSeconds))],
     ['peak RSS (VmHWM), MiB', ...report.runs.map((run) => num(run.lifecycle.peakRssMiB, 0))],
     ...PHASES.map((phase) => [`RSS / V8 heap used, MiB, after ${PHASE_TITLES[phase]}`,
       ...report.runs.map((run) => `${num(run.phases[phase].rssMiBAtEnd, 0)} / ${num(run.phases[phase].heapUsedMiBAtEnd, 0)}`)]),
+    ...PHASES.map((phase) => [`Kubernetes connections opened, ${PHASE_TITLES[phase]}`, ...report.runs.map((run) => String(run.phases[phase].kubeConnectionsOpened))]),
+    ['Kubernetes connections opened, deleted → gone', ...report.runs.map((run) => (run.deletion ? String(run.deletion.kubeConnectionsOpened) : '–'))],
   ];
+  if (report.settings.mode !== 'fixture') {
+    rows.push(...PHASES.map((phase) => [`Ironic node lists (GET /v1/nodes), ${PHASE_TITLES[phase]}`,
+      ...report.runs.map((run) => String(run.phases[phase].ironicNodeLists ?? '–'))]));
+  }
   return markdownTable(header, rows);
+}
+
+function heapTable(run: OperatorRun): string | undefined {
+  const heap = run.heap;
+  if (!heap) return undefined;
+  const title = `${run.label}: V8 heap after ${PHASE_TITLES[heap.afterPhase]} (snapshot, self sizes), ${num(heap.totalMiB)} MiB in ${heap.nodes} objects`;
+  return `${title}\n\n${markdownTable(['constructor or kind', 'objects', 'MiB'], heap.top.map((category) => [category.name, String(category.count), num(category.selfMiB)]))}`;
 }
 
 export function renderMarkdown(report: BenchReport): string {
@@ -87,6 +110,7 @@ export function renderMarkdown(report: BenchReport): string {
     '',
     processTable(report),
   ];
+  for (const table of report.runs.map(heapTable)) if (table) lines.push('', table);
   if (report.notes.length > 0) lines.push('', ...report.notes.map((note) => `- ${note}`));
   return `${lines.join('\n')}\n`;
 }

@@ -55,10 +55,12 @@ function measuredRun(): MeasuredOperatorRun {
     label: 'poll 3s/10s',
     poll: { shortMs: 3000, longMs: 10000 },
     phases: {
-      register: { ...phase(0, [20, 24]), visits: visits('inspecting', 0), ironic: { 'GET /v1/nodes/{node_ident}': 10, 'POST /v1/nodes': 2 }, kube: { PATCH: 8, GET: 2 }, cpuSeconds: 1.5, rssKiB: 90 * 1024, heapUsedBytes: 40 * 2 ** 20 },
-      provision: { ...phase(s(30), [30, 40]), visits: visits('provisioning', s(30)), ironic: { 'PUT /v1/nodes/{node_ident}/states/provision': 4 }, kube: { PATCH: 6 }, cpuSeconds: 1, rssKiB: 95 * 1024, heapUsedBytes: 41 * 2 ** 20 },
-      deprovision: { ...phase(s(80), [10, 12]), visits: visits('deprovisioning', s(80)), ironic: { 'GET /v1/nodes/{node_ident}': 6 }, kube: { PATCH: 4 }, cpuSeconds: 0.5, rssKiB: 96 * 1024, heapUsedBytes: 42 * 2 ** 20 },
+      register: { ...phase(0, [20, 24]), visits: visits('inspecting', 0), ironic: { 'GET /v1/nodes/{node_ident}': 10, 'POST /v1/nodes': 2, 'GET /v1/nodes': 1 }, kube: { PATCH: 8, GET: 2 }, connectionsOpened: 2, cpuSeconds: 1.5, rssKiB: 90 * 1024, heapUsedBytes: 40 * 2 ** 20 },
+      provision: { ...phase(s(30), [30, 40]), visits: visits('provisioning', s(30)), ironic: { 'PUT /v1/nodes/{node_ident}/states/provision': 4 }, kube: { PATCH: 6 }, connectionsOpened: 0, cpuSeconds: 1, rssKiB: 95 * 1024, heapUsedBytes: 41 * 2 ** 20 },
+      deprovision: { ...phase(s(80), [10, 12]), visits: visits('deprovisioning', s(80)), ironic: { 'GET /v1/nodes/{node_ident}': 6 }, kube: { PATCH: 4 }, connectionsOpened: 0, cpuSeconds: 0.5, rssKiB: 96 * 1024, heapUsedBytes: 42 * 2 ** 20 },
     },
+    deletion: { hosts: 2, deleted: 2, seconds: 6, kube: { DELETE: 2, PATCH: 4 }, connectionsOpened: 1, cpuSeconds: 0.25 },
+    heap: { afterPhase: 'provision', totalMiB: 30, nodes: 1000, top: [{ name: 'Informer', count: 3, selfMiB: 0.5 }] },
     cpuSeconds: 4,
     peakRssKiB: 100 * 1024,
   };
@@ -79,10 +81,11 @@ describe('assembling and writing the report', () => {
 
   it('gives per-host requests per phase, the ratio to the floor and lifecycle totals', () => {
     expect(floor.phases.register.ironic).toEqual({ total: 22, perHost: 11, byKeyPerHost: { 'GET /v1/nodes': 10, 'POST /v1/nodes': 1 } });
-    expect(run.phases.register).toMatchObject({ seconds: 24, ratioToFloor: 1.2, ironic: { total: 12, perHost: 6 }, kube: { perHost: 5 }, rssMiBAtEnd: 90 });
+    expect(run.phases.register).toMatchObject({ seconds: 24, ratioToFloor: 1.2, ironic: { total: 13, perHost: 6.5 }, ironicNodeLists: 1, kube: { perHost: 5 }, kubeConnectionsOpened: 2, rssMiBAtEnd: 90 });
+    expect(run.deletion).toMatchObject({ deleted: 2, seconds: 6, hostsPerMinute: 20, kube: { perHost: 3 }, kubeConnectionsOpened: 1 });
     expect(run.phases.provision.ratioToFloor).toBe(1);
     expect(run.phases.register.bmo?.requestsPerHost).toBeGreaterThan(BMO_ONE_OFF_REQUESTS.register);
-    expect(run.lifecycle).toMatchObject({ ironicRequestsPerHost: 6 + 2 + 3, kubeRequestsPerHost: 5 + 3 + 2, cpuSeconds: 4, peakRssMiB: 100 });
+    expect(run.lifecycle).toMatchObject({ ironicRequestsPerHost: 6.5 + 2 + 3, kubeRequestsPerHost: 5 + 3 + 2, cpuSeconds: 4, peakRssMiB: 100 });
     expect(run.lifecycle.bmoIronicRequestsPerHost).toBeCloseTo(
       (run.phases.register.bmo?.requestsPerHost ?? 0) + (run.phases.provision.bmo?.requestsPerHost ?? 0) + (run.phases.deprovision.bmo?.requestsPerHost ?? 0));
   });
@@ -110,7 +113,11 @@ describe('assembling and writing the report', () => {
     const markdown = renderMarkdown(report);
     expect(markdown).toContain('### fake-hardware, N = 2 (2026-05-09)');
     expect(markdown).toContain('| created → available | 20.0 s | 6.0 | 24.0 s | 5.0 | 1.20× |');
-    expect(markdown).toContain('| whole lifecycle | 36.0 | 11.0 |');
+    expect(markdown).toContain('| whole lifecycle | 36.0 | 11.5 |');
+    expect(markdown).toContain('| deleted → gone | – | – | 6.0 s | 20.0 | – |');
+    expect(markdown).toContain('| Kubernetes connections opened, created → available | 2 |');
+    expect(markdown).toContain('| Ironic node lists (GET /v1/nodes), created → available | 1 |');
+    expect(markdown).toContain('| Informer | 3 | 0.5 |');
     expect(markdown).toContain('| peak RSS (VmHWM), MiB | 100 |');
     expect(markdown).toContain('| RSS / V8 heap used, MiB, after created → available | 90 / 40 |');
     expect(markdown).toContain('- one host failed');

@@ -1,5 +1,6 @@
 // The benchmark's JSON report: what was run, on what, and the figures per phase.
 import type { Totals } from '../metrics/counter-totals.ts';
+import type { HeapBreakdown } from '../metrics/heap-snapshot.ts';
 
 export type BenchMode = 'redfish' | 'fake-hardware' | 'fixture';
 
@@ -49,7 +50,11 @@ export interface BmoEstimate {
 export interface OperatorPhase extends PhaseTiming {
   /** Absent with the fixture provisioner. */
   ironic?: RequestCounts;
+  /** `GET /v1/nodes` (lists of all nodes) in the phase, in all; absent with the fixture provisioner. */
+  ironicNodeLists?: number;
   kube: RequestCounts;
+  /** Connections the Kubernetes client opened in the phase (rest_client_connections_opened_total). */
+  kubeConnectionsOpened: number;
   cpuSeconds: number;
   rssMiBAtEnd: number;
   /** V8 heap in use at the phase end (nodejs_heap_size_used_bytes): live objects, unlike RSS. */
@@ -59,10 +64,25 @@ export interface OperatorPhase extends PhaseTiming {
   bmo?: BmoEstimate;
 }
 
+/** Deleting every host through the operator, after the three phases, timed the same way. */
+export interface OperatorDeletion {
+  hosts: number;
+  deleted: number;
+  seconds: number;
+  hostsPerMinute: number;
+  ironic?: RequestCounts;
+  kube: RequestCounts;
+  kubeConnectionsOpened: number;
+  cpuSeconds: number;
+}
+
 export interface OperatorRun {
   label: string;
   poll: { shortMs: number; longMs: number };
   phases: Record<PhaseName, OperatorPhase>;
+  deletion?: OperatorDeletion;
+  /** The operator's V8 heap by constructor, when the run took a snapshot (`--heap-snapshot`). */
+  heap?: HeapBreakdown & { afterPhase: PhaseName };
   lifecycle: {
     ironicRequestsPerHost?: number;
     bmoIronicRequestsPerHost?: number;

@@ -1,6 +1,7 @@
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { KubeClient, NamespaceResource, createResourceClient, loadKubeConfig } from '../../../operator/runtime/index.ts';
+import { Registry } from 'prom-client';
+import { KubeClient, NamespaceResource, REST_CLIENT_CONNECTIONS_OPENED_TOTAL, createResourceClient, createRestClientMetrics, loadKubeConfig } from '../../../operator/runtime/index.ts';
 import type { RawWatchEvent } from '../../../operator/runtime/index.ts';
 import { Kubectl } from '../../support/kubectl.ts';
 import { createUniqueNamespace, deleteNamespace } from '../../support/namespaces.ts';
@@ -40,12 +41,19 @@ async function countingProxy(target: URL): Promise<CountingProxy> {
 let proxy: CountingProxy;
 let client: KubeClient;
 let namespace = '';
+const registry = new Registry();
+
+/** What the client's own connections-opened counter (a benchmark report row) says. */
+async function countedByClient(): Promise<number> {
+  const metric = await registry.getSingleMetric(REST_CLIENT_CONNECTIONS_OPENED_TOTAL)?.get();
+  return (metric?.values ?? []).reduce((sum, sample) => sum + sample.value, 0);
+}
 
 beforeAll(async () => {
   const kubeConfig = loadKubeConfig(env.kubeconfig);
   proxy = await countingProxy(new URL(kubeConfig.getCurrentCluster()!.server));
   kubeConfig.clusters = kubeConfig.clusters.map((cluster) => ({ ...cluster, server: proxy.url }));
-  client = new KubeClient(kubeConfig);
+  client = new KubeClient(kubeConfig, { metrics: createRestClientMetrics(registry) });
   namespace = await createUniqueNamespace(kubectl, 'connection-reuse');
 });
 
@@ -65,6 +73,8 @@ describe('Kubernetes connections are kept alive', () => {
       await Promise.all(Array.from({ length: 10 }, () => namespaces.get({ name: namespace })));
     }
     expect(proxy.opened() - before).toBeLessThanOrEqual(10);
+    // The client's counter sees exactly the connections the proxy saw.
+    expect(await countedByClient()).toBe(proxy.opened());
   });
 
   it('keeps a watch with a server-side timeout open through 40 s of silence, then delivers the next event on it', async () => {

@@ -43,9 +43,12 @@ describe('event recorder against a real API server', () => {
   it('records an events.k8s.io/v1 Event that kubectl shows, folding repeats into a series', async () => {
     const recorder = newRecorder();
     const input = { type: 'Warning', reason: 'PowerOnFailed', action: 'PowerOn', note: 'BMC did not answer' } as const;
-    await recorder.event(toy, input);
-    await recorder.event(toy, input);
-    await recorder.event(toy, input);
+    recorder.event(toy, input);
+    await recorder.flush();
+    recorder.event(toy, input);
+    await recorder.flush();
+    recorder.event(toy, input);
+    await recorder.flush();
 
     const { stdout } = await run(kubectl, ['--kubeconfig', kubeconfig, 'get', 'events', '-n', namespace]);
     expect(stdout).toContain('PowerOnFailed');
@@ -73,18 +76,21 @@ describe('event recorder against a real API server', () => {
   it('starts a fresh Event when the one a repeat would fold into has expired (deleted)', async () => {
     const recorder = newRecorder();
     const input = { type: 'Normal', reason: 'InspectionStarted', action: 'Inspect' } as const;
-    await recorder.event(toy, input);
+    recorder.event(toy, input);
+    await recorder.flush();
     const [first] = await recorded(namespace, 'InspectionStarted');
     expect(first?.series).toBeUndefined();
     await events.delete({ namespace, name: first?.metadata.name ?? '' });
 
-    await recorder.event(toy, input);
+    recorder.event(toy, input);
+    await recorder.flush();
     const after = await recorded(namespace, 'InspectionStarted');
     expect(after).toHaveLength(1);
     expect(after[0]?.metadata.name).not.toBe(first?.metadata.name);
     expect(after[0]?.series).toBeUndefined();
     // Later repeats fold into the new Event.
-    await recorder.event(toy, input);
+    recorder.event(toy, input);
+    await recorder.flush();
     expect((await recorded(namespace, 'InspectionStarted')).map((e) => [e.metadata.name, e.series?.count])).toEqual([
       [after[0]?.metadata.name, 2],
     ]);
@@ -95,8 +101,10 @@ describe('event recorder against a real API server', () => {
     const recorder = newRecorder(`runtime-test-${'é'.repeat(100)}`);
     const namespaceObject = await createResourceClient(transport, NamespaceResource).get({ name: namespace });
     const reason = `LongNote${'é'.repeat(200)}`;
-    await recorder.event(namespaceObject, { type: 'Normal', reason, action: 'Note', note: 'x'.repeat(5000) });
-    await recorder.event(toy, { type: 'Warning', reason, action: 'Note', note: `BMC said: ${'ü'.repeat(3000)}` });
+    recorder.event(namespaceObject, { type: 'Normal', reason, action: 'Note', note: 'x'.repeat(5000) });
+    await recorder.flush();
+    recorder.event(toy, { type: 'Warning', reason, action: 'Note', note: `BMC said: ${'ü'.repeat(3000)}` });
+    await recorder.flush();
 
     const inDefault = (await events.list({ namespace: 'default' })).items.filter((e) => e.regarding.name === namespace);
     expect(inDefault).toHaveLength(1);

@@ -94,9 +94,10 @@ export class ReconcilerHarness {
       },
     };
     const events: EventRecorder = {
-      event: async (_regarding, input) => {
+      event: (_regarding, input) => {
         this.events.push(input);
       },
+      flush: async () => {},
     };
     this.reconciler = new BareMetalHostReconciler({
       hosts: { client, cache: { get: () => this.host, list: () => (this.host ? [this.host] : []) } },
