@@ -224,6 +224,37 @@ describe('Manager', () => {
     expect(inFlight?.aborted).toBe(true);
   });
 
+  it('on a graceful stop waits for the event writes its reconciles queued', async () => {
+    const EVENTS = '/apis/events.k8s.io/v1/namespaces/ns/events';
+    let answerEventWrite!: () => void;
+    const transport = new ScriptedTransport((request) => {
+      if (request.path === TOYS) return toyList(toy('a', '3'));
+      if (request.path === EVENTS) return new Promise((resolve) => (answerEventWrite = () => resolve({})));
+      throw new Error(`unexpected ${request.method} ${request.path}`);
+    });
+    const options = compileOptions({ argv: ['--metrics-bind-address=0', '--health-probe-bind-address=0'] }, { leaderElectionId: 'toy-leader' });
+    const manager = new Manager({ name: 'toy-operator', options, transport, clock: new FakeClock(), identity: 'm1', logger: silentLogger(), registry: new Registry() });
+    const recorder = manager.eventRecorder('example.com/toy-controller');
+    manager
+      .controller('toy')
+      .for(Toy)
+      .complete(async (request) => {
+        recorder.event(toy(request.name, '3'), { type: 'Normal', reason: 'Seen', action: 'Reconcile', note: 'seen' });
+      });
+    const stop = new AbortController();
+    let stopped = false;
+    const running = manager.start(stop.signal).then(() => (stopped = true));
+    await flushPromises();
+    expect(transport.toRequests(EVENTS)).toHaveLength(1);
+
+    stop.abort();
+    await flushPromises();
+    expect(stopped).toBe(false); // the event is still being written
+    answerEventWrite();
+    await running;
+    expect(stopped).toBe(true);
+  });
+
   it('exposes controller-runtime metrics on its registry', async () => {
     const transport = new ScriptedTransport(() => toyList());
     const { manager } = newManager(transport, new FakeClock(), 'm1');

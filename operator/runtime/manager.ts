@@ -88,6 +88,8 @@ export class Manager {
   readonly #clients = new Map<string, ResourceClient<KubeObject>>();
   readonly #controllers: Controller[] = [];
   readonly #runnables: Runnable[] = [];
+  /** Event writes are queued off the reconcile path; a graceful stop waits for them. */
+  readonly #eventRecorders: EventRecorder[] = [];
   #servers = new Map<ManagerServerName, RunningServer>();
   #leading = false;
   #started = false;
@@ -150,13 +152,15 @@ export class Manager {
 
   /** Records events.k8s.io/v1 Events as `reportingController` from this replica. */
   eventRecorder(reportingController: string): EventRecorder {
-    return createEventRecorder({
+    const recorder = createEventRecorder({
       events: this.client<EventObject>(EventResource),
       reportingController,
       reportingInstance: this.options.podName ?? hostname(),
       clock: this.clock,
       logger: this.logger.child({ component: 'events' }),
     });
+    this.#eventRecorders.push(recorder);
+    return recorder;
   }
 
   /** Starts a controller definition: `.for(...)`, `.owns(...)`, `.watches(...)`, `.complete(reconciler)`. */
@@ -240,6 +244,8 @@ export class Manager {
         await this.#lead(signal);
       }
       await this.#bounded(Promise.all(alwaysRunning), 'runnables');
+      // A replica that lost its Lease writes nothing more, events included.
+      if (!lost) await this.#bounded(Promise.all(this.#eventRecorders.map((r) => r.flush())), 'queued event writes');
     } finally {
       await Promise.all([...servers.values()].map((s) => s.close()));
       this.#servers = new Map();
