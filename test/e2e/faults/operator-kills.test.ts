@@ -3,6 +3,7 @@ import type { SystemRecords } from '../../../hack/agent-simulator/records.ts';
 import { byFaultScale } from '../../support/fault-scale.ts';
 import { Kubectl } from '../../support/kubectl.ts';
 import { createUniqueNamespace } from '../../support/namespaces.ts';
+import { scanForSecrets, testSecretValues } from '../../support/secret-scan.ts';
 import { readStackEnv } from '../../support/stack-env.ts';
 import { waitFor } from '../../support/wait-for.ts';
 import { getHost, inState, recordsSince, serverRecords, tearDownHostTest, type Host } from '../baremetalhost/hosts.ts';
@@ -23,6 +24,8 @@ const FIRST_SERVER = 52;
 const HOSTS = byFaultScale({ small: 4, large: 12 });
 const KILLS = byFaultScale({ small: 5, large: 20 });
 const random = seededRandom();
+// Distinctive, so the secret scan below (and the suite's, which reads this literal) can find it.
+const USER_DATA = '#cloud-config\n# operator-kills user data 5d1f\n';
 const image = env.images[0]!;
 const servers = Array.from({ length: HOSTS }, (_, index) => ({ name: `killed-${index}`, system: env.systems[FIRST_SERVER + index]! }));
 // Kills per phase: most where the operator does most (registration to provisioned), some in
@@ -77,7 +80,7 @@ beforeAll(async () => {
   statusWatch = new StatusWatch({ kubectl, namespace });
   operator = new OperatorUnderFire({ env, namespace, label: 'faults-kills' });
   const bmcSecret = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'bmc', namespace }, stringData: env.bmcCredentials! };
-  const userData = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'user-data', namespace }, stringData: { userData: '#cloud-config\n' } };
+  const userData = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'user-data', namespace }, stringData: { userData: USER_DATA } };
   const hosts = servers.map(({ name, system }) => ({
     apiVersion: 'metal3.io/v1alpha1', kind: 'BareMetalHost', metadata: { name, namespace },
     spec: {
@@ -104,7 +107,8 @@ describe(`the operator SIGKILLed at random moments (${KILLS} times) during ${HOS
     for (const { name, system } of servers) {
       const since = recordsSince(await serverRecords(env, system.uuid), before.get(system.uuid)!);
       const writes = since.imageWrites.filter((write) => write.outcome === 'written');
-      expect({ name, writes: writes.length, node: writes[0]?.nodeUuid }).toEqual({ name, writes: 1, node: nodeIds.get(name) });
+      expect({ name, writes: writes.length, node: writes[0]?.nodeUuid, userData: writes[0]?.configDrive.userData })
+        .toEqual({ name, writes: 1, node: nodeIds.get(name), userData: USER_DATA });
       expect({ name, inspections: since.inspections.filter((inspection) => inspection.accepted).length }).toEqual({ name, inspections: 1 });
     }
   }, minutes(22));
@@ -142,4 +146,15 @@ describe(`the operator SIGKILLed at random moments (${KILLS} times) during ${HOS
     // Each phase outlasted its planned kills.
     expect(operator!.kills).toBe(KILLS);
   }, minutes(10));
+
+  it('wrote no BMC password and no user data to any of its operators\' logs, its Events or its hosts\' status', async () => {
+    const secrets = [...testSecretValues(env), { label: 'this file\'s user data', value: USER_DATA }];
+    // The values scanned for are the ones in use: the BMC password the hosts' Secret holds and
+    // the user data their servers received (checked in the first test).
+    expect(secrets.map((secret) => secret.value)).toEqual(expect.arrayContaining([env.bmcCredentials!.password, USER_DATA]));
+    const report = await scanForSecrets({ logFiles: operator!.logPaths, secrets, kubectl, namespace });
+    expect(report.files).toBe(KILLS + 1);
+    expect(report.objects).toBeGreaterThan(0);
+    expect(report.found).toEqual([]);
+  });
 });
