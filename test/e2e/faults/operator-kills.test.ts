@@ -8,20 +8,21 @@ import { readStackEnv } from '../../support/stack-env.ts';
 import { waitFor } from '../../support/wait-for.ts';
 import { getHost, inState, recordsSince, serverRecords, tearDownHostTest, type Host } from '../baremetalhost/hosts.ts';
 import { IronicNodeCensus } from './ironic-node-census.ts';
-import { OperatorUnderFire } from './operator-under-fire.ts';
+import { startOperatorProcess } from '../../support/operator-process.ts';
+import { ProcessUnderFire } from './process-under-fire.ts';
 import { seededRandom } from './seeded-random.ts';
 import { StatusWatch } from './status-watch.ts';
 
 // N hosts through register, inspect, provision, deprovision and delete while the operator is
-// SIGKILLed at random moments and started again. Servers 52-63 are this file's: 4 hosts and 5
-// kills in CI, 12 hosts (all the servers it owns) and 20 kills with METAL3_TS_FAULTS_SCALE=large.
+// SIGKILLed at random moments and started again. Servers 52-59 are this file's: 4 hosts and 5
+// kills in CI, 8 hosts and 20 kills with METAL3_TS_FAULTS_SCALE=large (60-63 are provider-kills').
 // Throughout, Ironic's node list and the hosts' status are sampled; at the end the agent
 // simulator's records say what each server went through.
 const env = readStackEnv();
 const kubectl = new Kubectl(env);
 const minutes = (n: number) => n * 60_000;
 const FIRST_SERVER = 52;
-const HOSTS = byFaultScale({ small: 4, large: 12 });
+const HOSTS = byFaultScale({ small: 4, large: 8 });
 const KILLS = byFaultScale({ small: 5, large: 20 });
 const random = seededRandom();
 // Distinctive, so the secret scan below (and the suite's, which reads this literal) can find it.
@@ -34,7 +35,7 @@ const killPlan = { provision: Math.ceil(KILLS / 2), deprovision: Math.floor((KIL
 killPlan.delete = KILLS - killPlan.provision - killPlan.deprovision;
 
 let namespace = '';
-let operator: OperatorUnderFire | undefined;
+let operator: ProcessUnderFire | undefined;
 let census: IronicNodeCensus;
 let statusWatch: StatusWatch;
 const before = new Map<string, SystemRecords>();
@@ -78,7 +79,7 @@ beforeAll(async () => {
   for (const { system } of servers) before.set(system.uuid, await serverRecords(env, system.uuid));
   census = new IronicNodeCensus({ ironicUrl: env.ironicUrl, namespace, systemIds: servers.map(({ system }) => system.uuid) });
   statusWatch = new StatusWatch({ kubectl, namespace });
-  operator = new OperatorUnderFire({ env, namespace, label: 'faults-kills' });
+  operator = new ProcessUnderFire((life) => startOperatorProcess({ env, namespace, label: `faults-kills-${life}` }));
   const bmcSecret = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'bmc', namespace }, stringData: env.bmcCredentials! };
   const userData = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'user-data', namespace }, stringData: { userData: USER_DATA } };
   const hosts = servers.map(({ name, system }) => ({
@@ -96,7 +97,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await census?.stop();
   await statusWatch?.stop();
-  await tearDownHostTest({ env, kubectl, namespace, operator: operator && { process: operator.current.process, stop: () => operator!.stop(), kill: () => operator!.current.kill() } });
+  await tearDownHostTest({ env, kubectl, namespace, operator: operator && { process: operator.current.process, stop: () => operator!.stop(), kill: () => operator!.killAndRestart() } });
 }, minutes(6));
 
 describe(`the operator SIGKILLed at random moments (${KILLS} times) during ${HOSTS} hosts' lives`, () => {
