@@ -1,5 +1,6 @@
 import { HOST_ANNOTATION } from '../../../capm3-provider/api/index.ts';
 import type { Kubectl } from '../../support/kubectl.ts';
+import { PeriodicSampler } from './periodic-sampler.ts';
 
 interface CensusHost { metadata: { name: string }; spec: { consumerRef?: { kind?: string; name: string } } }
 interface CensusMachine { metadata: { name: string; annotations?: Record<string, string> } }
@@ -9,31 +10,18 @@ interface CensusMachine { metadata: { name: string; annotations?: Record<string,
  * moment a host had two claimants: two Metal3Machines naming it, or a consumerRef to one while
  * another names it.
  */
-export class ClaimCensus {
+export class ClaimCensus extends PeriodicSampler {
   readonly #kubectl: Kubectl;
   readonly #namespace: string;
   readonly doubleClaims = new Set<string>();
-  #samples = 0;
-  #timer: NodeJS.Timeout | undefined;
-  #running: Promise<void> = Promise.resolve();
 
   constructor(options: { kubectl: Kubectl; namespace: string }) {
+    super();
     this.#kubectl = options.kubectl;
     this.#namespace = options.namespace;
   }
 
-  start(intervalMs: number): void {
-    this.#timer = setInterval(() => {
-      this.#running = this.#running.then(() => this.sample()).catch(() => undefined);
-    }, intervalMs);
-  }
-
-  async stop(): Promise<void> {
-    clearInterval(this.#timer);
-    await this.#running;
-  }
-
-  async sample(): Promise<void> {
+  protected async read(): Promise<void> {
     const [hosts, machines] = await Promise.all([
       this.#kubectl.json<{ items: CensusHost[] }>(['get', 'bmh', '-n', this.#namespace]),
       this.#kubectl.json<{ items: CensusMachine[] }>(['get', 'metal3machines.infrastructure.cluster.x-k8s.io', '-n', this.#namespace]),
@@ -45,10 +33,5 @@ export class ClaimCensus {
       if (host.spec.consumerRef?.kind === 'Metal3Machine') claimants.add(host.spec.consumerRef.name);
       if (claimants.size > 1) this.doubleClaims.add(`${host.metadata.name}: ${[...claimants].sort().join(' and ')}`);
     }
-    this.#samples++;
-  }
-
-  get samples(): number {
-    return this.#samples;
   }
 }

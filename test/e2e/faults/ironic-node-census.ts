@@ -1,4 +1,5 @@
 import { RawIronic } from '../../support/raw-ironic.ts';
+import { PeriodicSampler } from './periodic-sampler.ts';
 
 interface CensusNode {
   uuid: string;
@@ -11,34 +12,21 @@ interface CensusNode {
  * host name or one emulated server: more than one means an operator restart registered a host
  * a second time.
  */
-export class IronicNodeCensus {
+export class IronicNodeCensus extends PeriodicSampler {
   readonly #ironic: RawIronic;
   readonly #namePrefix: string;
   readonly #systemIds: ReadonlySet<string>;
   readonly #mostPerName = new Map<string, number>();
   readonly #mostPerSystem = new Map<string, number>();
-  #samples = 0;
-  #timer: NodeJS.Timeout | undefined;
-  #running: Promise<void> = Promise.resolve();
 
   constructor(options: { ironicUrl: string; namespace: string; systemIds: readonly string[] }) {
+    super();
     this.#ironic = new RawIronic(options.ironicUrl);
     this.#namePrefix = `${options.namespace}~`;
     this.#systemIds = new Set(options.systemIds);
   }
 
-  start(intervalMs: number): void {
-    this.#timer = setInterval(() => {
-      this.#running = this.#running.then(() => this.sample()).catch(() => undefined);
-    }, intervalMs);
-  }
-
-  async stop(): Promise<void> {
-    clearInterval(this.#timer);
-    await this.#running;
-  }
-
-  async sample(): Promise<void> {
+  protected async read(): Promise<void> {
     const { nodes } = await this.#ironic.request<{ nodes: CensusNode[] }>('GET', '/v1/nodes?fields=uuid,name,driver_info');
     const perName = new Map<string, number>();
     const perSystem = new Map<string, number>();
@@ -49,12 +37,8 @@ export class IronicNodeCensus {
     }
     for (const [name, count] of perName) this.#mostPerName.set(name, Math.max(count, this.#mostPerName.get(name) ?? 0));
     for (const [system, count] of perSystem) this.#mostPerSystem.set(system, Math.max(count, this.#mostPerSystem.get(system) ?? 0));
-    this.#samples++;
   }
 
-  get samples(): number {
-    return this.#samples;
-  }
 
   /** Host names or servers seen with more than one node at once, and how many. */
   duplicates(): string[] {

@@ -1,4 +1,5 @@
 import type { Kubectl } from '../../support/kubectl.ts';
+import { PeriodicSampler } from './periodic-sampler.ts';
 
 /** Status fields that, once written, must stay until the host goes (a restart must not drop them). */
 const STICKY_FIELDS: readonly string[] = [
@@ -20,32 +21,19 @@ interface WatchedHost {
  * field that was there and then was not (or changed its provisioning ID) before the host was
  * being deleted.
  */
-export class StatusWatch {
+export class StatusWatch extends PeriodicSampler {
   readonly #kubectl: Kubectl;
   readonly #namespace: string;
   readonly #seen = new Map<string, Map<string, string>>();
   readonly losses: string[] = [];
-  #samples = 0;
-  #timer: NodeJS.Timeout | undefined;
-  #running: Promise<void> = Promise.resolve();
 
   constructor(options: { kubectl: Kubectl; namespace: string }) {
+    super();
     this.#kubectl = options.kubectl;
     this.#namespace = options.namespace;
   }
 
-  start(intervalMs: number): void {
-    this.#timer = setInterval(() => {
-      this.#running = this.#running.then(() => this.sample()).catch(() => undefined);
-    }, intervalMs);
-  }
-
-  async stop(): Promise<void> {
-    clearInterval(this.#timer);
-    await this.#running;
-  }
-
-  async sample(): Promise<void> {
+  protected async read(): Promise<void> {
     const { items } = await this.#kubectl.json<{ items: WatchedHost[] }>(['get', 'bmh', '-n', this.#namespace]);
     for (const host of items) {
       if (host.metadata.deletionTimestamp) continue;
@@ -60,10 +48,5 @@ export class StatusWatch {
         if (text !== undefined) seen.set(path, text);
       }
     }
-    this.#samples++;
-  }
-
-  get samples(): number {
-    return this.#samples;
   }
 }
