@@ -102,7 +102,7 @@ afterAll(async () => {
 
 describe(`the operator SIGKILLed at random moments (${KILLS} times) during ${HOSTS} hosts' lives`, () => {
   it('registers, inspects and provisions every host once, with one Ironic node each', async () => {
-    const hosts = await underFire(allHosts(inState('provisioned'), 'every host provisioned', minutes(20)), killPlan.provision);
+    const hosts = await underFire(allHosts(inState('provisioned'), 'every host provisioned', minutes(byFaultScale({ small: 20, large: 45 }))), killPlan.provision);
     expectHealthy(hosts);
     for (const host of hosts) nodeIds.set(host.metadata.name, host.status!.provisioning!.ID!);
     for (const { name, system } of servers) {
@@ -112,13 +112,13 @@ describe(`the operator SIGKILLed at random moments (${KILLS} times) during ${HOS
         .toEqual({ name, writes: 1, node: nodeIds.get(name), userData: USER_DATA });
       expect({ name, inspections: since.inspections.filter((inspection) => inspection.accepted).length }).toEqual({ name, inspections: 1 });
     }
-  }, minutes(22));
+  }, minutes(byFaultScale({ small: 22, large: 47 })));
 
   it('deprovisions every host back to available, cleaning its disks, never imaging again', async () => {
     for (const { name } of servers) {
       await kubectl.ok(['patch', 'bmh', name, '-n', namespace, '--type=json', '-p', JSON.stringify([{ op: 'remove', path: '/spec/image' }])]);
     }
-    const hosts = await underFire(allHosts((host) => inState('available')(host) && !host.spec.image, 'every host available again', minutes(15)), killPlan.deprovision);
+    const hosts = await underFire(allHosts((host) => inState('available')(host) && !host.spec.image, 'every host available again', minutes(byFaultScale({ small: 15, large: 30 }))), killPlan.deprovision);
     expectHealthy(hosts);
     for (const { name, system } of servers) {
       const since = recordsSince(await serverRecords(env, system.uuid), before.get(system.uuid)!);
@@ -126,7 +126,7 @@ describe(`the operator SIGKILLed at random moments (${KILLS} times) during ${HOS
       expect(since.diskWipes.length).toBeGreaterThan(0);
       expect(hosts.find((host) => host.metadata.name === name)?.status?.provisioning?.ID).toBe(nodeIds.get(name));
     }
-  }, minutes(17));
+  }, minutes(byFaultScale({ small: 17, large: 32 })));
 
   it('deletes every host and its Ironic node; no host ever had two nodes, no status field was lost', async () => {
     await kubectl.ok(['delete', 'bmh', '--all', '-n', namespace, '--wait=false']);
