@@ -13,6 +13,11 @@ export class HostSelectorError extends Error {}
 
 const INTEGER = /^-?\d+$/;
 
+/** The host's own label only: `key in labels` would also find toString or __proto__ on every object. */
+function has(labels: Readonly<Record<string, string>>, key: string): boolean {
+  return Object.hasOwn(labels, key);
+}
+
 function requirement(key: string, operator: string, values: readonly string[]): Requirement {
   const op = operator.toLowerCase();
   const one = (what: string): string => {
@@ -24,23 +29,23 @@ function requirement(key: string, operator: string, values: readonly string[]): 
     case 'notin': {
       if (values.length === 0) throw new HostSelectorError(`${key} ${operator}: needs at least one value`);
       const set = new Set(values);
-      return op === 'in' ? (labels) => key in labels && set.has(labels[key] as string) : (labels) => !(key in labels) || !set.has(labels[key] as string);
+      return op === 'in' ? (labels) => has(labels, key) && set.has(labels[key] as string) : (labels) => !has(labels, key) || !set.has(labels[key] as string);
     }
     case '=':
     case '==': {
       const value = one(op);
-      return (labels) => labels[key] === value;
+      return (labels) => has(labels, key) && labels[key] === value;
     }
     case '!=': {
       const value = one(op);
-      return (labels) => labels[key] !== value;
+      return (labels) => !has(labels, key) || labels[key] !== value;
     }
     case 'exists':
       if (values.length) throw new HostSelectorError(`${key} exists: takes no values`);
-      return (labels) => key in labels;
+      return (labels) => has(labels, key);
     case '!':
       if (values.length) throw new HostSelectorError(`${key} !: takes no values`);
-      return (labels) => !(key in labels);
+      return (labels) => !has(labels, key);
     case 'gt':
     case 'lt': {
       const value = one(op);
@@ -48,7 +53,7 @@ function requirement(key: string, operator: string, values: readonly string[]): 
       const bound = Number(value);
       // Like Kubernetes: a missing or non-integer label never satisfies gt/lt.
       return (labels) => {
-        const label = labels[key];
+        const label = has(labels, key) ? labels[key] : undefined;
         if (label === undefined || !INTEGER.test(label)) return false;
         return op === 'gt' ? Number(label) > bound : Number(label) < bound;
       };

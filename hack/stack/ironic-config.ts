@@ -32,6 +32,9 @@ host = ${options.conductorHost ?? 'metal3-ts-conductor'}
 debug = true
 use_stderr = true
 log_file =
+# Ironic's own list, plus its database layer at INFO: at DEBUG, a retry on a locked sqlite
+# database logs the SQL parameters, a node's driver_info with the BMC password among them.
+default_log_levels = amqp=WARNING,amqplib=WARNING,qpid.messaging=INFO,oslo.messaging=INFO,oslo_messaging=INFO,stevedore=INFO,iso8601=WARNING,requests=WARNING,urllib3.connectionpool=WARNING,keystonemiddleware.auth_token=INFO,keystoneauth.session=INFO,openstack=WARNING,oslo_policy=WARNING,oslo_concurrency.lockutils=WARNING,ironic.db.sqlalchemy.api=INFO
 enabled_hardware_types = ipmi,redfish,fake-hardware,manual-management
 enabled_bios_interfaces = no-bios,redfish,fake
 enabled_boot_interfaces = ipxe,pxe,redfish-virtual-media,redfish-https,fake

@@ -33,7 +33,8 @@ function describeType(value: unknown): string {
  * Reasons carry positions and error codes only, never the text itself.
  */
 export function parseYamlMap(text: string): YamlMapResult {
-  const documents = parseAllDocuments(text, { version: '1.1', customTags: goYamlTags, uniqueKeys: false });
+  // logLevel silent: the yaml library's warnings quote the text (a Secret's content) to stderr.
+  const documents = parseAllDocuments(text, { version: '1.1', customTags: goYamlTags, uniqueKeys: false, logLevel: 'silent' });
   // Like go-yaml, only the first document counts.
   const document = Array.isArray(documents) ? documents[0] : undefined;
   if (document === undefined) return { ok: true, value: undefined };

@@ -2,8 +2,10 @@
 // up once. The files in exclusive-files.ts run first, one at a time; the others then run side
 // by side in several jest workers (each owns its emulated servers and namespace), so the run
 // takes about as long as its slowest files rather than their sum. The stack is stopped at the
-// end whatever happened (unless METAL3_TS_REUSE_STACK=1 reused one). Exits non-zero if
-// either jest run failed; its closing line sums both runs' counts.
+// end whatever happened (unless METAL3_TS_REUSE_STACK=1 reused one). Before that, every log
+// captured and every Event and host left are scanned for the tests' credentials and user data.
+// Exits non-zero if either jest run failed or the scan found one; its closing line sums both
+// runs' counts.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +13,9 @@ import { join } from 'node:path';
 import { stackDown } from '../../hack/stack/stack.ts';
 import { repoRoot } from '../../hack/stack/paths.ts';
 import { EXCLUSIVE_FILES } from './exclusive-files.ts';
+import { Kubectl } from './kubectl.ts';
 import { releaseAllServers } from './release-systems.ts';
+import { describeScan, scanForSecrets, stackLogFiles, testSecretValues } from './secret-scan.ts';
 import { SIDE_BY_SIDE_ENV } from './side-by-side.ts';
 import { readStackEnv } from './stack-env.ts';
 import { prepareTestStack, reusableTestStack, startTestStack } from './test-stack.ts';
@@ -23,6 +27,24 @@ if (!Number.isInteger(workers) || workers < 1) throw new Error(`METAL3_TS_STACK_
 interface JestCounts { numPassedTests: number; numFailedTests: number; numPendingTests: number; numTotalTests: number;
   numPassedTestSuites: number; numFailedTestSuites: number; numTotalTestSuites: number }
 interface JestRun { name: string; code: number; seconds: number; counts: JestCounts | undefined }
+
+/**
+ * After every file ran: no credential or user data the tests used appears in any log the stack
+ * and the test support captured, nor in any Event, BareMetalHost or Metal3Machine left on the
+ * API server. Returns whether the scan was clean.
+ */
+async function secretScan(stateDir: string): Promise<boolean> {
+  const env = readStackEnv();
+  const kubectl = new Kubectl(env);
+  try {
+    const report = await scanForSecrets({ logFiles: stackLogFiles(stateDir), secrets: testSecretValues(env), kubectl });
+    console.log(`\n${describeScan(report)}`);
+    for (const where of report.found) console.log(`  found: ${where}`);
+    return report.found.length === 0;
+  } finally {
+    kubectl.dispose();
+  }
+}
 
 let running: ChildProcess | undefined;
 let interrupted = false;
@@ -76,6 +98,7 @@ async function main(): Promise<number> {
   const stateDir = testStackDir();
   const reuse = process.env.METAL3_TS_REUSE_STACK === '1' && reusableTestStack(stateDir);
   const runs: JestRun[] = [];
+  let secretsClean: boolean;
   try {
     if (reuse) await prepareTestStack(stateDir);
     else await startTestStack(stateDir);
@@ -89,12 +112,13 @@ async function main(): Promise<number> {
         '--testSequencer', join(repoRoot, 'test', 'support', 'e2e-first-sequencer.ts'),
       ], { ...stackEnv, [SIDE_BY_SIDE_ENV]: '1' }));
     }
+    secretsClean = await secretScan(stateDir);
   } finally {
     if (!reuse) await stackDown(stateDir);
     rmSync(outputDir, { recursive: true, force: true });
   }
   console.log(`\n${summary(runs)}`);
-  return interrupted || runs.length < 2 || runs.some((run) => run.code !== 0) ? 1 : 0;
+  return interrupted || runs.length < 2 || runs.some((run) => run.code !== 0) || !secretsClean ? 1 : 0;
 }
 
 process.exitCode = await main();

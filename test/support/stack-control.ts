@@ -6,6 +6,11 @@ export async function restartKubeApiServer(): Promise<void> {
   await restartComponent(testStackDir(), 'kube-apiserver');
 }
 
+/** Stops and restarts etcd on the same port and data: the API servers lose their storage meanwhile. */
+export async function restartEtcd(): Promise<void> {
+  await restartComponent(testStackDir(), 'etcd');
+}
+
 /** Restarts Ironic with the same database (a crash and recovery, not a data loss). */
 export async function restartIronic(): Promise<void> {
   await restartComponent(testStackDir(), 'ironic');
