@@ -56,6 +56,7 @@ export class IronicAccessWatch {
       powerOn: (o) => guard(() => provisioner.powerOn(o)),
       powerOff: (o) => guard(() => provisioner.powerOff(o)),
       hardwareState: (o) => guard(() => provisioner.hardwareState(o)),
+      firmwareSettings: (o) => guard(() => provisioner.firmwareSettings(o)),
       delete: (o) => guard(() => provisioner.delete(o)),
       detach: (o) => guard(() => provisioner.detach(o)),
       // Read from what earlier calls fetched: no request to Ironic, nothing to watch.

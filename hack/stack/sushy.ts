@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { writeHtpasswd, type BasicCredentials } from './htpasswd.ts';
 import { startProcess, waitUntil, type ProcessSpec, type TrackedProcess } from './processes.ts';
 import type { EmulatedSystem } from './systems.ts';
@@ -17,6 +18,18 @@ export interface SushyStarted {
   spec: ProcessSpec;
   process: TrackedProcess;
   url: string;
+}
+
+const FAKE_FIRMWARE = join(dirname(fileURLToPath(import.meta.url)), 'sushy-fake-firmware.py');
+
+/** Python run by the emulator's config file: BIOS and firmware for the fake driver (see that file). */
+function fakeFirmwareConfig(): string[] {
+  return [
+    'import runpy as _runpy',
+    `_fake_firmware = _runpy.run_path(${JSON.stringify(FAKE_FIRMWARE)})`,
+    'from sushy_tools.emulator import main as _sushy_main',
+    "_fake_firmware['install_record_route'](_sushy_main.app)",
+  ];
 }
 
 /** sushy-tools' fake Redfish driver: every system notifies the agent simulator of changes. */
@@ -41,6 +54,7 @@ export async function startSushy(options: SushyOptions): Promise<SushyStarted> {
     `EXTERNAL_NOTIFICATION_URL = ${JSON.stringify(options.notificationUrl)}`,
     'SUSHY_EMULATOR_VMEDIA_VERIFY_SSL = False',
     ...(options.auth ? [`SUSHY_EMULATOR_AUTH_FILE = ${JSON.stringify(authFile)}`] : []),
+    ...fakeFirmwareConfig(),
   ].join('\n');
   const configPath = join(dir, 'conf.py');
   writeFileSync(configPath, `${config}\n`);

@@ -2,6 +2,7 @@ import { PAUSED_ANNOTATION } from '../../api/annotations.ts';
 import { bareMetalHostSchema } from '../../api/baremetalhost.ts';
 import { bareMetalHostStatusSchema } from '../../api/baremetalhost-status.ts';
 import { BAREMETALHOST_FINALIZER } from '../../api/finalizers.ts';
+import type { HostFirmwareSettings } from '../../api/hostfirmwaresettings.ts';
 import type { ProvisioningState } from '../../api/provisioning-state.ts';
 import type { Provisioner } from '../../provisioner/provisioner.ts';
 import { NeedsRegistrationError, TransientProvisionerError } from '../../provisioner/result.ts';
@@ -13,10 +14,11 @@ import type { EventRecorder } from '../../runtime/event-recorder.ts';
 import { hasFinalizer } from '../../runtime/finalizers.ts';
 import type { Informer } from '../../runtime/informer.ts';
 import { keyOf, objectKey } from '../../runtime/kube-object.ts';
-import type { KubeObject } from '../../runtime/kube-object.ts';
+import type { KubeObject, ObjectName } from '../../runtime/kube-object.ts';
 import type { Logger } from '../../runtime/logger.ts';
 import type { ReconcileContext, Reconciler, Request, Result } from '../../runtime/reconciler.ts';
 import type { ResourceClient } from '../../runtime/resource-client.ts';
+import { pendingSettingChanges } from '../hostfirmwaresettings/index.ts';
 import type { Action } from './action.ts';
 import { holdsProvisioningSlot } from './capacity.ts';
 import { withJitter } from './backoff.ts';
@@ -51,6 +53,8 @@ export interface BareMetalHostReconcilerOptions {
   hosts: { client: ResourceClient<KubeObject>; cache: Pick<Informer<KubeObject>, 'get' | 'list'> };
   secrets: SecretAccess;
   hardwareData: HardwareDataAccess;
+  /** The host's HostFirmwareSettings (same name), for the changes preparing applies. */
+  firmwareSettings?: { get(name: ObjectName): HostFirmwareSettings | undefined };
   provisioner: Provisioner;
   events: EventRecorder;
   metrics: HostMetrics;
@@ -174,6 +178,7 @@ export class BareMetalHostReconciler implements Reconciler {
       provisioner: this.#options.provisioner,
       ...(inputs.credentials ? { credentials: inputs.credentials } : {}),
       ...(inputs.hardwareData ? { hardwareData: inputs.hardwareData } : {}),
+      firmwareSettingChanges: pendingSettingChanges(this.#options.firmwareSettings?.get(pass.request)),
       settings: this.#options.settings,
       ports: {
         replaceHardwareData: (details) =>

@@ -7,6 +7,7 @@ import type { HostConfigResult } from '../../configdrive/index.ts';
 import type { ConfigDrive } from '../../provisioner/provisioner.ts';
 import type { Provisioner } from '../../provisioner/provisioner.ts';
 import type { Logger } from '../../runtime/logger.ts';
+import type { FirmwareSettingChange } from '../hostfirmwaresettings/index.ts';
 import type { HostEvent } from './events.ts';
 
 /** The operations whose durations BMO records in operationHistory and histograms. */
@@ -63,6 +64,8 @@ export interface StateContext {
   /** Loaded and valid; absent only for unmanaged hosts and for deletions without usable credentials. */
   credentials?: HostCredentials;
   hardwareData?: HardwareData;
+  /** HostFirmwareSettings spec entries found valid and not yet applied (BMO's getHostFirmwareSettings). */
+  firmwareSettingChanges?: FirmwareSettingChange[];
   settings: StateMachineSettings;
   ports: HostPorts;
   /** A PROVISIONING_LIMIT slot for this host: true when it holds one or one was free (and is now its). */

@@ -4,6 +4,7 @@ import type {
   AdoptOptions,
   DeleteOptions,
   DeprovisionOptions,
+  FirmwareSettingsReading,
   HardwareState,
   HostIdentity,
   InspectOptions,
@@ -190,6 +191,14 @@ export class ScriptedProvisioner implements Provisioner {
     this.calls.push({ verb: 'hardwareState', options });
     const node = this.nodes.get(keyOf(options.host));
     return node ? { poweredOn: node.poweredOn } : {};
+  }
+
+  /** What the BMC's BIOS reports; tests set it. */
+  firmware: FirmwareSettingsReading = { settings: {}, schema: {} };
+
+  async firmwareSettings(options: { host: HostIdentity }): Promise<FirmwareSettingsReading> {
+    this.calls.push({ verb: 'firmwareSettings', options });
+    return structuredClone(this.firmware);
   }
 
   /** Read from the node's state with no call of its own, as the Ironic provisioner does. */
