@@ -1,0 +1,163 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { repoRoot } from '../../../hack/stack/paths.ts';
+import { Kubectl } from '../../support/kubectl.ts';
+import { createUniqueNamespace } from '../../support/namespaces.ts';
+import { startOperatorProcess, type OperatorProcess } from '../../support/operator-process.ts';
+import { RawIronic } from '../../support/raw-ironic.ts';
+import { readStackEnv } from '../../support/stack-env.ts';
+import { waitFor } from '../../support/wait-for.ts';
+import { hostEvents, inState, tearDownHostTest, waitForHost } from './hosts.ts';
+
+// HostFirmwareSettings and FirmwareSchema on emulated servers 64 and 65: BIOS settings read from
+// Ironic's BIOS API (which read them from sushy-tools' Redfish BIOS, with sushy-tools' attribute
+// registry), one schema shared by both hosts, a spec validated against it, and a valid change
+// applied by a manual clean step that the emulated BIOS records and applies at the next boot.
+const env = readStackEnv();
+const kubectl = new Kubectl(env);
+const ironic = new RawIronic(env.ironicUrl);
+const minutes = (n: number) => n * 60_000;
+const SERVERS = { tuned: 64, rejected: 65 } as const;
+type HostName = keyof typeof SERVERS;
+
+interface Condition { type: string; status: string; reason: string; observedGeneration?: number }
+interface HostFirmwareSettings {
+  metadata: { generation: number; ownerReferences?: { kind: string; name: string }[] };
+  spec: { settings: Record<string, string | number> };
+  status?: { settings?: Record<string, string>; schema?: { name: string; namespace: string }; conditions?: Condition[] };
+}
+interface FirmwareSchema {
+  metadata: { name: string; ownerReferences?: { kind: string; name: string }[] };
+  spec: { hardwareVendor?: string; hardwareModel?: string; schema: Record<string, { attribute_type?: string; read_only?: boolean; lower_bound?: number; upper_bound?: number; allowable_values?: string[] }> };
+}
+/** What the emulated server's firmware went through (hack/stack/sushy-fake-firmware.py). */
+interface FirmwareRecord {
+  bios: Record<string, unknown>;
+  biosPending: Record<string, unknown>;
+  record: { kind: string; attributes?: Record<string, unknown> }[];
+}
+
+let namespace = '';
+let operator: OperatorProcess;
+
+const authorization = `Basic ${Buffer.from(`${env.bmcCredentials!.username}:${env.bmcCredentials!.password}`).toString('base64')}`;
+async function firmwareRecord(host: HostName): Promise<FirmwareRecord> {
+  const response = await fetch(`${env.sushyUrl}/metal3-ts/firmware-record/${env.systems[SERVERS[host]]!.uuid}`, { headers: { authorization } });
+  if (!response.ok) throw new Error(`firmware record of ${host}: HTTP ${response.status}`);
+  return (await response.json()) as FirmwareRecord;
+}
+
+const getSettings = (host: HostName) => kubectl.json<HostFirmwareSettings>(['get', 'hfs', host, '-n', namespace, '-o', 'json']);
+
+const condition = (hfs: HostFirmwareSettings, type: string) => {
+  const found = hfs.status?.conditions?.find((c) => c.type === type);
+  return found?.observedGeneration === hfs.metadata.generation ? found : undefined;
+};
+
+async function waitForSettings(host: HostName, accept: (hfs: HostFirmwareSettings) => boolean, timeoutMs: number): Promise<HostFirmwareSettings> {
+  let last: HostFirmwareSettings | undefined;
+  return waitFor(async () => {
+    const result = await kubectl.run(['get', 'hfs', host, '-n', namespace, '-o', 'json']);
+    if (result.code !== 0) return undefined;
+    last = JSON.parse(result.stdout) as HostFirmwareSettings;
+    return accept(last) ? last : undefined;
+  }, { timeoutMs, intervalMs: 1_000, what: `HostFirmwareSettings ${host}` }).catch((error: unknown) => {
+    throw new Error(`${(error as Error).message}; last: ${JSON.stringify(last ?? null)}`, { cause: error });
+  });
+}
+
+const setSpec = (host: HostName, settings: Record<string, string | number>) =>
+  kubectl.ok(['patch', 'hfs', host, '-n', namespace, '--type=merge', '-p', JSON.stringify({ spec: { settings } })]);
+
+beforeAll(async () => {
+  await kubectl.ok(['apply', '--server-side', '--force-conflicts', '-k', join(repoRoot, 'deploy', 'crds')]);
+  await kubectl.ok(['wait', '--for=condition=Established', 'crd/baremetalhosts.metal3.io', 'crd/hostfirmwaresettings.metal3.io', 'crd/firmwareschemas.metal3.io']);
+  namespace = await createUniqueNamespace(kubectl, 'e2e-firmware');
+  operator = startOperatorProcess({ env, namespace, label: 'firmware' });
+  const items = Object.entries(SERVERS).flatMap(([name, index]) => {
+    const system = env.systems[index]!;
+    return [
+      { apiVersion: 'v1', kind: 'Secret', metadata: { name: `${name}-bmc`, namespace }, type: 'Opaque', stringData: env.bmcCredentials! },
+      {
+        apiVersion: 'metal3.io/v1alpha1', kind: 'BareMetalHost', metadata: { name, namespace },
+        spec: { online: false, bootMACAddress: system.macs[0], bmc: { address: system.redfishAddress, credentialsName: `${name}-bmc` }, automatedCleaningMode: 'disabled' },
+      },
+    ];
+  });
+  await kubectl.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'List', items }));
+}, minutes(2));
+
+afterAll(async () => {
+  await tearDownHostTest({ env, kubectl, namespace, operator });
+}, minutes(5));
+
+describe('HostFirmwareSettings and FirmwareSchema through real Ironic', () => {
+  it('reads the BIOS of both hosts into one shared schema, rejects an invalid spec and applies a valid one on the server', async () => {
+    // Created at registration and filled from Ironic's BIOS API, passwords left out.
+    const [tuned, rejected] = await Promise.all((['tuned', 'rejected'] as const).map((host) =>
+      waitForSettings(host, (hfs) => hfs.status?.settings?.ProcTurboMode !== undefined && condition(hfs, 'Valid')?.status === 'True', minutes(6))));
+    for (const hfs of [tuned!, rejected!]) {
+      expect(hfs.status?.settings).toMatchObject({ ProcTurboMode: 'Enabled', EmbeddedSata: 'Raid', NumCores: '10', SerialNumber: 'QPX12345' });
+      expect(hfs.status?.settings).not.toHaveProperty('SysPassword');
+      expect(condition(hfs, 'ChangeDetected')?.status).toBe('False');
+      expect(hfs.metadata.ownerReferences?.[0]).toMatchObject({ kind: 'BareMetalHost' });
+    }
+    const schemaName = tuned!.status!.schema!.name;
+    expect(schemaName).toMatch(/^schema-[0-9a-f]{8}$/);
+    expect(rejected!.status!.schema!.name).toBe(schemaName);
+    const schemas = await kubectl.json<{ items: FirmwareSchema[] }>(['get', 'firmwareschema', '-n', namespace, '-o', 'json']);
+    expect(schemas.items.map((s) => s.metadata.name)).toEqual([schemaName]);
+    const schema = schemas.items[0]!;
+    expect(schema.metadata.ownerReferences?.map((ref) => `${ref.kind}/${ref.name}`).sort()).toEqual(['HostFirmwareSettings/rejected', 'HostFirmwareSettings/tuned']);
+    expect(schema.spec.schema.NumCores).toMatchObject({ attribute_type: 'Integer', read_only: true, lower_bound: 10, upper_bound: 20 });
+    expect(schema.spec.schema.ProcTurboMode).toMatchObject({ attribute_type: 'Enumeration', allowable_values: ['Enabled', 'Disabled'] });
+    expect(schema.spec.schema).not.toHaveProperty('SysPassword');
+
+    await Promise.all((['tuned', 'rejected'] as const).map((host) => waitForHost(kubectl, namespace, host, inState('available'), { timeoutMs: minutes(6), failOnError: true })));
+    const recordsBefore = { tuned: (await firmwareRecord('tuned')).record.length, rejected: (await firmwareRecord('rejected')).record.length };
+
+    // Invalid: read-only, unknown, outside the enumeration, a password.
+    await setSpec('rejected', { NumCores: 12, Bogus: 'x', ProcTurboMode: 'Sometimes', SysPassword: 'secret' });
+    // Valid: applied in preparing.
+    await setSpec('tuned', { ProcTurboMode: 'Disabled', EmbeddedSata: 'Ahci' });
+
+    const invalid = await waitForSettings('rejected', (hfs) => condition(hfs, 'Valid')?.status === 'False', minutes(2));
+    expect(condition(invalid, 'Valid')).toMatchObject({ reason: 'ConfigurationError' });
+    expect(condition(invalid, 'ChangeDetected')?.status).toBe('True');
+    const events = await hostEvents(kubectl, namespace, 'rejected');
+    expect(events).toEqual(expect.arrayContaining([
+      'ValidationFailed: Invalid BIOS setting: Setting NumCores is invalid, it is ReadOnly',
+      'ValidationFailed: Invalid BIOS setting: setting Bogus is not in the Status field',
+      'ValidationFailed: Invalid BIOS setting: Setting ProcTurboMode is invalid, unknown enumeration value - Sometimes',
+      'ValidationFailed: Invalid BIOS setting: cannot set Password field',
+    ]));
+
+    const changing = await waitForSettings('tuned', (hfs) => condition(hfs, 'ChangeDetected')?.status === 'True' && condition(hfs, 'Valid')?.status === 'True', minutes(2));
+    expect(changing.status?.settings?.ProcTurboMode).toBe('Enabled');
+    await waitForHost(kubectl, namespace, 'tuned', inState('preparing'), { timeoutMs: minutes(2), failOnError: true });
+    await waitForHost(kubectl, namespace, 'tuned', inState('available'), { timeoutMs: minutes(8), failOnError: true });
+
+    // The server's BIOS took both settings through Redfish, then applied them when it booted.
+    const record = await firmwareRecord('tuned');
+    const applied = record.record.slice(recordsBefore.tuned);
+    expect(applied.filter((entry) => entry.kind === 'bios-pending')).toEqual([expect.objectContaining({ attributes: { ProcTurboMode: 'Disabled', EmbeddedSata: 'Ahci' } })]);
+    expect(applied.filter((entry) => entry.kind === 'bios-applied')).toEqual([expect.objectContaining({ attributes: { ProcTurboMode: 'Disabled', EmbeddedSata: 'Ahci' } })]);
+    expect(record.bios).toMatchObject({ ProcTurboMode: 'Disabled', EmbeddedSata: 'Ahci', NumCores: 10 });
+    // Ironic ran it as a manual clean step and re-read the BIOS.
+    const host = await waitForHost(kubectl, namespace, 'tuned', inState('available'), { timeoutMs: minutes(1) });
+    const bios = await ironic.request<{ bios: { name: string; value: string }[] }>('GET', `/v1/nodes/${host.status!.provisioning!.ID}/bios`);
+    expect(Object.fromEntries(bios.bios.map((s) => [s.name, s.value]))).toMatchObject({ ProcTurboMode: 'Disabled', EmbeddedSata: 'Ahci' });
+    const settled = await waitForSettings('tuned', (hfs) => condition(hfs, 'ChangeDetected')?.status === 'False', minutes(2));
+    expect(settled.status?.settings).toMatchObject({ ProcTurboMode: 'Disabled', EmbeddedSata: 'Ahci' });
+
+    // The invalid spec never reached the other server, and its host never left available.
+    expect((await firmwareRecord('rejected')).record.slice(recordsBefore.rejected)).toEqual([]);
+    expect((await waitForHost(kubectl, namespace, 'rejected', () => true, { timeoutMs: minutes(1) })).status?.provisioning?.state).toBe('available');
+
+    const columns = await kubectl.ok(['get', 'hfs,firmwareschema', '-n', namespace]);
+    expect(columns).toMatch(/NAME\s+VALID\s+CHANGE\s+SCHEMA\s+UPDATED\s+AGE/);
+    expect(columns).toMatch(new RegExp(`hostfirmwaresettings.metal3.io/rejected\\s+False\\s+True\\s+${schemaName}`));
+    expect(columns).toMatch(new RegExp(`hostfirmwaresettings.metal3.io/tuned\\s+True\\s+False\\s+${schemaName}`));
+    expect(columns).toMatch(/NAME\s+VENDOR\s+MODEL\s+AGE/);
+  }, minutes(20));
+});
