@@ -14,6 +14,7 @@ export * from './firmwareschema.ts';
 export * from './group-version.ts';
 export * from './hardware-details.ts';
 export * from './hardwaredata.ts';
+export * from './hostfirmwarecomponents.ts';
 export * from './hostfirmwaresettings.ts';
 export * from './image.ts';
 export * from './labels.ts';

@@ -1,6 +1,7 @@
 import type { BootMode, AutomatedCleaningMode, InspectionMode } from '../api/baremetalhost-enums.ts';
 import type { CustomDeploy } from '../api/custom-deploy.ts';
 import type { SettingSchema } from '../api/firmwareschema.ts';
+import type { FirmwareComponentStatus } from '../api/hostfirmwarecomponents.ts';
 import type { HardwareDetails } from '../api/hardware-details.ts';
 import type { Image } from '../api/image.ts';
 import type { RaidConfig } from '../api/raid.ts';
@@ -174,6 +175,8 @@ export interface Provisioner {
   health(options: { host: HostIdentity }): NodeHealth;
   /** BMO's GetFirmwareSettings: the node's BIOS settings and their schema as the back end cached them. */
   firmwareSettings(options: { host: HostIdentity }): Promise<FirmwareSettingsReading>;
+  /** BMO's GetFirmwareComponents: the node's firmware components and versions as the back end cached them. */
+  firmwareComponents(options: { host: HostIdentity }): Promise<FirmwareComponentStatus[]>;
   /** Remove the node from the back end. Done when it is gone; a missing node counts as done. */
   delete(options: DeleteOptions): Promise<ProvisionerResult>;
   /** Remove the node without deprovisioning (the detached annotation). */

@@ -1,4 +1,5 @@
 import { FirmwareSchemaResource, firmwareSchemaSpecSchema } from '../firmwareschema.ts';
+import { HostFirmwareComponentsResource, hostFirmwareComponentsSpecSchema, hostFirmwareComponentsStatusSchema } from '../hostfirmwarecomponents.ts';
 import { HostFirmwareSettingsResource, hostFirmwareSettingsSpecSchema, hostFirmwareSettingsStatusSchema } from '../hostfirmwaresettings.ts';
 import type { CrdSource } from './custom-resource-definition.ts';
 import type { PrinterColumn } from './printer-column.ts';
@@ -51,6 +52,31 @@ export const firmwareSchemaCrdSource: CrdSource = {
   printerColumns: [
     { name: 'Vendor', type: 'string', jsonPath: '.spec.hardwareVendor', description: 'Hardware vendor' },
     { name: 'Model', type: 'string', jsonPath: '.spec.hardwareModel', description: 'Hardware model' },
+    AGE,
+  ],
+};
+
+/** BMO's HostFirmwareComponents (`hfc`): firmware versions per component and the updates to flash. */
+export const hostFirmwareComponentsCrdSource: CrdSource = {
+  group: HostFirmwareComponentsResource.group,
+  version: HostFirmwareComponentsResource.version,
+  kind: HostFirmwareComponentsResource.kind,
+  listKind: 'HostFirmwareComponentsList',
+  plural: HostFirmwareComponentsResource.plural,
+  singular: 'hostfirmwarecomponents',
+  shortNames: ['hfc'],
+  scope: 'Namespaced',
+  description: 'Firmware components of the BareMetalHost of the same name: their versions and the updates to flash.',
+  spec: hostFirmwareComponentsSpecSchema,
+  specDescription: 'The firmware updates to apply when the host is next prepared.',
+  status: hostFirmwareComponentsStatusSchema,
+  statusDescription: 'The components the BMC reports and the updates last applied.',
+  printerColumns: [
+    condition('Valid', 'Whether every update names an allowed component'),
+    { ...condition('ChangeDetected', 'Whether updates wait to be applied'), name: 'Change' },
+    { name: 'BIOS', type: 'string', jsonPath: '.status.components[?(@.component=="bios")].currentVersion', description: 'Current BIOS version' },
+    { name: 'BMC', type: 'string', jsonPath: '.status.components[?(@.component=="bmc")].currentVersion', description: 'Current BMC version' },
+    { name: 'Updated', type: 'date', jsonPath: '.status.lastUpdated', description: 'When the status last changed' },
     AGE,
   ],
 };

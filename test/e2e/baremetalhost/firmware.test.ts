@@ -47,7 +47,6 @@ async function firmwareRecord(host: HostName): Promise<FirmwareRecord> {
   return (await response.json()) as FirmwareRecord;
 }
 
-const getSettings = (host: HostName) => kubectl.json<HostFirmwareSettings>(['get', 'hfs', host, '-n', namespace, '-o', 'json']);
 
 const condition = (hfs: HostFirmwareSettings, type: string) => {
   const found = hfs.status?.conditions?.find((c) => c.type === type);

@@ -1,4 +1,5 @@
 import type { HardwareDetails } from '../../../api/hardware-details.ts';
+import type { FirmwareComponentStatus } from '../../../api/hostfirmwarecomponents.ts';
 import type { Image } from '../../../api/image.ts';
 import type {
   AdoptOptions,
@@ -199,6 +200,14 @@ export class ScriptedProvisioner implements Provisioner {
   async firmwareSettings(options: { host: HostIdentity }): Promise<FirmwareSettingsReading> {
     this.calls.push({ verb: 'firmwareSettings', options });
     return structuredClone(this.firmware);
+  }
+
+  /** What the BMC reports of its firmware; tests set it. */
+  components: FirmwareComponentStatus[] = [];
+
+  async firmwareComponents(options: { host: HostIdentity }): Promise<FirmwareComponentStatus[]> {
+    this.calls.push({ verb: 'firmwareComponents', options });
+    return structuredClone(this.components);
   }
 
   /** Read from the node's state with no call of its own, as the Ironic provisioner does. */
