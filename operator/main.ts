@@ -2,6 +2,7 @@
 // the BareMetalHost controller are built here, once, and passed down. No singletons.
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import { setupBareMetalHostController } from './controllers/baremetalhost/index.ts';
+import { setupHostFirmwareComponentsController } from './controllers/hostfirmwarecomponents/index.ts';
 import { setupHostFirmwareSettingsController } from './controllers/hostfirmwaresettings/index.ts';
 import { ironicFileProblems, ironicProvisioner } from './ironic-connection.ts';
 import { FixtureProvisioner } from './provisioner/fixture/index.ts';
@@ -85,6 +86,7 @@ export async function runOperator(run: OperatorRun): Promise<number> {
       hardwareLabels: settings.hardwareLabels,
     });
     setupHostFirmwareSettingsController(manager, { provisioner, maxConcurrentReconciles: settings.concurrency });
+    setupHostFirmwareComponentsController(manager, { provisioner, maxConcurrentReconciles: settings.concurrency });
     setupWebhooks(manager, settings, logger);
     logger.info('starting', {
       provisioner: settings.provisioner,

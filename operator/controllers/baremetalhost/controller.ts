@@ -1,6 +1,8 @@
 import { BareMetalHostResource } from '../../api/baremetalhost.ts';
 import { HardwareDataResource } from '../../api/hardwaredata.ts';
+import { HostFirmwareComponentsResource, hostFirmwareComponentsSchema } from '../../api/hostfirmwarecomponents.ts';
 import { HostFirmwareSettingsResource, hostFirmwareSettingsSchema } from '../../api/hostfirmwaresettings.ts';
+import { patchStatus } from '../../runtime/status.ts';
 import type { Provisioner } from '../../provisioner/provisioner.ts';
 import type { Controller } from '../../runtime/controller.ts';
 import type { KubeObject } from '../../runtime/kube-object.ts';
@@ -70,11 +72,20 @@ export function setupBareMetalHostController(manager: Manager, options: BareMeta
   });
   const hardwareData = new HardwareDataStore({ client: manager.client(HardwareDataResource), cache: manager.informer(HardwareDataResource) });
   const firmwareSettingsCache = manager.informer(HostFirmwareSettingsResource);
+  const componentsCache = manager.informer(HostFirmwareComponentsResource);
+  const componentsClient = manager.client(HostFirmwareComponentsResource);
   const reconciler = new BareMetalHostReconciler({
     hosts: { client: manager.client(BareMetalHostResource), cache: hostCache },
     secrets,
     hardwareData,
     firmwareSettings: { get: (name) => hostFirmwareSettingsSchema.safeParse(firmwareSettingsCache.get(name)).data },
+    firmwareComponents: {
+      get: (name) => hostFirmwareComponentsSchema.safeParse(componentsCache.get(name)).data,
+      recordUpdates: async (name, updates) => {
+        const cached = componentsCache.get(name);
+        if (cached) await patchStatus(componentsClient, cached, { updates });
+      },
+    },
     provisioner: options.provisioner,
     events: manager.eventRecorder(EVENT_SOURCE),
     metrics: createHostMetrics(manager.registry, { hosts: () => hostCache.list().map(summaryOf) }),
@@ -94,6 +105,7 @@ export function setupBareMetalHostController(manager: Manager, options: BareMeta
     .owns(HardwareDataResource)
     // A HostFirmwareSettings status with a new verdict may send an available host to preparing.
     .watches(HostFirmwareSettingsResource, (settings) => [objectName(settings)], { predicates: [firmwareVerdictChanged] })
+    .watches(HostFirmwareComponentsResource, (components) => [objectName(components)], { predicates: [firmwareVerdictChanged] })
     .withOptions({ maxConcurrentReconciles: options.maxConcurrentReconciles })
     .complete(reconciler);
 }

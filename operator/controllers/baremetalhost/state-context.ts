@@ -36,6 +36,8 @@ export interface HostPorts {
   readConfigDrive(): Promise<HostConfigResult<ConfigDrive | undefined>>;
   /** Removes annotations from the host (a metadata patch, not a status write). */
   removeAnnotations(keys: string[]): Promise<void>;
+  /** Records in the HostFirmwareComponents status that these updates were started (BMO's status.updates). */
+  recordFirmwareUpdates(updates: Array<{ component: string; url: string }>): Promise<void>;
 }
 
 /** The credentials Secret as status.triedCredentials/goodCredentials record it. */
@@ -66,6 +68,8 @@ export interface StateContext {
   hardwareData?: HardwareData;
   /** HostFirmwareSettings spec entries found valid and not yet applied (BMO's getHostFirmwareSettings). */
   firmwareSettingChanges?: FirmwareSettingChange[];
+  /** HostFirmwareComponents updates found valid and not started yet. */
+  firmwareUpdates?: Array<{ component: string; url: string }>;
   settings: StateMachineSettings;
   ports: HostPorts;
   /** A PROVISIONING_LIMIT slot for this host: true when it holds one or one was free (and is now its). */

@@ -6,3 +6,5 @@ export { HostFirmwareSettingsReconciler } from './reconciler.ts';
 export { SETTINGS_RESYNC_MS } from './read-schedule.ts';
 export { computeSettingsStatus, settingDifferences } from './settings-status.ts';
 export { settingProblem, settingsProblems } from './validate-setting.ts';
+export { firmwareHostIdentity, firmwareReadMarker, hasFirmwareToRead } from './host-readable.ts';
+export { SettingsReadSchedule } from './read-schedule.ts';

@@ -16,6 +16,7 @@ import { setControllerReference } from '../../runtime/object-references.ts';
 import type { ReconcileContext, Reconciler, Request, Result } from '../../runtime/reconciler.ts';
 import type { ResourceClient } from '../../runtime/resource-client.ts';
 import { patchStatus } from '../../runtime/status.ts';
+import { firmwareHostIdentity, firmwareReadMarker, hasFirmwareToRead } from './host-readable.ts';
 import { SETTINGS_RESYNC_MS, SettingsReadSchedule } from './read-schedule.ts';
 import type { FirmwareSchemaStore } from './schema-store.ts';
 import type { SettingsObservation } from './settings-status.ts';
@@ -24,9 +25,6 @@ import { computeSettingsStatus } from './settings-status.ts';
 /** Ironic could not answer: look again soon (BMO's provisionerRetryDelay). */
 const PROVISIONER_RETRY_MS = 30_000;
 
-/** Hosts whose node holds no settings worth reading (BMO's skipReconcileSubresource, and registration). */
-const NOT_READABLE_STATES = new Set(['', 'unmanaged', 'registering', 'deleting', 'powering off before delete']);
-
 export interface HostFirmwareSettingsReconcilerOptions {
   hosts: Pick<Informer<KubeObject>, 'get'>;
   settings: { client: ResourceClient<KubeObject>; cache: Pick<Informer<KubeObject>, 'get'> };
@@ -34,16 +32,6 @@ export interface HostFirmwareSettingsReconcilerOptions {
   provisioner: Provisioner;
   events: EventRecorder;
   clock: Clock;
-}
-
-function readable(host: BareMetalHost): boolean {
-  const status = host.status;
-  return (
-    !host.metadata.deletionTimestamp &&
-    !!status?.provisioning.ID &&
-    status.operationalStatus !== 'detached' &&
-    !NOT_READABLE_STATES.has(status.provisioning.state)
-  );
 }
 
 export class HostFirmwareSettingsReconciler implements Reconciler {
@@ -56,17 +44,17 @@ export class HostFirmwareSettingsReconciler implements Reconciler {
 
   async reconcile(request: Request, { log, signal }: ReconcileContext): Promise<Result> {
     const parsed = bareMetalHostSchema.safeParse(this.#options.hosts.get(request));
-    if (!parsed.success || !readable(parsed.data)) return {};
+    if (!parsed.success || !hasFirmwareToRead(parsed.data)) return {};
     const host = parsed.data;
     const hfs = await this.#ensureSettings(host, log);
     const now = new Date(this.#options.clock.now());
     const uid = host.metadata.uid ?? '';
-    const marker = `${host.status?.provisioning.ID}/${host.status?.provisioning.state}`;
+    const marker = firmwareReadMarker(host);
     let observed: SettingsObservation;
     if (this.#schedule.due(uid, marker, now.getTime()) || !hfs.status?.schema) {
       let reading: FirmwareSettingsReading;
       try {
-        reading = await this.#options.provisioner.firmwareSettings({ host: identity(host) });
+        reading = await this.#options.provisioner.firmwareSettings({ host: firmwareHostIdentity(host) });
       } catch (error) {
         // Ironic unreachable, refusing or not connected yet: the host controller reports those.
         log.info('could not read the firmware settings, retrying', { error: (error as Error).message, requeueAfterMs: PROVISIONER_RETRY_MS });
@@ -127,9 +115,4 @@ export class HostFirmwareSettingsReconciler implements Reconciler {
       throw error;
     }
   }
-}
-
-function identity(host: BareMetalHost): { namespace: string; name: string; uid: string; nodeId?: string } {
-  const nodeId = host.status?.provisioning.ID;
-  return { namespace: host.metadata.namespace ?? '', name: host.metadata.name ?? '', uid: host.metadata.uid ?? '', ...(nodeId ? { nodeId } : {}) };
 }

@@ -24,7 +24,10 @@ export const handlePreparing: StateHandler = async (host, context) => {
     retryAfterFailure: retrying,
     ...(context.credentials ? { bmc: context.credentials.access } : {}),
     ...(context.firmwareSettingChanges?.length ? { firmwareSettings: context.firmwareSettingChanges } : {}),
+    ...(context.firmwareUpdates?.length ? { firmwareUpdates: context.firmwareUpdates } : {}),
   });
+  // Recorded once started, so the next passes do not start the updates again.
+  if (result.kind === 'busy' && result.started && context.firmwareUpdates?.length) await context.ports.recordFirmwareUpdates(context.firmwareUpdates);
   const changed = pending.changed || retrying;
   if (result.kind === 'failed') {
     // Forget what was (partly) applied so the next attempt starts over.
