@@ -13,11 +13,13 @@ import { hostEvents, inState, tearDownHostTest, waitForHost } from './hosts.ts';
 // Ironic's BIOS API (which read them from sushy-tools' Redfish BIOS, with sushy-tools' attribute
 // registry), one schema shared by both hosts, a spec validated against it, and a valid change
 // applied by a manual clean step that the emulated BIOS records and applies at the next boot.
+// HostFirmwareComponents on server 66: versions from Ironic's firmware API, a BIOS update
+// flashed through sushy-tools' UpdateService by a manual clean step, versions before and after.
 const env = readStackEnv();
 const kubectl = new Kubectl(env);
 const ironic = new RawIronic(env.ironicUrl);
 const minutes = (n: number) => n * 60_000;
-const SERVERS = { tuned: 64, rejected: 65 } as const;
+const SERVERS = { tuned: 64, rejected: 65, flashed: 66 } as const;
 type HostName = keyof typeof SERVERS;
 
 interface Condition { type: string; status: string; reason: string; observedGeneration?: number }
@@ -34,7 +36,17 @@ interface FirmwareSchema {
 interface FirmwareRecord {
   bios: Record<string, unknown>;
   biosPending: Record<string, unknown>;
-  record: { kind: string; attributes?: Record<string, unknown> }[];
+  versions: Record<string, string>;
+  record: { kind: string; attributes?: Record<string, unknown>; versions?: Record<string, string> }[];
+}
+interface HostFirmwareComponents {
+  metadata: { generation: number };
+  spec: { updates: { component: string; url: string }[] };
+  status?: {
+    updates?: { component: string; url: string }[];
+    components?: { component: string; initialVersion: string; currentVersion?: string; lastVersionFlashed?: string }[];
+    conditions?: Condition[];
+  };
 }
 
 let namespace = '';
@@ -65,12 +77,30 @@ async function waitForSettings(host: HostName, accept: (hfs: HostFirmwareSetting
   });
 }
 
+async function waitForComponents(accept: (hfc: HostFirmwareComponents) => boolean, timeoutMs: number): Promise<HostFirmwareComponents> {
+  let last: HostFirmwareComponents | undefined;
+  return waitFor(async () => {
+    const result = await kubectl.run(['get', 'hfc', 'flashed', '-n', namespace, '-o', 'json']);
+    if (result.code !== 0) return undefined;
+    last = JSON.parse(result.stdout) as HostFirmwareComponents;
+    return accept(last) ? last : undefined;
+  }, { timeoutMs, intervalMs: 1_000, what: 'HostFirmwareComponents flashed' }).catch((error: unknown) => {
+    throw new Error(`${(error as Error).message}; last: ${JSON.stringify(last ?? null)}`, { cause: error });
+  });
+}
+
+const componentCondition = (hfc: HostFirmwareComponents, type: string) => {
+  const found = hfc.status?.conditions?.find((c) => c.type === type);
+  return found?.observedGeneration === hfc.metadata.generation ? found : undefined;
+};
+const version = (hfc: HostFirmwareComponents, component: string) => hfc.status?.components?.find((c) => c.component === component);
+
 const setSpec = (host: HostName, settings: Record<string, string | number>) =>
   kubectl.ok(['patch', 'hfs', host, '-n', namespace, '--type=merge', '-p', JSON.stringify({ spec: { settings } })]);
 
 beforeAll(async () => {
   await kubectl.ok(['apply', '--server-side', '--force-conflicts', '-k', join(repoRoot, 'deploy', 'crds')]);
-  await kubectl.ok(['wait', '--for=condition=Established', 'crd/baremetalhosts.metal3.io', 'crd/hostfirmwaresettings.metal3.io', 'crd/firmwareschemas.metal3.io']);
+  await kubectl.ok(['wait', '--for=condition=Established', 'crd/baremetalhosts.metal3.io', 'crd/hostfirmwaresettings.metal3.io', 'crd/firmwareschemas.metal3.io', 'crd/hostfirmwarecomponents.metal3.io']);
   namespace = await createUniqueNamespace(kubectl, 'e2e-firmware');
   operator = startOperatorProcess({ env, namespace, label: 'firmware' });
   const items = Object.entries(SERVERS).flatMap(([name, index]) => {
@@ -107,7 +137,7 @@ describe('HostFirmwareSettings and FirmwareSchema through real Ironic', () => {
     const schemas = await kubectl.json<{ items: FirmwareSchema[] }>(['get', 'firmwareschema', '-n', namespace, '-o', 'json']);
     expect(schemas.items.map((s) => s.metadata.name)).toEqual([schemaName]);
     const schema = schemas.items[0]!;
-    expect(schema.metadata.ownerReferences?.map((ref) => `${ref.kind}/${ref.name}`).sort()).toEqual(['HostFirmwareSettings/rejected', 'HostFirmwareSettings/tuned']);
+    expect(schema.metadata.ownerReferences?.map((ref) => `${ref.kind}/${ref.name}`)).toEqual(expect.arrayContaining(['HostFirmwareSettings/rejected', 'HostFirmwareSettings/tuned']));
     expect(schema.spec.schema.NumCores).toMatchObject({ attribute_type: 'Integer', read_only: true, lower_bound: 10, upper_bound: 20 });
     expect(schema.spec.schema.ProcTurboMode).toMatchObject({ attribute_type: 'Enumeration', allowable_values: ['Enabled', 'Disabled'] });
     expect(schema.spec.schema).not.toHaveProperty('SysPassword');
@@ -158,5 +188,38 @@ describe('HostFirmwareSettings and FirmwareSchema through real Ironic', () => {
     expect(columns).toMatch(new RegExp(`hostfirmwaresettings.metal3.io/rejected\\s+False\\s+True\\s+${schemaName}`));
     expect(columns).toMatch(new RegExp(`hostfirmwaresettings.metal3.io/tuned\\s+True\\s+False\\s+${schemaName}`));
     expect(columns).toMatch(/NAME\s+VENDOR\s+MODEL\s+AGE/);
+  }, minutes(20));
+
+  it('reads firmware versions, refuses an unknown component and flashes a BIOS update on the server', async () => {
+    const before = await waitForComponents((hfc) => version(hfc, 'bios') !== undefined && componentCondition(hfc, 'Valid')?.status === 'True', minutes(6));
+    expect(version(before, 'bios')).toMatchObject({ initialVersion: '1.0.0', currentVersion: '1.0.0' });
+    expect(version(before, 'bmc')).toMatchObject({ initialVersion: '1.00', currentVersion: '1.00' });
+    expect(componentCondition(before, 'ChangeDetected')?.status).toBe('False');
+    await waitForHost(kubectl, namespace, 'flashed', inState('available'), { timeoutMs: minutes(6), failOnError: true });
+    const recordBefore = (await firmwareRecord('flashed')).record.length;
+    const url = env.images[0]!.url;
+
+    await kubectl.ok(['patch', 'hfc', 'flashed', '-n', namespace, '--type=merge', '-p', JSON.stringify({ spec: { updates: [{ component: 'disk', url }] } })]);
+    const invalid = await waitForComponents((hfc) => componentCondition(hfc, 'Valid')?.status === 'False', minutes(2));
+    expect(componentCondition(invalid, 'Valid')).toMatchObject({ reason: 'InvalidComponent' });
+    expect(await hostEvents(kubectl, namespace, 'flashed')).toContain(
+      "ValidationFailed: Invalid Firmware Components: component disk is invalid, only 'bmc', 'bios', or names starting with 'nic:' are allowed as update names");
+    expect((await waitForHost(kubectl, namespace, 'flashed', () => true, { timeoutMs: minutes(1) })).status?.provisioning?.state).toBe('available');
+
+    await kubectl.ok(['patch', 'hfc', 'flashed', '-n', namespace, '--type=merge', '-p', JSON.stringify({ spec: { updates: [{ component: 'bios', url }] } })]);
+    await waitForHost(kubectl, namespace, 'flashed', inState('preparing'), { timeoutMs: minutes(2), failOnError: true });
+    await waitForHost(kubectl, namespace, 'flashed', inState('available'), { timeoutMs: minutes(10), failOnError: true });
+    const after = await waitForComponents((hfc) => version(hfc, 'bios')?.currentVersion === '1.1.0' && componentCondition(hfc, 'ChangeDetected')?.status === 'False', minutes(3));
+    expect(version(after, 'bios')).toMatchObject({ initialVersion: '1.0.0', currentVersion: '1.1.0' });
+    expect(after.status?.updates).toEqual([{ component: 'bios', url }]);
+
+    // The emulated BMC flashed exactly once, to the version the status shows; the invalid update never reached it.
+    const record = await firmwareRecord('flashed');
+    expect(record.record.slice(recordBefore).filter((entry) => entry.kind === 'firmware-flashed')).toEqual([expect.objectContaining({ versions: { BiosVersion: '1.1.0' } })]);
+    expect(record.versions.BiosVersion).toBe('1.1.0');
+
+    const columns = await kubectl.ok(['get', 'hfc', '-n', namespace]);
+    expect(columns).toMatch(/NAME\s+VALID\s+CHANGE\s+BIOS\s+BMC\s+UPDATED\s+AGE/);
+    expect(columns).toMatch(/flashed\s+True\s+False\s+1\.1\.0\s+1\.00/);
   }, minutes(20));
 });
