@@ -45,7 +45,9 @@ export class HostFirmwareComponentsReconciler implements Reconciler {
     const marker = firmwareReadMarker(host);
     let hfc = this.#cached(host);
     let components = hfc?.status?.components ?? [];
-    if (!hfc || this.#schedule.due(uid, marker, now.getTime())) {
+    // Not read (yet) by this process: a cached copy may predate the last status write.
+    const read = !hfc || hfc.status?.components === undefined || this.#schedule.due(uid, marker, now.getTime());
+    if (read || !hfc) {
       try {
         components = await this.#options.provisioner.firmwareComponents({ host: firmwareHostIdentity(host) });
       } catch (error) {
@@ -59,7 +61,11 @@ export class HostFirmwareComponentsReconciler implements Reconciler {
       log.debug('read the firmware components', { node: host.status?.provisioning.ID, components: components.map((c) => `${c.component}=${c.currentVersion ?? ''}`) });
     }
     const computed = computeComponentsStatus(hfc, components as FirmwareComponentStatus[], now);
-    if (computed.changed) await patchStatus(this.#options.components.client, hfc, computed.status, { signal });
+    if (computed.changed) {
+      // Without a fresh read only the verdict is written, never components from a possibly stale cache.
+      const { components: fresh, ...verdict } = computed.status;
+      await patchStatus(this.#options.components.client, hfc, read ? { ...verdict, components: fresh } : verdict, { signal });
+    }
     if (computed.problem) {
       log.info('invalid firmware components', { problem: computed.problem });
       await this.#options.events.event(hfc, { type: 'Warning', reason: 'ValidationFailed', action: 'Validate', note: `Invalid Firmware Components: ${computed.problem}` });

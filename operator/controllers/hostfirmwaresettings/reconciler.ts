@@ -51,7 +51,8 @@ export class HostFirmwareSettingsReconciler implements Reconciler {
     const uid = host.metadata.uid ?? '';
     const marker = firmwareReadMarker(host);
     let observed: SettingsObservation;
-    if (this.#schedule.due(uid, marker, now.getTime()) || !hfs.status?.schema) {
+    const read = this.#schedule.due(uid, marker, now.getTime()) || !hfs.status?.schema;
+    if (read || !hfs.status?.schema) {
       let reading: FirmwareSettingsReading;
       try {
         reading = await this.#options.provisioner.firmwareSettings({ host: firmwareHostIdentity(host) });
@@ -70,7 +71,9 @@ export class HostFirmwareSettingsReconciler implements Reconciler {
     const computed = computeSettingsStatus(hfs, observed, now);
     if (computed.changed) {
       if (computed.differences.length > 0) log.info('current HostFirmwareSettings do not match the requested settings', { difference: computed.differences.join(', ') });
-      await patchStatus(this.#options.settings.client, hfs, computed.status, { signal });
+      // Without a fresh read only the verdict is written, never settings from a possibly stale cache.
+      const { settings, schema, ...verdict } = computed.status;
+      await patchStatus(this.#options.settings.client, hfs, read ? { ...verdict, settings, schema } : verdict, { signal });
     }
     for (const problem of computed.problems) {
       log.info('invalid BIOS setting', { problem });
