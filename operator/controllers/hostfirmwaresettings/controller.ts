@@ -3,7 +3,8 @@ import { FirmwareSchemaResource } from '../../api/firmwareschema.ts';
 import { HostFirmwareSettingsResource } from '../../api/hostfirmwaresettings.ts';
 import type { Provisioner } from '../../provisioner/provisioner.ts';
 import type { Controller } from '../../runtime/controller.ts';
-import type { KubeObject } from '../../runtime/kube-object.ts';
+import type { KubeObject, ResourceType } from '../../runtime/kube-object.ts';
+import type { Reconciler } from '../../runtime/reconciler.ts';
 import { objectName } from '../../runtime/kube-object.ts';
 import type { Manager } from '../../runtime/manager.ts';
 import { generationChanged } from '../../runtime/predicates.ts';
@@ -38,10 +39,21 @@ export function setupHostFirmwareSettingsController(manager: Manager, options: {
     events: manager.eventRecorder(EVENT_SOURCE),
     clock: manager.clock,
   });
+  return perHostController(manager, { name: CONTROLLER_NAME, kind: HostFirmwareSettingsResource, reconciler, maxConcurrentReconciles: options.maxConcurrentReconciles });
+}
+
+/**
+ * A controller keyed by BareMetalHost for a kind named after its host: host node or state
+ * changes and spec edits of the kind trigger it, status writes do not.
+ */
+export function perHostController(
+  manager: Manager,
+  options: { name: string; kind: ResourceType; reconciler: Reconciler; maxConcurrentReconciles: number },
+): Controller {
   return manager
-    .controller(CONTROLLER_NAME)
+    .controller(options.name)
     .for(BareMetalHostResource, { predicates: [hostNodeOrStateChanged] })
-    .watches(HostFirmwareSettingsResource, (settings) => [objectName(settings)], { predicates: [generationChanged] })
+    .watches(options.kind, (object) => [objectName(object)], { predicates: [generationChanged] })
     .withOptions({ maxConcurrentReconciles: options.maxConcurrentReconciles })
-    .complete(reconciler);
+    .complete(options.reconciler);
 }

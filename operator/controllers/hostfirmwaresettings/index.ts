@@ -1,5 +1,5 @@
 /** The HostFirmwareSettings controller (BIOS settings, FirmwareSchema) and what the host controller reads of it. */
-export { CONTROLLER_NAME, EVENT_SOURCE, hostNodeOrStateChanged, setupHostFirmwareSettingsController } from './controller.ts';
+export { CONTROLLER_NAME, EVENT_SOURCE, hostNodeOrStateChanged, perHostController, setupHostFirmwareSettingsController } from './controller.ts';
 export { pendingSettingChanges } from './pending-settings.ts';
 export type { FirmwareSettingChange } from './pending-settings.ts';
 export { HostFirmwareSettingsReconciler } from './reconciler.ts';
