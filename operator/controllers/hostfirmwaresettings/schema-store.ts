@@ -42,9 +42,15 @@ export class FirmwareSchemaStore {
     const key = { namespace: request.namespace, name: firmwareSchemaName(request.schema) };
     const existing = this.get(key) ?? (await this.#fetch(key));
     if (existing) {
-      if (existing.metadata.ownerReferences?.some((ref) => ref.uid === request.owner.metadata.uid)) return existing;
-      const owned = setOwnerReference(existing, request.owner);
-      return firmwareSchemaSchema.parse(await this.#client.replace(owned));
+      // A schema made before inspection has no vendor or model yet: the first host that knows them fills them in.
+      const hardware = {
+        ...(!existing.spec.hardwareVendor && request.vendor ? { hardwareVendor: request.vendor } : {}),
+        ...(!existing.spec.hardwareModel && request.model ? { hardwareModel: request.model } : {}),
+      };
+      const owned = existing.metadata.ownerReferences?.some((ref) => ref.uid === request.owner.metadata.uid);
+      if (owned && Object.keys(hardware).length === 0) return existing;
+      const updated = { ...setOwnerReference(existing, request.owner), spec: { ...existing.spec, ...hardware } };
+      return firmwareSchemaSchema.parse(await this.#client.replace(updated));
     }
     const created: FirmwareSchema = setOwnerReference(
       {

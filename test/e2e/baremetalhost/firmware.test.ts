@@ -196,6 +196,12 @@ describe('HostFirmwareSettings and FirmwareSchema through real Ironic', () => {
     expect((await firmwareRecord('rejected')).record.slice(recordsBefore.rejected)).toEqual([]);
     expect((await waitForHost(kubectl, namespace, 'rejected', () => true, { timeoutMs: minutes(1) })).status?.provisioning?.state).toBe('available');
 
+    // Filled in from the inspected hardware once a host read after inspection.
+    const vendor = host.status?.hardware?.systemVendor?.manufacturer;
+    expect(vendor).toBeTruthy();
+    await waitFor(async () => ((await kubectl.json<FirmwareSchema>(['get', 'firmwareschema', schemaName, '-n', namespace, '-o', 'json'])).spec.hardwareVendor === vendor ? true : undefined),
+      { timeoutMs: minutes(1), what: 'the schema to name the vendor' });
+
     const columns = await kubectl.ok(['get', 'hfs,firmwareschema', '-n', namespace]);
     expect(columns).toMatch(/NAME\s+VALID\s+CHANGE\s+SCHEMA\s+UPDATED\s+AGE/);
     expect(columns).toMatch(new RegExp(`hostfirmwaresettings.metal3.io/rejected\\s+False\\s+True\\s+${schemaName}`));
