@@ -13,8 +13,8 @@ import { installProviderCrds } from './provider-crds.ts';
 // 24-25, stack ironic-lifecycle 26-27, installed OS 28, BareMetalHost lifecycle 33, ironic-client
 // node-locked 34 and redfish-lifecycle 35. e2e again: day-2 fidelity 38-40, IPMI, Ironic auth and
 // leader election 41-43, provisioning limit 44-48. Reserved for work under way: day-2 inspection
-// mode and the README session 36-37, day-2 power/errors/locks 49-51, faults 52-63, firmware,
-// RAID and the other resources 64-67.
+// mode and the README session 36-37, day-2 power/errors/locks 49-51, faults 52-63, firmware
+// settings and components 64-66 (e2e firmware), RAID and the other resources 67.
 export const TEST_STACK_SYSTEMS = 68;
 
 /** A recorded stack a run can use: its env matches today's schema and it has enough servers. */
