@@ -56,6 +56,8 @@ export class IronicAccessWatch {
       powerOn: (o) => guard(() => provisioner.powerOn(o)),
       powerOff: (o) => guard(() => provisioner.powerOff(o)),
       hardwareState: (o) => guard(() => provisioner.hardwareState(o)),
+      firmwareSettings: (o) => guard(() => provisioner.firmwareSettings(o)),
+      firmwareComponents: (o) => guard(() => provisioner.firmwareComponents(o)),
       delete: (o) => guard(() => provisioner.delete(o)),
       detach: (o) => guard(() => provisioner.detach(o)),
       // Read from what earlier calls fetched: no request to Ironic, nothing to watch.

@@ -2,6 +2,8 @@
 // the BareMetalHost controller are built here, once, and passed down. No singletons.
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import { setupBareMetalHostController } from './controllers/baremetalhost/index.ts';
+import { setupHostFirmwareComponentsController } from './controllers/hostfirmwarecomponents/index.ts';
+import { setupHostFirmwareSettingsController } from './controllers/hostfirmwaresettings/index.ts';
 import { ironicFileProblems, ironicProvisioner } from './ironic-connection.ts';
 import { FixtureProvisioner } from './provisioner/fixture/index.ts';
 import type { Provisioner } from './provisioner/provisioner.ts';
@@ -75,13 +77,16 @@ export async function runOperator(run: OperatorRun): Promise<number> {
     const registry = new Registry();
     collectDefaultMetrics({ register: registry });
     const manager = new Manager({ name: OPERATOR_NAME, options: settings, kubeConfig: loadKubeConfig(settings.kubeconfig), registry, logger });
+    const provisioner = buildProvisioner(settings, { logger, registry, manager });
     setupBareMetalHostController(manager, {
-      provisioner: buildProvisioner(settings, { logger, registry, manager }),
+      provisioner,
       settings: { maxProvisioningRetries: settings.maxProvisioningRetries, deletionTimeoutMs: settings.deletionTimeoutMs },
       provisioningLimit: settings.provisioningLimit,
       maxConcurrentReconciles: settings.concurrency,
       hardwareLabels: settings.hardwareLabels,
     });
+    setupHostFirmwareSettingsController(manager, { provisioner, maxConcurrentReconciles: settings.concurrency });
+    setupHostFirmwareComponentsController(manager, { provisioner, maxConcurrentReconciles: settings.concurrency });
     setupWebhooks(manager, settings, logger);
     logger.info('starting', {
       provisioner: settings.provisioner,

@@ -117,6 +117,11 @@ hooks = $default_hooks,parse-lldp,local-link-connection,memory,cpu-capabilities,
 # Virtual media ISOs are published under [deploy] http_root/http_url instead of Swift.
 use_swift = false
 kernel_append_params = nofb vga=normal
+# An emulated BMC is back at once after a flash: check update tasks and the BMC every 5 s and
+# accept the first good answer (defaults: 60 s and three answers 30 s apart, 90 s per update).
+firmware_update_status_interval = 5
+firmware_update_required_successes = 1
+firmware_update_validation_interval = 5
 
 [fake]
 power_delay = 0

@@ -21,11 +21,24 @@ export interface SushyStarted {
   url: string;
 }
 
+const FAKE_FIRMWARE = join(repoRoot, 'hack', 'stack', 'sushy', 'fake_firmware.py');
+
+/** Python run by the emulator's config file: BIOS and firmware for the fake driver (see that file). */
+function fakeFirmwareConfig(): string[] {
+  return [
+    'import runpy as _runpy',
+    `_fake_firmware = _runpy.run_path(${JSON.stringify(FAKE_FIRMWARE)})`,
+    'from sushy_tools.emulator import main as _sushy_main',
+    "_fake_firmware['install_record_route'](_sushy_main.app)",
+  ];
+}
+
 /**
  * sushy-tools' fake Redfish driver: every system notifies the agent simulator of changes, serves
  * its hardware (processors, memory, drives) for out-of-band inspection through
- * `sushy/fake_hardware.py`, and a graceful shutdown asks the simulator whether the server's
- * software shuts down (`sushy/graceful_shutdown.py`); the config file imports both.
+ * `sushy/fake_hardware.py`, BIOS and firmware through `sushy/fake_firmware.py`, and a graceful
+ * shutdown asks the simulator whether the server's software shuts down
+ * (`sushy/graceful_shutdown.py`); the config file loads all three.
  */
 export async function startSushy(options: SushyOptions): Promise<SushyStarted> {
   const dir = join(options.stateDir, 'sushy');
@@ -60,6 +73,7 @@ export async function startSushy(options: SushyOptions): Promise<SushyStarted> {
     // The config file is Python: it also lets the agent simulator decide about graceful shutdowns.
     'import graceful_shutdown',
     `graceful_shutdown.install(${JSON.stringify(options.notificationUrl)})`,
+    ...fakeFirmwareConfig(),
   ].join('\n');
   const configPath = join(dir, 'conf.py');
   writeFileSync(configPath, `${config}\n`);

@@ -1,5 +1,7 @@
 import type { BootMode, AutomatedCleaningMode, InspectionMode } from '../api/baremetalhost-enums.ts';
 import type { CustomDeploy } from '../api/custom-deploy.ts';
+import type { SettingSchema } from '../api/firmwareschema.ts';
+import type { FirmwareComponentStatus } from '../api/hostfirmwarecomponents.ts';
 import type { HardwareDetails } from '../api/hardware-details.ts';
 import type { Image } from '../api/image.ts';
 import type { RaidConfig } from '../api/raid.ts';
@@ -137,6 +139,12 @@ export interface HardwareState {
   poweredOn?: boolean;
 }
 
+/** The BIOS settings the BMC reports, by name, and the registry entry of each. */
+export interface FirmwareSettingsReading {
+  settings: Record<string, string>;
+  schema: Record<string, SettingSchema>;
+}
+
 /**
  * The server's health as its BMC last reported it (Ironic's node `health`, API 1.109):
  * `OK`, `Warning` or `Critical`; undefined when not known.
@@ -165,6 +173,10 @@ export interface Provisioner {
    * provisioner last read it (every pass reads the node), or undefined.
    */
   health(options: { host: HostIdentity }): NodeHealth;
+  /** BMO's GetFirmwareSettings: the node's BIOS settings and their schema as the back end cached them. */
+  firmwareSettings(options: { host: HostIdentity }): Promise<FirmwareSettingsReading>;
+  /** BMO's GetFirmwareComponents: the node's firmware components and versions as the back end cached them. */
+  firmwareComponents(options: { host: HostIdentity }): Promise<FirmwareComponentStatus[]>;
   /** Remove the node from the back end. Done when it is gone; a missing node counts as done. */
   delete(options: DeleteOptions): Promise<ProvisionerResult>;
   /** Remove the node without deprovisioning (the detached annotation). */

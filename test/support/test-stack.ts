@@ -14,8 +14,8 @@ import { installProviderCrds } from './provider-crds.ts';
 // 24-25, stack ironic-lifecycle 26-27, installed OS 28, BareMetalHost lifecycle 33, ironic-client
 // node-locked 34 and redfish-lifecycle 35. e2e again: day-2 fidelity 38-40, IPMI, Ironic auth and
 // leader election 41-43, provisioning limit 44-48, inspectionMode fast 36, day-2 power fallback,
-// errors and locks 49-51, faults: operator kills 52-59, provider kills 60-63. Reserved for work
-// under way: firmware, RAID and the other resources 64-67; 37 is free.
+// errors and locks 49-51, faults: operator kills 52-59, provider kills 60-63, firmware settings
+// and components 64-66; 37 and 67 are free.
 export const TEST_STACK_SYSTEMS = 68;
 
 /** A recorded stack a run can use: its env matches today's schema and it has enough servers. */

@@ -13,17 +13,14 @@ describe('generated CRD files', () => {
     expect(generatedFiles()).toEqual(generatedFiles());
   });
 
-  it('are deploy/crds: both CRDs and a kustomization listing them', () => {
+  it('are deploy/crds: every CRD and a kustomization listing them', () => {
     const files = generatedFiles();
-    expect(files.map(({ path }) => path)).toEqual([
-      'deploy/crds/metal3.io_baremetalhosts.yaml',
-      'deploy/crds/metal3.io_hardwaredata.yaml',
-      'deploy/crds/kustomization.yaml',
-    ]);
-    expect(parse(files[2]!.content)).toEqual({
+    const crds = ['baremetalhosts', 'hardwaredata', 'hostfirmwaresettings', 'firmwareschemas', 'hostfirmwarecomponents'].map((plural) => `metal3.io_${plural}.yaml`);
+    expect(files.map(({ path }) => path)).toEqual([...crds.map((name) => `deploy/crds/${name}`), 'deploy/crds/kustomization.yaml']);
+    expect(parse(files[crds.length]!.content)).toEqual({
       apiVersion: 'kustomize.config.k8s.io/v1beta1',
       kind: 'Kustomization',
-      resources: ['metal3.io_baremetalhosts.yaml', 'metal3.io_hardwaredata.yaml'],
+      resources: crds,
     });
   });
 

@@ -1,5 +1,8 @@
 import { BareMetalHostResource } from '../../api/baremetalhost.ts';
 import { HardwareDataResource } from '../../api/hardwaredata.ts';
+import { HostFirmwareComponentsResource, hostFirmwareComponentsSchema } from '../../api/hostfirmwarecomponents.ts';
+import { HostFirmwareSettingsResource, hostFirmwareSettingsSchema } from '../../api/hostfirmwaresettings.ts';
+import { patchStatus } from '../../runtime/status.ts';
 import type { Provisioner } from '../../provisioner/provisioner.ts';
 import type { Controller } from '../../runtime/controller.ts';
 import type { KubeObject } from '../../runtime/kube-object.ts';
@@ -43,6 +46,14 @@ const slotFreed: Predicate = {
   delete: (host) => holdsProvisioningSlot(host),
 };
 
+const firmwareConditions = (settings: KubeObject): unknown => (settings.status as { conditions?: unknown } | undefined)?.conditions;
+
+/** The firmware controller judged the spec anew (its conditions changed). */
+const firmwareVerdictChanged: Predicate = {
+  update: (oldSettings, newSettings) => JSON.stringify(firmwareConditions(oldSettings)) !== JSON.stringify(firmwareConditions(newSettings)),
+  delete: () => false,
+};
+
 function summaryOf(host: KubeObject): HostSummary {
   const status = (host.status ?? {}) as { operationalStatus?: string; provisioning?: { state?: string } };
   return { state: status.provisioning?.state ?? '', operationalStatus: status.operationalStatus ?? '' };
@@ -60,10 +71,21 @@ export function setupBareMetalHostController(manager: Manager, options: BareMeta
     cache: manager.informer<SecretObject>(SecretResource, { labelSelector: CLAIMED_SECRET_SELECTOR }),
   });
   const hardwareData = new HardwareDataStore({ client: manager.client(HardwareDataResource), cache: manager.informer(HardwareDataResource) });
+  const firmwareSettingsCache = manager.informer(HostFirmwareSettingsResource);
+  const componentsCache = manager.informer(HostFirmwareComponentsResource);
+  const componentsClient = manager.client(HostFirmwareComponentsResource);
   const reconciler = new BareMetalHostReconciler({
     hosts: { client: manager.client(BareMetalHostResource), cache: hostCache },
     secrets,
     hardwareData,
+    firmwareSettings: { get: (name) => hostFirmwareSettingsSchema.safeParse(firmwareSettingsCache.get(name)).data },
+    firmwareComponents: {
+      get: (name) => hostFirmwareComponentsSchema.safeParse(componentsCache.get(name)).data,
+      recordUpdates: async (name, updates) => {
+        const cached = componentsCache.get(name);
+        if (cached) await patchStatus(componentsClient, cached, { updates });
+      },
+    },
     provisioner: options.provisioner,
     events: manager.eventRecorder(EVENT_SOURCE),
     metrics: createHostMetrics(manager.registry, { hosts: () => hostCache.list().map(summaryOf) }),
@@ -81,6 +103,9 @@ export function setupBareMetalHostController(manager: Manager, options: BareMeta
     .watches(BareMetalHostResource, () => hostCache.list().filter(isDelayed).map(objectName), { predicates: [slotFreed] })
     .owns(SecretResource, { controllerOnly: false, labelSelector: CLAIMED_SECRET_SELECTOR })
     .owns(HardwareDataResource)
+    // A HostFirmwareSettings status with a new verdict may send an available host to preparing.
+    .watches(HostFirmwareSettingsResource, (settings) => [objectName(settings)], { predicates: [firmwareVerdictChanged] })
+    .watches(HostFirmwareComponentsResource, (components) => [objectName(components)], { predicates: [firmwareVerdictChanged] })
     .withOptions({ maxConcurrentReconciles: options.maxConcurrentReconciles })
     .complete(reconciler);
 }

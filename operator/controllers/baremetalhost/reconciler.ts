@@ -2,6 +2,8 @@ import { PAUSED_ANNOTATION } from '../../api/annotations.ts';
 import { bareMetalHostSchema } from '../../api/baremetalhost.ts';
 import { bareMetalHostStatusSchema } from '../../api/baremetalhost-status.ts';
 import { BAREMETALHOST_FINALIZER } from '../../api/finalizers.ts';
+import type { HostFirmwareComponents } from '../../api/hostfirmwarecomponents.ts';
+import type { HostFirmwareSettings } from '../../api/hostfirmwaresettings.ts';
 import type { ProvisioningState } from '../../api/provisioning-state.ts';
 import type { Provisioner } from '../../provisioner/provisioner.ts';
 import { NeedsRegistrationError, TransientProvisionerError } from '../../provisioner/result.ts';
@@ -13,10 +15,12 @@ import type { EventRecorder } from '../../runtime/event-recorder.ts';
 import { hasFinalizer } from '../../runtime/finalizers.ts';
 import type { Informer } from '../../runtime/informer.ts';
 import { keyOf, objectKey } from '../../runtime/kube-object.ts';
-import type { KubeObject } from '../../runtime/kube-object.ts';
+import type { KubeObject, ObjectName } from '../../runtime/kube-object.ts';
 import type { Logger } from '../../runtime/logger.ts';
 import type { ReconcileContext, Reconciler, Request, Result } from '../../runtime/reconciler.ts';
 import type { ResourceClient } from '../../runtime/resource-client.ts';
+import { pendingFirmwareUpdates } from '../hostfirmwarecomponents/index.ts';
+import { pendingSettingChanges } from '../hostfirmwaresettings/index.ts';
 import type { Action } from './action.ts';
 import { holdsProvisioningSlot } from './capacity.ts';
 import { withJitter } from './backoff.ts';
@@ -50,6 +54,13 @@ export interface BareMetalHostReconcilerOptions {
   hosts: { client: ResourceClient<KubeObject>; cache: Pick<Informer<KubeObject>, 'get' | 'list'> & Partial<Pick<Informer<KubeObject>, 'addHandler'>> };
   secrets: SecretAccess;
   hardwareData: HardwareDataAccess;
+  /** The host's HostFirmwareSettings (same name), for the changes preparing applies. */
+  firmwareSettings?: { get(name: ObjectName): HostFirmwareSettings | undefined };
+  /** The host's HostFirmwareComponents (same name): updates to apply, and where to record them started. */
+  firmwareComponents?: {
+    get(name: ObjectName): HostFirmwareComponents | undefined;
+    recordUpdates(name: ObjectName, updates: Array<{ component: string; url: string }>): Promise<void>;
+  };
   provisioner: Provisioner;
   events: EventRecorder;
   metrics: HostMetrics;
@@ -180,12 +191,15 @@ export class BareMetalHostReconciler implements Reconciler {
       provisioner: this.#options.provisioner,
       ...(inputs.credentials ? { credentials: inputs.credentials } : {}),
       ...(inputs.hardwareData ? { hardwareData: inputs.hardwareData } : {}),
+      firmwareSettingChanges: pendingSettingChanges(this.#options.firmwareSettings?.get(pass.request)),
+      firmwareUpdates: pendingFirmwareUpdates(this.#options.firmwareComponents?.get(pass.request)),
       settings: this.#options.settings,
       ports: {
         replaceHardwareData: (details) =>
           this.#options.hardwareData.replace({ namespace: host.metadata.namespace ?? '', name: host.metadata.name ?? '', uid: host.metadata.uid ?? '' }, details),
         readConfigDrive: () => readConfigDrive(host, this.#options.secrets),
         removeAnnotations: (keys) => session.removeAnnotations(keys),
+        recordFirmwareUpdates: async (updates) => this.#options.firmwareComponents?.recordUpdates(pass.request, updates),
       },
       takeProvisioningSlot: () => this.#slots.take(keyOf(pass.request)),
       now: () => pass.now,

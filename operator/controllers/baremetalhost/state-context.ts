@@ -7,6 +7,7 @@ import type { HostConfigResult } from '../../configdrive/index.ts';
 import type { ConfigDrive } from '../../provisioner/provisioner.ts';
 import type { Provisioner } from '../../provisioner/provisioner.ts';
 import type { Logger } from '../../runtime/logger.ts';
+import type { FirmwareSettingChange } from '../hostfirmwaresettings/index.ts';
 import type { HostEvent } from './events.ts';
 
 /** The operations whose durations BMO records in operationHistory and histograms. */
@@ -35,6 +36,8 @@ export interface HostPorts {
   readConfigDrive(): Promise<HostConfigResult<ConfigDrive | undefined>>;
   /** Removes annotations from the host (a metadata patch, not a status write). */
   removeAnnotations(keys: string[]): Promise<void>;
+  /** Records in the HostFirmwareComponents status that these updates were started (BMO's status.updates). */
+  recordFirmwareUpdates(updates: Array<{ component: string; url: string }>): Promise<void>;
 }
 
 /** The credentials Secret as status.triedCredentials/goodCredentials record it. */
@@ -63,6 +66,10 @@ export interface StateContext {
   /** Loaded and valid; absent only for unmanaged hosts and for deletions without usable credentials. */
   credentials?: HostCredentials;
   hardwareData?: HardwareData;
+  /** HostFirmwareSettings spec entries found valid and not yet applied (BMO's getHostFirmwareSettings). */
+  firmwareSettingChanges?: FirmwareSettingChange[];
+  /** HostFirmwareComponents updates found valid and not started yet. */
+  firmwareUpdates?: Array<{ component: string; url: string }>;
   settings: StateMachineSettings;
   ports: HostPorts;
   /** A PROVISIONING_LIMIT slot for this host: true when it holds one or one was free (and is now its). */

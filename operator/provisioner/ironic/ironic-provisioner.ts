@@ -8,6 +8,8 @@ import type { ProvisionerContext } from './context.ts';
 import { deleteHostNode } from './delete.ts';
 import { deprovision } from './deprovision.ts';
 import { ironicNodeName } from './node-name.ts';
+import { firmwareComponents } from './firmware-components.ts';
+import { firmwareSettings } from './firmware-settings.ts';
 import { hardwareState } from './hardware-state.ts';
 import { inspect } from './inspect.ts';
 import { transient } from './ironic-errors.ts';
@@ -49,6 +51,8 @@ export function createIronicProvisioner(options: IronicProvisionerOptions): Prov
     powerOn: (o) => run(context, 'powerOn', o.host, (c) => powerOn(c, o)),
     powerOff: (o) => run(context, 'powerOff', o.host, (c) => powerOff(c, o)),
     hardwareState: (o) => run(context, 'hardwareState', o.host, (c) => hardwareState(c, o)),
+    firmwareSettings: (o) => run(context, 'firmwareSettings', o.host, (c) => firmwareSettings(c, o)),
+    firmwareComponents: (o) => run(context, 'firmwareComponents', o.host, (c) => firmwareComponents(c, o)),
     health: (o) => context.nodes.lastHealth(o.host.nodeId || ironicNodeName(o.host)),
     delete: (o) => run(context, 'delete', o.host, (c) => deleteHostNode(c, { ...o, force: false })),
     detach: (o) => run(context, 'detach', o.host, (c) => deleteHostNode(c, o)),

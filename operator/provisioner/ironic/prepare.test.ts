@@ -6,6 +6,8 @@ import { HOST, NODE_PATH, redfishBmc, startKit } from './testing/ironic-test-kit
 
 useNock();
 
+const biosSetting = (name: string, value: string) => ({ name, value, links: [], created_at: '2026-01-01T00:00:00+00:00', updated_at: null });
+
 const raid = { hardwareRAIDVolumes: [{ level: '1' as const }] };
 const options = (overrides: Partial<PrepareOptions> = {}): PrepareOptions => ({ host: HOST, retryAfterFailure: false, bmc: redfishBmc(), ...overrides });
 
@@ -20,15 +22,16 @@ describe('prepare', () => {
   it('sets the target RAID configuration and starts manual cleaning', async () => {
     const kit = await startKit();
     kit.ironic.get(NODE_PATH).reply(200, makeNode({ provision_state: 'manageable', raid_interface: 'redfish' }));
+    kit.ironic.get(`${NODE_PATH}/bios`).reply(200, { bios: [biosSetting('ProcVirtualization', 'Disabled')] });
     kit.ironic.put(`${NODE_PATH}/states/raid`).reply(204);
     kit.ironic.put(`${NODE_PATH}/states/provision`).reply(202);
 
     const result = await kit.provisioner.prepare(options({ raid, firmwareSettings: [{ name: 'ProcVirtualization', value: 'Enabled' }] }));
 
     expect(result).toMatchObject({ kind: 'busy', started: true });
-    expect(kit.calls()).toEqual([`GET ${NODE_PATH}`, `PUT ${NODE_PATH}/states/raid`, `PUT ${NODE_PATH}/states/provision clean`]);
-    expect(kit.requests[1]?.body).toEqual({ logical_disks: [{ size_gb: 'MAX', raid_level: '1', is_root_volume: true }] });
-    expect(kit.requests[2]?.body).toEqual({
+    expect(kit.calls()).toEqual([`GET ${NODE_PATH}`, `GET ${NODE_PATH}/bios`, `PUT ${NODE_PATH}/states/raid`, `PUT ${NODE_PATH}/states/provision clean`]);
+    expect(kit.requests[2]?.body).toEqual({ logical_disks: [{ size_gb: 'MAX', raid_level: '1', is_root_volume: true }] });
+    expect(kit.requests[3]?.body).toEqual({
       target: 'clean',
       clean_steps: [
         { interface: 'raid', step: 'delete_configuration' },
@@ -36,6 +39,17 @@ describe('prepare', () => {
         { interface: 'bios', step: 'apply_configuration', args: { settings: [{ name: 'ProcVirtualization', value: 'Enabled' }] } },
       ],
     });
+  });
+
+  it('leaves out BIOS settings Ironic already reports, so a finished clean is not started again', async () => {
+    const kit = await startKit();
+    kit.ironic.get(NODE_PATH).reply(200, makeNode({ provision_state: 'manageable' }));
+    kit.ironic.get(`${NODE_PATH}/bios`).reply(200, { bios: [biosSetting('ProcTurboMode', 'Disabled'), biosSetting('NumCores', '12')] });
+
+    const result = await kit.provisioner.prepare(options({ firmwareSettings: [{ name: 'ProcTurboMode', value: 'Disabled' }, { name: 'NumCores', value: 12 }] }));
+
+    expect(result).toEqual({ kind: 'done', value: undefined });
+    expect(kit.calls()).toEqual([`GET ${NODE_PATH}`, `GET ${NODE_PATH}/bios`]);
   });
 
   it('switches the RAID interface for software RAID', async () => {

@@ -48,8 +48,21 @@ async function setTargetRaid(context: ProvisionerContext, node: Node, options: P
   return { kind: 'ready', node: patched.node };
 }
 
-export async function prepare(context: ProvisionerContext, options: PrepareOptions): Promise<ProvisionerResult> {
-  const node = await loadHostNode(context, options.host);
+/**
+ * Drops the BIOS settings Ironic already reports (it refreshes its copy after the clean step
+ * that applied them), so a finished clean is not started again while the HostFirmwareSettings
+ * status still shows the old values. One BIOS read, only when there are settings to apply.
+ */
+async function withUnappliedSettings(context: ProvisionerContext, node: Node, options: PrepareOptions): Promise<PrepareOptions> {
+  if (!options.firmwareSettings?.length) return options;
+  const current = new Map((await context.client.nodes.listBiosSettings(node.uuid)).map((setting) => [setting.name, setting.value]));
+  const firmwareSettings = options.firmwareSettings.filter((setting) => current.get(setting.name) !== String(setting.value));
+  return { ...options, firmwareSettings };
+}
+
+export async function prepare(context: ProvisionerContext, requested: PrepareOptions): Promise<ProvisionerResult> {
+  const node = await loadHostNode(context, requested.host);
+  const options = node.provision_state === 'available' || node.provision_state === 'manageable' ? await withUnappliedSettings(context, node, requested) : requested;
   switch (node.provision_state) {
     case 'available': {
       const steps = manualCleanSteps(node, options);

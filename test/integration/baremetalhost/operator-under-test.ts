@@ -44,6 +44,8 @@ function withOutages(fixture: FixtureProvisioner): { provisioner: Provisioner; s
     powerOn: (o) => fixture.powerOn(o),
     powerOff: (o) => fixture.powerOff(o),
     hardwareState: (o) => fixture.hardwareState(o),
+    firmwareSettings: (o) => fixture.firmwareSettings(o),
+    firmwareComponents: (o) => fixture.firmwareComponents(o),
     health: (o) => fixture.health(o),
     delete: (o) => fixture.delete(o),
     detach: (o) => fixture.detach(o),

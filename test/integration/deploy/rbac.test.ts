@@ -24,6 +24,11 @@ const OPERATOR_GRANTS = [
   'patch metal3.io/baremetalhosts/status',
   'update metal3.io/baremetalhosts/finalizers',
   ...verbs('metal3.io/hardwaredata', ['get', 'list', 'watch', 'create', 'update', 'patch']),
+  ...verbs('metal3.io/hostfirmwaresettings', ['get', 'list', 'watch', 'create']),
+  'patch metal3.io/hostfirmwaresettings/status',
+  ...verbs('metal3.io/hostfirmwarecomponents', ['get', 'list', 'watch', 'create']),
+  'patch metal3.io/hostfirmwarecomponents/status',
+  ...verbs('metal3.io/firmwareschemas', ['get', 'list', 'watch', 'create', 'update']),
   ...verbs('core/secrets', ['get', 'list', 'watch', 'patch']),
   ...EVENTS,
 ];

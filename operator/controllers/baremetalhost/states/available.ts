@@ -21,7 +21,7 @@ export const handleAvailable: StateHandler = async (host, context) => {
   if (inspectionRefreshRequested(host)) return complete('inspecting');
   const pending = pendingProvisioningSettings(host);
   if (!pending.ok) return failed('preparation error', pending.message);
-  if (pending.changed) return complete('preparing');
+  if (pending.changed || context.firmwareSettingChanges?.length || context.firmwareUpdates?.length) return complete('preparing');
 
   if (!host.spec.image?.url && status.provisioningFailCount > 0) {
     // The image was withdrawn: the next one starts with a clean slate.

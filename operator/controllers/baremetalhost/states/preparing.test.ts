@@ -28,6 +28,16 @@ describe('preparing', () => {
     expect(await handlePreparing(host, context)).toEqual({ kind: 'complete', next: 'available' });
   });
 
+  it('hands HostFirmwareSettings changes and firmware updates over, recording the updates once started', async () => {
+    const provisioner = new ScriptedProvisioner().script('prepare', busy(10, 'clean requested', { started: true }));
+    const host = hostFor({ status: registeredStatus('preparing') });
+    const firmwareUpdates = [{ component: 'bios', url: 'http://127.0.0.1/bios.bin' }];
+    const context = contextFor(provisioner, { firmwareSettingChanges: [{ name: 'ProcTurboMode', value: 'Disabled' }], firmwareUpdates });
+    expect(await handlePreparing(host, context)).toEqual({ kind: 'continue', afterMs: 10 });
+    expect(provisioner.callsOf('prepare')[0]).toMatchObject({ firmwareSettings: [{ name: 'ProcTurboMode', value: 'Disabled' }], firmwareUpdates });
+    expect(context.recordedUpdates).toEqual([firmwareUpdates]);
+  });
+
   it('records a preparation error and forgets the applied settings', async () => {
     const provisioner = new ScriptedProvisioner().script('prepare', failed('Cleaning failed: RAID controller missing'));
     const host = hostFor({ spec: { raid }, status: registeredStatus('preparing') });

@@ -5,7 +5,7 @@ import { pendingProvisioningSettings, saveProvisioningSettings } from '../provis
 import type { StateHandler } from './handler.ts';
 
 /**
- * Applies RAID and root device hints (manual cleaning in Ironic). The provisioner gets the
+ * Applies RAID, root device hints and HostFirmwareSettings changes (manual cleaning in Ironic). The provisioner gets the
  * target and what status says was applied; status takes the target once the work has
  * started (or turned out unnecessary), so polling never starts it twice. After a failed
  * clean nothing counts as applied.
@@ -23,7 +23,11 @@ export const handlePreparing: StateHandler = async (host, context) => {
     ...(target.rootDeviceHints ? { rootDeviceHints: target.rootDeviceHints } : {}),
     retryAfterFailure: retrying,
     ...(context.credentials ? { bmc: context.credentials.access } : {}),
+    ...(context.firmwareSettingChanges?.length ? { firmwareSettings: context.firmwareSettingChanges } : {}),
+    ...(context.firmwareUpdates?.length ? { firmwareUpdates: context.firmwareUpdates } : {}),
   });
+  // Recorded once started, so the next passes do not start the updates again.
+  if (result.kind === 'busy' && result.started && context.firmwareUpdates?.length) await context.ports.recordFirmwareUpdates(context.firmwareUpdates);
   const changed = pending.changed || retrying;
   if (result.kind === 'failed') {
     // Forget what was (partly) applied so the next attempt starts over.

@@ -41,12 +41,15 @@ export function credentialsFor(resourceVersion = '10'): HostCredentials {
 export interface TestContext extends StateContext {
   removedAnnotations: string[][];
   storedHardware: HardwareDetails[];
+  /** Updates the preparing handler recorded as started in HostFirmwareComponents. */
+  recordedUpdates: Array<Array<{ component: string; url: string }>>;
 }
 
 /** A state context with recording ports, a fixed clock and valid credentials. */
 export function contextFor(provisioner: Provisioner, overrides: Partial<StateContext> = {}): TestContext {
   const removedAnnotations: string[][] = [];
   const storedHardware: HardwareDetails[] = [];
+  const recordedUpdates: Array<Array<{ component: string; url: string }>> = [];
   return {
     provisioner,
     credentials: credentialsFor(),
@@ -59,6 +62,9 @@ export function contextFor(provisioner: Provisioner, overrides: Partial<StateCon
       removeAnnotations: async (keys) => {
         removedAnnotations.push([...keys]);
       },
+      recordFirmwareUpdates: async (updates) => {
+        recordedUpdates.push(structuredClone(updates));
+      },
     },
     takeProvisioningSlot: () => true,
     now: () => TEST_NOW,
@@ -68,6 +74,7 @@ export function contextFor(provisioner: Provisioner, overrides: Partial<StateCon
     metrics: [],
     removedAnnotations,
     storedHardware,
+    recordedUpdates,
     ...overrides,
   };
 }

@@ -1,9 +1,11 @@
 import type { HardwareDetails } from '../../../api/hardware-details.ts';
+import type { FirmwareComponentStatus } from '../../../api/hostfirmwarecomponents.ts';
 import type { Image } from '../../../api/image.ts';
 import type {
   AdoptOptions,
   DeleteOptions,
   DeprovisionOptions,
+  FirmwareSettingsReading,
   HardwareState,
   HostIdentity,
   InspectOptions,
@@ -190,6 +192,22 @@ export class ScriptedProvisioner implements Provisioner {
     this.calls.push({ verb: 'hardwareState', options });
     const node = this.nodes.get(keyOf(options.host));
     return node ? { poweredOn: node.poweredOn } : {};
+  }
+
+  /** What the BMC's BIOS reports; tests set it. */
+  firmware: FirmwareSettingsReading = { settings: {}, schema: {} };
+
+  async firmwareSettings(options: { host: HostIdentity }): Promise<FirmwareSettingsReading> {
+    this.calls.push({ verb: 'firmwareSettings', options });
+    return structuredClone(this.firmware);
+  }
+
+  /** What the BMC reports of its firmware; tests set it. */
+  components: FirmwareComponentStatus[] = [];
+
+  async firmwareComponents(options: { host: HostIdentity }): Promise<FirmwareComponentStatus[]> {
+    this.calls.push({ verb: 'firmwareComponents', options });
+    return structuredClone(this.components);
   }
 
   /** Read from the node's state with no call of its own, as the Ironic provisioner does. */

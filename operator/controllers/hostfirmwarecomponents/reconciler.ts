@@ -1,0 +1,93 @@
+// BMO's HostFirmwareComponentsReconciler, keyed by the BareMetalHost of the same name: created
+// when Ironic first reports components for the host's node, status.components kept from Ironic's
+// firmware API, spec.updates validated.
+import { bareMetalHostSchema } from '../../api/baremetalhost.ts';
+import type { BareMetalHost } from '../../api/baremetalhost.ts';
+import { METAL3_API_VERSION } from '../../api/group-version.ts';
+import type { FirmwareComponentStatus, HostFirmwareComponents } from '../../api/hostfirmwarecomponents.ts';
+import { HostFirmwareComponentsResource, hostFirmwareComponentsSchema } from '../../api/hostfirmwarecomponents.ts';
+import type { Provisioner } from '../../provisioner/provisioner.ts';
+import type { Clock } from '../../runtime/clock.ts';
+import type { EventRecorder } from '../../runtime/event-recorder.ts';
+import type { Informer } from '../../runtime/informer.ts';
+import type { KubeObject } from '../../runtime/kube-object.ts';
+import { setControllerReference } from '../../runtime/object-references.ts';
+import type { ReconcileContext, Reconciler, Request, Result } from '../../runtime/reconciler.ts';
+import type { ResourceClient } from '../../runtime/resource-client.ts';
+import { patchStatus } from '../../runtime/status.ts';
+import { SETTINGS_RESYNC_MS, SettingsReadSchedule, firmwareHostIdentity, firmwareReadMarker, hasFirmwareToRead } from '../hostfirmwaresettings/index.ts';
+import { computeComponentsStatus } from './components-status.ts';
+
+const PROVISIONER_RETRY_MS = 30_000;
+
+export interface HostFirmwareComponentsReconcilerOptions {
+  hosts: Pick<Informer<KubeObject>, 'get'>;
+  components: { client: ResourceClient<KubeObject>; cache: Pick<Informer<KubeObject>, 'get'> };
+  provisioner: Provisioner;
+  events: EventRecorder;
+  clock: Clock;
+}
+
+export class HostFirmwareComponentsReconciler implements Reconciler {
+  readonly #options: HostFirmwareComponentsReconcilerOptions;
+  readonly #schedule = new SettingsReadSchedule();
+
+  constructor(options: HostFirmwareComponentsReconcilerOptions) {
+    this.#options = options;
+  }
+
+  async reconcile(request: Request, { log, signal }: ReconcileContext): Promise<Result> {
+    const parsed = bareMetalHostSchema.safeParse(this.#options.hosts.get(request));
+    if (!parsed.success || !hasFirmwareToRead(parsed.data)) return {};
+    const host = parsed.data;
+    const now = new Date(this.#options.clock.now());
+    const uid = host.metadata.uid ?? '';
+    const marker = firmwareReadMarker(host);
+    let hfc = this.#cached(host);
+    let components = hfc?.status?.components ?? [];
+    // Not read (yet) by this process: a cached copy may predate the last status write.
+    const read = !hfc || hfc.status?.components === undefined || this.#schedule.due(uid, marker, now.getTime());
+    if (read || !hfc) {
+      try {
+        components = await this.#options.provisioner.firmwareComponents({ host: firmwareHostIdentity(host) });
+      } catch (error) {
+        log.info('could not read the firmware components, retrying', { error: (error as Error).message, requeueAfterMs: PROVISIONER_RETRY_MS });
+        return { requeueAfter: PROVISIONER_RETRY_MS };
+      }
+      this.#schedule.read(uid, marker, now.getTime());
+      // BMO creates it only for drivers that report components.
+      if (!hfc && components.length === 0) return { requeueAfter: SETTINGS_RESYNC_MS };
+      hfc ??= await this.#create(host);
+      log.debug('read the firmware components', { node: host.status?.provisioning.ID, components: components.map((c) => `${c.component}=${c.currentVersion ?? ''}`) });
+    }
+    const computed = computeComponentsStatus(hfc, components as FirmwareComponentStatus[], now);
+    if (computed.changed) {
+      // Without a fresh read only the verdict is written, never components from a possibly stale cache.
+      const { components: fresh, ...verdict } = computed.status;
+      await patchStatus(this.#options.components.client, hfc, read ? { ...verdict, components: fresh } : verdict, { signal });
+    }
+    if (computed.problem) {
+      log.info('invalid firmware components', { problem: computed.problem });
+      await this.#options.events.event(hfc, { type: 'Warning', reason: 'ValidationFailed', action: 'Validate', note: `Invalid Firmware Components: ${computed.problem}` });
+    }
+    return { requeueAfter: SETTINGS_RESYNC_MS };
+  }
+
+  #cached(host: BareMetalHost): HostFirmwareComponents | undefined {
+    const parsed = hostFirmwareComponentsSchema.safeParse(this.#options.components.cache.get({ namespace: host.metadata.namespace ?? '', name: host.metadata.name ?? '' }));
+    return parsed.success ? parsed.data : undefined;
+  }
+
+  async #create(host: BareMetalHost): Promise<HostFirmwareComponents> {
+    const name = { namespace: host.metadata.namespace ?? '', name: host.metadata.name ?? '' };
+    const fresh = setControllerReference({ apiVersion: METAL3_API_VERSION, kind: HostFirmwareComponentsResource.kind, metadata: { ...name }, spec: { updates: [] } }, host);
+    try {
+      return hostFirmwareComponentsSchema.parse(await this.#options.components.client.create(fresh));
+    } catch (error) {
+      // A user created it first (to ask for updates) and the cache has not seen it yet.
+      const existing = await this.#options.components.client.get(name).catch(() => undefined);
+      if (existing) return hostFirmwareComponentsSchema.parse(existing);
+      throw error;
+    }
+  }
+}
