@@ -11,7 +11,9 @@ import { ConfigError, Manager, createLogger, loadKubeConfig, setupSignalHandler,
 import type { Logger, SignalProcess } from './runtime/index.ts';
 import { OPERATOR_NAME, compileOperatorSettings } from './settings.ts';
 import type { OperatorSettings } from './settings.ts';
-import { BAREMETALHOST_WEBHOOK_PATH, WebhookServer, reviewBareMetalHost } from './webhooks/index.ts';
+import {
+  BAREMETALHOST_WEBHOOK_PATH, HOSTFIRMWARECOMPONENTS_WEBHOOK_PATH, WebhookServer, reviewBareMetalHost, reviewHostFirmwareComponents,
+} from './webhooks/index.ts';
 
 export interface OperatorRun {
   argv: readonly string[];
@@ -28,7 +30,8 @@ function setupWebhooks(manager: Manager, settings: OperatorSettings, logger: Log
     logger.info('webhook server disabled (--webhook-port=0)');
     return;
   }
-  const webhookLogger = logger.child({ webhook: 'BareMetalHost' });
+  const hostLogger = logger.child({ webhook: 'BareMetalHost' });
+  const componentsLogger = logger.child({ webhook: 'HostFirmwareComponents' });
   const server = new WebhookServer({
     port: settings.webhookPort,
     certDir: settings.webhookCertDir,
@@ -36,7 +39,8 @@ function setupWebhooks(manager: Manager, settings: OperatorSettings, logger: Log
     maxVersion: settings.tlsMaxVersion,
     handlers: {
       [BAREMETALHOST_WEBHOOK_PATH]: (request) =>
-        reviewBareMetalHost(request, { options: { allowFakeHardware: settings.allowFakeHardware }, logger: webhookLogger }),
+        reviewBareMetalHost(request, { options: { allowFakeHardware: settings.allowFakeHardware }, logger: hostLogger }),
+      [HOSTFIRMWARECOMPONENTS_WEBHOOK_PATH]: (request) => reviewHostFirmwareComponents(request, { logger: componentsLogger }),
     },
     logger,
   });

@@ -82,7 +82,7 @@ export class WebhookServer implements Runnable {
       } catch (error) {
         this.#problem = (error as Error).message;
         if (this.#problem !== lastLogged) {
-          logger.error('webhook server cannot start; the API server refuses BareMetalHost changes sent to it until it serves (retrying)', {
+          logger.error('webhook server cannot start; the API server refuses changes to the kinds it validates until it serves (retrying)', {
             reason: this.#problem, port: this.#options.port, certDir: this.#options.certDir,
           });
           lastLogged = this.#problem;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { urlProblem } from './image-rules.ts';
+import { urlProblem } from '../url-problem.ts';
 import { messagesFor, testHost } from './test-host.ts';
 
 const withImage = (image: { url: string; checksum?: string; checksumType?: 'md5' | 'auto'; format?: 'live-iso' | 'raw' }) => testHost({ spec: { image } });

@@ -21,7 +21,8 @@ beforeAll(async () => {
   const kubectl = new Kubectl(readStackEnv());
   try {
     await kubectl.ok(['apply', '--server-side', '--force-conflicts', '-k', join(repoRoot, 'deploy', 'crds')]);
-    await kubectl.ok(['wait', '--for=condition=Established', '--timeout=60s', 'crd/baremetalhosts.metal3.io', 'crd/hardwaredata.metal3.io']);
+    await kubectl.ok(['wait', '--for=condition=Established', '--timeout=60s', 'crd/baremetalhosts.metal3.io', 'crd/hardwaredata.metal3.io',
+      'crd/hostfirmwarecomponents.metal3.io']);
   } finally {
     kubectl.dispose();
   }
@@ -172,6 +173,22 @@ describe('BareMetalHost validating webhook', () => {
     expect((await patch(name, { spec: { externallyProvisioned: true } })).stderr).toBe('');
     const changed = await kubectl.json<{ spec: { bmc: { address: string }; externallyProvisioned?: boolean } }>(['get', 'bmh', name, '-n', hosts]);
     expect(changed.spec).toMatchObject({ bmc: { address: REDFISH }, externallyProvisioned: true });
+  });
+
+  it("refuses HostFirmwareComponents updates whose URL BMO refuses, on create and update, with BMO's message", async () => {
+    const components = (name: string, updates: { component: string; url: string }[]): Manifest => ({
+      apiVersion: 'metal3.io/v1alpha1', kind: 'HostFirmwareComponents', metadata: { name, namespace: hosts }, spec: { updates },
+    });
+    const components403 = 'admission webhook "hostfirmwarecomponents.metal3.io" denied the request: ';
+    expect((await apply(components('good-firmware', [{ component: 'bios', url: 'https://127.0.0.1/bios-1.1.0.bin' }]))).stderr).toBe('');
+    const badCreate = await apply(components('bad-firmware', [{ component: 'bmc', url: 'file:///bmc.bin' }]));
+    expect(badCreate.stderr).toContain(`${components403}invalid URL "file:///bmc.bin" in FirmwareUpdate in component "bmc": invalid scheme in URL, "file" not allowed`);
+    const badUpdate = await kubectl.run(['patch', 'hostfirmwarecomponents', 'good-firmware', '-n', hosts, '--type=merge',
+      '-p', JSON.stringify({ spec: { updates: [{ component: 'bios', url: 'bios.bin' }] } })]);
+    expect(badUpdate.stderr).toContain(`${components403}invalid URL "bios.bin" in FirmwareUpdate in component "bios": parse "bios.bin": invalid URI for request`);
+    const stored = await kubectl.json<{ items: { metadata: { name: string }; spec: { updates: { url: string }[] } }[] }>(['get', 'hostfirmwarecomponents', '-n', hosts]);
+    expect(stored.items.map((item) => [item.metadata.name, item.spec.updates.map((update) => update.url)]))
+      .toEqual([['good-firmware', ['https://127.0.0.1/bios-1.1.0.bin']]]);
   });
 });
 
