@@ -42,7 +42,7 @@ function bookedForReuse(host: BareMetalHost): boolean {
 }
 
 /** Why a host cannot be taken, or undefined when it can (in any provisioning state). */
-function exclusion(host: BareMetalHost, claimant: Claimant): string | undefined {
+function exclusion(host: BareMetalHost, claimant: Pick<Claimant, 'reuseLabelValue'>): string | undefined {
   const annotations = host.metadata.annotations ?? {};
   const reuse = host.metadata.labels?.[NODE_REUSE_LABEL];
   if (host.spec.consumerRef && !bookedForReuse(host)) return 'consumed';
@@ -52,6 +52,18 @@ function exclusion(host: BareMetalHost, claimant: Claimant): string | undefined 
   if (UNHEALTHY_ANNOTATION in annotations || UNHEALTHY_ANNOTATION_DEPRECATED in annotations) return 'unhealthy';
   if (reuse !== undefined && reuse !== claimant.reuseLabelValue) return 'kept for reuse by another owner';
   return undefined;
+}
+
+function inEligibleState(host: BareMetalHost): boolean {
+  return ELIGIBLE_STATES.has(host.status?.provisioning?.state ?? '');
+}
+
+/**
+ * Whether a new Metal3Machine (no host of its own, none kept for its reuse) could claim the host
+ * now: chooseHost's own test for its `any` choice.
+ */
+export function freeToClaim(host: BareMetalHost): boolean {
+  return exclusion(host, {}) === undefined && inEligibleState(host);
 }
 
 /**
@@ -73,13 +85,12 @@ export function chooseHost(hosts: readonly BareMetalHost[], claimant: Claimant, 
       note(why);
       continue;
     }
-    const state = host.status?.provisioning?.state ?? '';
     if (claimant.reuseLabelValue && host.metadata.labels?.[NODE_REUSE_LABEL] === claimant.reuseLabelValue) reused.push(host);
-    else if (ELIGIBLE_STATES.has(state)) eligible.push(host);
-    else note(`not available (${state || 'no state yet'})`);
+    else if (inEligibleState(host)) eligible.push(host);
+    else note(`not available (${host.status?.provisioning?.state || 'no state yet'})`);
   }
   if (reused.length) {
-    const ready = reused.filter((host) => ELIGIBLE_STATES.has(host.status?.provisioning?.state ?? ''));
+    const ready = reused.filter(inEligibleState);
     if (ready.length) return { kind: 'chosen', host: pick(ready, random), via: 'node-reuse' };
     return { kind: 'wait-for-reused', host: reused[0] as BareMetalHost };
   }

@@ -62,8 +62,11 @@ mkdir -p "$work"
 } >"$work/kustomization.yaml"
 # Twice if needed: the first apply can race the CRDs it creates becoming established.
 kubectl apply --server-side -k "$work" || { sleep 5; kubectl apply --server-side -k "$work"; }
-kubectl apply --server-side -k "$repo/deploy/capm3/default"
-kubectl apply --server-side -k "$repo/deploy/ipam/default"
+# The monitoring component covers the provider and the IP address manager too.
+controllers_overlay="default"
+[[ " $components " == *" monitoring "* ]] && controllers_overlay="with-monitoring"
+kubectl apply --server-side -k "$repo/deploy/capm3/$controllers_overlay"
+kubectl apply --server-side -k "$repo/deploy/ipam/$controllers_overlay"
 
 kubectl -n baremetal-operator-system rollout status deployment/baremetal-operator-controller-manager --timeout=300s
 kubectl -n capm3-system rollout status deployment/capm3-controller-manager --timeout=300s

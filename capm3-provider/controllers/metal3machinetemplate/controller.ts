@@ -1,8 +1,12 @@
 import type { Controller, Manager, MapFunc } from '../../../operator/runtime/index.ts';
 import { annotationChanged, generationChanged, or } from '../../../operator/runtime/index.ts';
+import { BareMetalHostResource } from '../../../operator/api/index.ts';
+import type { BareMetalHost } from '../../../operator/api/index.ts';
 import { Metal3MachineResource, Metal3MachineTemplateResource } from '../../api/index.ts';
 import type { Metal3Machine, Metal3MachineTemplate } from '../../api/index.ts';
+import { availableHostsPerTemplate } from './available-hosts.ts';
 import { clonedFromTemplate } from './cloned-from.ts';
+import { createTemplateMetrics } from './metrics.ts';
 import { Metal3MachineTemplateReconciler } from './reconciler.ts';
 import { filteredReconciler } from '../../watch-filter.ts';
 import type { WatchFilter } from '../../watch-filter.ts';
@@ -15,9 +19,21 @@ export interface Metal3MachineTemplateControllerOptions {
   watchFilter?: WatchFilter;
 }
 
-/** Metal3MachineTemplates, woken by their own spec and by the Metal3Machines cloned from them. */
+/**
+ * Metal3MachineTemplates, woken by their own spec and by the Metal3Machines cloned from them;
+ * also exports the free hosts per template, from the template and host caches.
+ */
 export function setupMetal3MachineTemplateController(manager: Manager, options: Metal3MachineTemplateControllerOptions): Controller {
   const templates = manager.informer<Metal3MachineTemplate>(Metal3MachineTemplateResource);
+  const hosts = manager.informer<BareMetalHost>(BareMetalHostResource);
+  const { watchFilter } = options;
+  createTemplateMetrics(manager.registry, {
+    counts: () => {
+      if (!templates.hasSynced() || !hosts.hasSynced()) return undefined;
+      const ours = watchFilter ? templates.list().filter((template) => watchFilter.accepts(template)) : templates.list();
+      return availableHostsPerTemplate(ours, hosts.list());
+    },
+  });
   const reconciler = new Metal3MachineTemplateReconciler({
     templates,
     metal3Machines: { client: manager.client<Metal3Machine>(Metal3MachineResource), cache: manager.informer<Metal3Machine>(Metal3MachineResource) },

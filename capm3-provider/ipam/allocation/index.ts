@@ -6,3 +6,5 @@ export { canonicalIp, formatIp, parseIp } from './ip-address.ts';
 export type { Ip, IpFamily } from './ip-address.ts';
 export { InvalidPoolError, resolveRange } from './ranges.ts';
 export type { AddressRange } from './ranges.ts';
+export { poolUsage } from './usage.ts';
+export type { PoolUsage } from './usage.ts';

@@ -9,6 +9,7 @@ import { AddressStore } from './address-store.ts';
 import type { ClaimKind } from './claim-kinds.ts';
 import { CLAIM_KINDS } from './claim-kinds.ts';
 import type { ClaimAccess } from './context.ts';
+import { createPoolMetrics } from './pool-metrics.ts';
 import { IpPoolReconciler } from './pool-reconciler.ts';
 
 export const IPPOOL_CONTROLLER = 'ippool';
@@ -27,8 +28,19 @@ function toPool(read: (object: KubeObject) => string | undefined): MapFunc {
   };
 }
 
-/** The IPPool controller of the ipam-controller-manager, woken by its pools, their claims and their addresses. */
+/**
+ * The IPPool controller of the ipam-controller-manager, woken by its pools, their claims and
+ * their addresses; also exports each pool's size and allocated addresses from the pool cache.
+ */
 export function setupIpPoolController(manager: Manager, options: IpPoolControllerOptions): Controller {
+  const pools = manager.informer<IPPool>(IPPoolResource);
+  const { watchFilter } = options;
+  createPoolMetrics(manager.registry, {
+    pools: () => {
+      if (!pools.hasSynced()) return undefined;
+      return watchFilter ? pools.list().filter((pool) => watchFilter.accepts(pool)) : pools.list();
+    },
+  });
   const claims = new Map<ClaimKind, ClaimAccess>();
   const addressClients = new Map<ClaimKind, ReturnType<Manager['client']>>();
   for (const kind of CLAIM_KINDS) {
@@ -36,7 +48,7 @@ export function setupIpPoolController(manager: Manager, options: IpPoolControlle
     addressClients.set(kind, manager.client(kind.addressResource));
   }
   const reconciler = new IpPoolReconciler({
-    pools: { client: manager.client<IPPool>(IPPoolResource), cache: manager.informer<IPPool>(IPPoolResource) },
+    pools: { client: manager.client<IPPool>(IPPoolResource), cache: pools },
     claims,
     addresses: new AddressStore(addressClients),
     events: manager.eventRecorder('ipam.metal3.io/ippool-controller'),

@@ -1,14 +1,18 @@
 import { Registry } from 'prom-client';
 import { createRequestMetrics } from '../../../ironic-client/src/metrics.ts';
+import { createTemplateMetrics } from '../../../capm3-provider/controllers/metal3machinetemplate/metrics.ts';
+import { createPoolMetrics } from '../../../capm3-provider/ipam/controllers/pool-metrics.ts';
 import { createHostMetrics } from '../../../operator/controllers/baremetalhost/metrics.ts';
 import { createRestClientMetrics, createRuntimeMetrics } from '../../../operator/runtime/index.ts';
 
 const SERIES_SUFFIXES: Record<string, string[]> = { histogram: ['_bucket', '_sum', '_count'], summary: ['_sum', '_count'] };
 
 /**
- * Every series name the operator and the provider expose on /metrics beyond Node's defaults: the
- * families their managers register (the runtime's for both; the host controller's and the Ironic
- * client's for the operator), from the same factories, on a fresh registry.
+ * Every series name the operator, the provider and the IP address manager expose on /metrics
+ * beyond Node's defaults: the families their managers register (the runtime's for all; the host
+ * controller's and the Ironic client's for the operator; the template controller's for the
+ * provider; the pool controller's for the IP address manager), from the same factories, on a
+ * fresh registry.
  */
 export async function exportedSeriesNames(): Promise<Set<string>> {
   const registry = new Registry();
@@ -16,6 +20,8 @@ export async function exportedSeriesNames(): Promise<Set<string>> {
   createRestClientMetrics(registry);
   createHostMetrics(registry, { hosts: () => [] });
   createRequestMetrics(registry);
+  createTemplateMetrics(registry, { counts: () => [] });
+  createPoolMetrics(registry, { pools: () => [] });
   const names = new Set<string>();
   for (const family of await registry.getMetricsAsJSON()) {
     names.add(family.name);

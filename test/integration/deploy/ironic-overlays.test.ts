@@ -3,17 +3,20 @@ import { renderKustomization, type Manifest } from '../../../hack/stack/kustomiz
 import { Kubectl } from '../../support/kubectl.ts';
 import { ensureNamespace } from '../../support/namespaces.ts';
 import { readStackEnv } from '../../support/stack-env.ts';
-import { dryRunApply } from './dry-run.ts';
+import { dryRunApply, isCertManagerObject } from './dry-run.ts';
 
 interface Container {
   name: string;
   image: string;
   command?: string[];
   env?: { name: string; value?: string }[];
+  readinessProbe?: Probe;
+  livenessProbe?: Probe;
   envFrom?: { configMapRef: { name: string } }[];
   volumeMounts?: { name: string; mountPath: string; readOnly?: boolean }[];
   securityContext?: { allowPrivilegeEscalation?: boolean; capabilities?: { drop?: string[]; add?: string[] } };
 }
+interface Probe { httpGet?: { path: string; port: number; scheme?: string } }
 interface Volume { name: string; secret?: { secretName: string; optional?: boolean; items?: { key: string; path: string }[] } }
 interface Deployment extends Manifest {
   spec: { strategy?: { type: string }; replicas: number; template: { metadata: { labels: Record<string, string> }; spec: {
@@ -21,6 +24,10 @@ interface Deployment extends Manifest {
 }
 interface ConfigMap extends Manifest { data: Record<string, string> }
 interface Service extends Manifest { spec: { selector: Record<string, string>; ports: { name: string; port: number; targetPort: string }[] } }
+interface Issuer extends Manifest { spec: { selfSigned?: object; ca?: { secretName: string } } }
+interface Certificate extends Manifest {
+  spec: { isCA?: boolean; secretName: string; dnsNames?: string[]; ipAddresses?: string[]; issuerRef: { kind: string; name: string } };
+}
 
 const NAMESPACE = 'baremetal-operator-system';
 const deploymentNamed = (objects: Manifest[], name: string) => objects.find((object) => object.kind === 'Deployment' && object.metadata.name === name) as Deployment;
@@ -38,10 +45,12 @@ describe('Ironic overlays of deploy/operator', () => {
   const kubectl = new Kubectl(env);
   afterAll(() => kubectl.dispose());
 
-  it.each(['deploy/operator/basic-auth-tls', 'deploy/operator/with-ironic'])('%s renders and passes kubectl apply --dry-run=server', async (directory) => {
+  it.each(['deploy/operator/basic-auth-tls', 'deploy/operator/with-ironic', 'deploy/operator/with-ironic-tls'])('%s renders and passes kubectl apply --dry-run=server', async (directory) => {
     const objects = await renderKustomization({ kubectl: env.kubectl, directory });
     await ensureNamespace(kubectl, NAMESPACE);
-    expect(await dryRunApply(kubectl, objects)).toHaveLength(objects.length);
+    // cert-manager's objects (with-ironic-tls) are checked by structure below: their CRDs are not on the test API server.
+    const checkable = objects.filter((object) => !isCertManagerObject(object));
+    expect(await dryRunApply(kubectl, checkable)).toHaveLength(checkable.length);
     const clusterScoped = ['CustomResourceDefinition', 'Namespace', 'ValidatingWebhookConfiguration', 'ClusterRole', 'ClusterRoleBinding'];
     for (const object of objects.filter((o) => !clusterScoped.includes(o.kind))) expect(object.metadata.namespace).toBe(NAMESPACE);
   });
@@ -102,5 +111,56 @@ describe('Ironic overlays of deploy/operator', () => {
     for (const key of ['DEPLOY_KERNEL_URL', 'DEPLOY_RAMDISK_URL']) {
       expect(new URL(operatorConfig.data[key] as string).host).toBe(`${ironicConfig.data.PROVISIONING_IP}:${ironicConfig.data.HTTP_PORT}`);
     }
+  });
+
+  it('with-ironic-tls: cert-manager\'s CA and serving certificate (structure), Ironic serving TLS behind httpd, the operator on https trusting that CA', async () => {
+    const objects = await renderKustomization({ kubectl: env.kubectl, directory: 'deploy/operator/with-ironic-tls' });
+    const named = <T extends Manifest>(kind: string, name: string) => objects.find((object) => object.kind === kind && object.metadata.name === name) as T | undefined;
+    const issuerOf = (certificate: Certificate) => named<Issuer>(certificate.spec.issuerRef.kind, certificate.spec.issuerRef.name);
+    const certificates = objects.filter((object): object is Certificate => object.kind === 'Certificate');
+    // BMO's chain: a self-signed Issuer signs the CA, whose Secret backs the CA Issuer that signs Ironic's certificate.
+    const [ca, serving] = [certificates.find((certificate) => certificate.spec.isCA), certificates.find((certificate) => !certificate.spec.isCA)];
+    expect(ca?.spec.secretName).toBe('ironic-cacert');
+    expect(issuerOf(ca as Certificate)?.spec).toEqual({ selfSigned: {} });
+    expect(issuerOf(serving as Certificate)?.spec).toEqual({ ca: { secretName: ca?.spec.secretName } });
+    for (const object of objects.filter(isCertManagerObject)) expect(object.metadata.namespace).toBe(NAMESPACE);
+
+    const ironic = deploymentNamed(objects, 'baremetal-operator-ironic');
+    const pod = ironic.spec.template.spec;
+    const byName = Object.fromEntries(pod.containers.map((container) => [container.name, container]));
+    const secretAt = (container: Container | undefined, mountPath: string) => {
+      const mount = container?.volumeMounts?.find((candidate) => candidate.mountPath === mountPath);
+      return pod.volumes.find((volume) => volume.name === mount?.name)?.secret;
+    };
+    // Metal3's ironic image: httpd terminates TLS with /certs/ironic/tls.{crt,key} and proxies to Ironic.
+    expect(secretAt(byName['ironic-httpd'], '/certs/ironic')).toEqual({ secretName: serving?.spec.secretName });
+    for (const name of ['ironic', 'ironic-httpd']) {
+      expect(byName[name]?.env).toContainEqual({ name: 'IRONIC_REVERSE_PROXY_SETUP', value: 'true' });
+      expect(secretAt(byName[name], '/certs/ca/ironic')).toEqual({ secretName: ca?.spec.secretName, items: [{ key: 'tls.crt', path: 'tls.crt' }] });
+    }
+    // http_basic moves to the proxy with TLS (BMO's basic-auth_tls): httpd reads ironic-htpasswd too.
+    expect(secretAt(byName['ironic-httpd'], '/auth/ironic')).toEqual({ secretName: 'ironic-htpasswd', optional: true });
+
+    // The operator calls the Service over https, a name the certificate holds, and trusts the CA's tls.crt.
+    const operator = operatorOf(objects);
+    const [manager] = operator.spec.template.spec.containers;
+    const endpoint = new URL(configMapOf(objects, manager).data.IRONIC_ENDPOINT as string);
+    expect(endpoint.protocol).toBe('https:');
+    expect(serving?.spec.dnsNames).toContain(endpoint.hostname);
+    const service = named<Service>('Service', 'baremetal-operator-ironic');
+    expect(service?.spec.ports).toContainEqual({ name: 'api', port: Number(endpoint.port), targetPort: 'api', protocol: 'TCP' });
+    for (const probe of [byName['ironic-httpd']?.readinessProbe, byName['ironic-httpd']?.livenessProbe]) {
+      expect(probe?.httpGet).toMatchObject({ port: Number(endpoint.port), scheme: 'HTTPS' });
+    }
+    const caFile = manager?.env?.find((variable) => variable.name === 'IRONIC_CACERT_FILE')?.value;
+    const caMount = manager?.volumeMounts?.find((mount) => caFile?.startsWith(`${mount.mountPath}/`));
+    const caVolume = operator.spec.template.spec.volumes.find((volume) => volume.name === caMount?.name);
+    expect(caVolume?.secret).toMatchObject({ secretName: ca?.spec.secretName, items: [{ key: 'tls.crt', path: caFile?.split('/').at(-1) }] });
+    // The hosts' agents reach Ironic on PROVISIONING_IP: the certificate holds that address too.
+    expect(serving?.spec.ipAddresses).toEqual([configMapOf(objects, byName.ironic).data.PROVISIONING_IP]);
+
+    // Without the component Ironic stays plain HTTP.
+    const plain = deploymentNamed(await renderKustomization({ kubectl: env.kubectl, directory: 'deploy/operator/with-ironic' }), 'baremetal-operator-ironic');
+    expect(plain.spec.template.spec.containers.flatMap((container) => container.env ?? []).map((variable) => variable.name)).not.toContain('IRONIC_REVERSE_PROXY_SETUP');
   });
 });

@@ -25,7 +25,9 @@ const MONITORED = [
   { directory: 'deploy/operator/with-monitoring', namespace: 'baremetal-operator-system', tests: 'operator.promtest.yaml',
     alerts: ['Metal3NoAvailableHosts', 'Metal3HostsInError', 'Metal3HostStuckInTransientState', 'Metal3IronicUnreachable', 'Metal3ReconcileErrorsRising'] },
   { directory: 'deploy/capm3/with-monitoring', namespace: 'capm3-system', tests: 'capm3.promtest.yaml',
-    alerts: ['Capm3ReconcileErrorsRising', 'Capm3WorkQueueBacklog'] },
+    alerts: ['Capm3ReconcileErrorsRising', 'Capm3WorkQueueBacklog', 'Capm3NoAvailableHostsForTemplate'] },
+  { directory: 'deploy/ipam/with-monitoring', namespace: 'metal3-ipam-system', tests: 'ipam.promtest.yaml',
+    alerts: ['IpamPoolExhausted', 'IpamReconcileErrorsRising'] },
 ];
 const DASHBOARD = join(repoRoot, 'deploy', 'operator', 'components', 'monitoring', 'grafana-dashboard.json');
 
@@ -115,7 +117,7 @@ describe('monitoring components in deploy/', () => {
     expect(expressions.every(({ expr }) => metricNamesIn(expr).length > 0)).toBe(true);
   });
 
-  it('the Grafana dashboard parses, its queries are valid PromQL, and it shows hosts per state, provisioning times and Ironic latency', async () => {
+  it('the Grafana dashboard parses, its queries are valid PromQL, and it shows hosts per state, provisioning times, Ironic latency, free hosts per template and IPPool usage', async () => {
     const panels = dashboardPanels();
     const queries = panels.flatMap((panel) => (panel.targets ?? []).map((target) => ({ title: panel.title, expr: target.expr })));
     // promtool parses each query as a recording rule.
@@ -131,5 +133,7 @@ describe('monitoring components in deploy/', () => {
       expect(using(`metal3_operation_${operation}_duration_seconds_bucket`)).toEqual([`${title} time`]);
     }
     expect(using('ironic_client_request_duration_seconds_bucket')).toEqual(['Ironic request latency (p99 by route)']);
+    expect(using('capm3_template_available_hosts')).toEqual(['Free hosts per Metal3MachineTemplate']);
+    expect(using('ipam_ippool_allocated_addresses')).toEqual(['IPPool addresses in use']);
   });
 });
