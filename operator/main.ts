@@ -11,7 +11,7 @@ import { ConfigError, Manager, createLogger, loadKubeConfig, setupSignalHandler,
 import type { Logger, SignalProcess } from './runtime/index.ts';
 import { OPERATOR_NAME, compileOperatorSettings } from './settings.ts';
 import type { OperatorSettings } from './settings.ts';
-import { BAREMETALHOST_WEBHOOK_PATH, WebhookServer, reviewBareMetalHost } from './webhooks/index.ts';
+import { BAREMETALHOST_WEBHOOK_PATH, DATAIMAGE_WEBHOOK_PATH, WebhookServer, reviewBareMetalHost, reviewDataImage } from './webhooks/index.ts';
 
 export interface OperatorRun {
   argv: readonly string[];
@@ -29,6 +29,7 @@ function setupWebhooks(manager: Manager, settings: OperatorSettings, logger: Log
     return;
   }
   const webhookLogger = logger.child({ webhook: 'BareMetalHost' });
+  const dataImageLogger = logger.child({ webhook: 'DataImage' });
   const server = new WebhookServer({
     port: settings.webhookPort,
     certDir: settings.webhookCertDir,
@@ -37,6 +38,7 @@ function setupWebhooks(manager: Manager, settings: OperatorSettings, logger: Log
     handlers: {
       [BAREMETALHOST_WEBHOOK_PATH]: (request) =>
         reviewBareMetalHost(request, { options: { allowFakeHardware: settings.allowFakeHardware }, logger: webhookLogger }),
+      [DATAIMAGE_WEBHOOK_PATH]: (request) => reviewDataImage(request, { logger: dataImageLogger }),
     },
     logger,
   });
