@@ -58,6 +58,9 @@ export class IronicAccessWatch {
       hardwareState: (o) => guard(() => provisioner.hardwareState(o)),
       firmwareSettings: (o) => guard(() => provisioner.firmwareSettings(o)),
       firmwareComponents: (o) => guard(() => provisioner.firmwareComponents(o)),
+      dataImageStatus: (o) => guard(() => provisioner.dataImageStatus(o)),
+      attachDataImage: (o) => guard(() => provisioner.attachDataImage(o)),
+      detachDataImage: (o) => guard(() => provisioner.detachDataImage(o)),
       delete: (o) => guard(() => provisioner.delete(o)),
       detach: (o) => guard(() => provisioner.detach(o)),
       // Read from what earlier calls fetched: no request to Ironic, nothing to watch.

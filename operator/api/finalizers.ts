@@ -3,3 +3,5 @@ export const BAREMETALHOST_FINALIZER = 'baremetalhost.metal3.io';
 export const SECRET_FINALIZER = `${BAREMETALHOST_FINALIZER}/secret`;
 export const HARDWARE_DATA_FINALIZER = `${BAREMETALHOST_FINALIZER}/hardwareData`;
 export const PREPROVISIONING_IMAGE_FINALIZER = `${BAREMETALHOST_FINALIZER}/preprovisioningImage`;
+/** BMO's DataImage finalizer: held until the image is detached from the host. */
+export const DATAIMAGE_FINALIZER = 'dataimage.metal3.io';

@@ -7,6 +7,7 @@ export * from './bmc-details.ts';
 export * from './conditions.ts';
 export * from './credentials-status.ts';
 export * from './custom-deploy.ts';
+export * from './dataimage.ts';
 export * from './error-type.ts';
 export * from './finalizers.ts';
 export * from './firmware-config.ts';

@@ -145,6 +145,17 @@ export interface FirmwareSettingsReading {
   schema: Record<string, SettingSchema>;
 }
 
+/** The host's virtual media as the BMC reports it (BMO's GetDataImageStatus). */
+export interface DataImageReading {
+  /** A virtual CD or DVD holds an image. */
+  attached: boolean;
+  /**
+   * Why the last attach or detach failed, when it did: they run after the request was accepted,
+   * so their failures only show on the node (Ironic's last_error).
+   */
+  lastFailure?: string;
+}
+
 /**
  * The server's health as its BMC last reported it (Ironic's node `health`, API 1.109):
  * `OK`, `Warning` or `Critical`; undefined when not known.
@@ -177,6 +188,12 @@ export interface Provisioner {
   firmwareSettings(options: { host: HostIdentity }): Promise<FirmwareSettingsReading>;
   /** BMO's GetFirmwareComponents: the node's firmware components and versions as the back end cached them. */
   firmwareComponents(options: { host: HostIdentity }): Promise<FirmwareComponentStatus[]>;
+  /** BMO's GetDataImageStatus; busy while the node is locked (BMO's ErrNodeIsBusy), failed when it cannot be read. */
+  dataImageStatus(options: { host: HostIdentity }): Promise<ProvisionerResult<DataImageReading>>;
+  /** BMO's AttachDataImage: insert the image at `url` into the host's virtual CD. Done once the request is accepted. */
+  attachDataImage(options: { host: HostIdentity; url: string }): Promise<ProvisionerResult>;
+  /** BMO's DetachDataImage: eject the host's virtual media. Done once the request is accepted. */
+  detachDataImage(options: { host: HostIdentity }): Promise<ProvisionerResult>;
   /** Remove the node from the back end. Done when it is gone; a missing node counts as done. */
   delete(options: DeleteOptions): Promise<ProvisionerResult>;
   /** Remove the node without deprovisioning (the detached annotation). */

@@ -1,4 +1,5 @@
 import { BareMetalHostResource } from '../../api/baremetalhost.ts';
+import { DataImageResource, dataImageSchema } from '../../api/dataimage.ts';
 import { HardwareDataResource } from '../../api/hardwaredata.ts';
 import { HostFirmwareComponentsResource, hostFirmwareComponentsSchema } from '../../api/hostfirmwarecomponents.ts';
 import { HostFirmwareSettingsResource, hostFirmwareSettingsSchema } from '../../api/hostfirmwaresettings.ts';
@@ -74,6 +75,8 @@ export function setupBareMetalHostController(manager: Manager, options: BareMeta
   const firmwareSettingsCache = manager.informer(HostFirmwareSettingsResource);
   const componentsCache = manager.informer(HostFirmwareComponentsResource);
   const componentsClient = manager.client(HostFirmwareComponentsResource);
+  const dataImageCache = manager.informer(DataImageResource);
+  const dataImageClient = manager.client(DataImageResource);
   const reconciler = new BareMetalHostReconciler({
     hosts: { client: manager.client(BareMetalHostResource), cache: hostCache },
     secrets,
@@ -84,6 +87,12 @@ export function setupBareMetalHostController(manager: Manager, options: BareMeta
       recordUpdates: async (name, updates) => {
         const cached = componentsCache.get(name);
         if (cached) await patchStatus(componentsClient, cached, { updates });
+      },
+    },
+    dataImages: {
+      get: (name) => dataImageSchema.safeParse(dataImageCache.get(name)).data,
+      writeStatus: async (image, status) => {
+        await patchStatus(dataImageClient, image, status);
       },
     },
     provisioner: options.provisioner,

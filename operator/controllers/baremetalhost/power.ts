@@ -2,6 +2,7 @@ import { REBOOT_ANNOTATION_PREFIX } from '../../api/annotations.ts';
 import type { Action } from './action.ts';
 import { continueAfter, failed, update } from './action.ts';
 import { hasOneShotReboot, rebootRequest } from './annotations.ts';
+import { handleDataImage } from './data-image.ts';
 import { DELAYS } from './delays.ts';
 import { normal, warning } from './events.ts';
 import { clearError } from './host-status.ts';
@@ -27,12 +28,17 @@ export async function manageHostPower(host: Host, context: StateContext): Promis
     if (status.operationalStatus === 'error' && status.errorType === 'power management error') clearError(status);
     return update();
   }
+  const provisioned = stateOf(host) === 'provisioned' || stateOf(host) === 'externally provisioned';
+  // BMO's order: the DataImage goes in (or out) while the host is off, before a reboot ends.
+  if (provisioned && host.spec.online && !status.poweredOn) {
+    const dataImageAction = await handleDataImage(host, context);
+    if (dataImageAction !== undefined) return dataImageAction;
+  }
   // A one-shot reboot is done once the host is off: drop it and power back on.
   if (!status.poweredOn && hasOneShotReboot(host)) {
     await context.ports.removeAnnotations([REBOOT_ANNOTATION_PREFIX]);
     return continueAfter();
   }
-  const provisioned = stateOf(host) === 'provisioned' || stateOf(host) === 'externally provisioned';
   const reboot = rebootRequest(host, { forcedOnly: !provisioned });
   for (const value of reboot.invalidValues) {
     publish(context, warning('InvalidAnnotationValue', `could not parse reboot annotation (${value}) - invalid json, assuming soft-reboot`));

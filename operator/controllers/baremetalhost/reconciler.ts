@@ -1,6 +1,7 @@
 import { PAUSED_ANNOTATION } from '../../api/annotations.ts';
 import { bareMetalHostSchema } from '../../api/baremetalhost.ts';
 import { bareMetalHostStatusSchema } from '../../api/baremetalhost-status.ts';
+import type { DataImage, DataImageStatus } from '../../api/dataimage.ts';
 import { BAREMETALHOST_FINALIZER } from '../../api/finalizers.ts';
 import type { HostFirmwareComponents } from '../../api/hostfirmwarecomponents.ts';
 import type { HostFirmwareSettings } from '../../api/hostfirmwaresettings.ts';
@@ -60,6 +61,11 @@ export interface BareMetalHostReconcilerOptions {
   firmwareComponents?: {
     get(name: ObjectName): HostFirmwareComponents | undefined;
     recordUpdates(name: ObjectName, updates: Array<{ component: string; url: string }>): Promise<void>;
+  };
+  /** The host's DataImage (same name): attached and detached when a provisioned host powers on. */
+  dataImages?: {
+    get(name: ObjectName): DataImage | undefined;
+    writeStatus(image: DataImage, status: DataImageStatus): Promise<void>;
   };
   provisioner: Provisioner;
   events: EventRecorder;
@@ -200,6 +206,8 @@ export class BareMetalHostReconciler implements Reconciler {
         readConfigDrive: () => readConfigDrive(host, this.#options.secrets),
         removeAnnotations: (keys) => session.removeAnnotations(keys),
         recordFirmwareUpdates: async (updates) => this.#options.firmwareComponents?.recordUpdates(pass.request, updates),
+        readDataImage: () => this.#options.dataImages?.get(pass.request),
+        writeDataImageStatus: async (image, status) => this.#options.dataImages?.writeStatus(image, status),
       },
       takeProvisioningSlot: () => this.#slots.take(keyOf(pass.request)),
       now: () => pass.now,

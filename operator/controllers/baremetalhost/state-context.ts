@@ -1,4 +1,5 @@
 import type { ErrorType } from '../../api/error-type.ts';
+import type { DataImage, DataImageStatus } from '../../api/dataimage.ts';
 import type { HardwareData } from '../../api/hardwaredata.ts';
 import type { HardwareDetails } from '../../api/hardware-details.ts';
 import type { ProvisioningState } from '../../api/provisioning-state.ts';
@@ -38,6 +39,10 @@ export interface HostPorts {
   removeAnnotations(keys: string[]): Promise<void>;
   /** Records in the HostFirmwareComponents status that these updates were started (BMO's status.updates). */
   recordFirmwareUpdates(updates: Array<{ component: string; url: string }>): Promise<void>;
+  /** The host's DataImage (same name), if there is one. */
+  readDataImage(): DataImage | undefined;
+  /** Merge-patches the DataImage's status. */
+  writeDataImageStatus(image: DataImage, status: DataImageStatus): Promise<void>;
 }
 
 /** The credentials Secret as status.triedCredentials/goodCredentials record it. */

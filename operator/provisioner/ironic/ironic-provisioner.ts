@@ -5,6 +5,7 @@ import type { HostIdentity, Provisioner } from '../provisioner.ts';
 import { adopt } from './adopt.ts';
 import { createContext, forHost } from './context.ts';
 import type { ProvisionerContext } from './context.ts';
+import { attachDataImage, dataImageStatus, detachDataImage } from './data-image.ts';
 import { deleteHostNode } from './delete.ts';
 import { deprovision } from './deprovision.ts';
 import { ironicNodeName } from './node-name.ts';
@@ -53,6 +54,9 @@ export function createIronicProvisioner(options: IronicProvisionerOptions): Prov
     hardwareState: (o) => run(context, 'hardwareState', o.host, (c) => hardwareState(c, o)),
     firmwareSettings: (o) => run(context, 'firmwareSettings', o.host, (c) => firmwareSettings(c, o)),
     firmwareComponents: (o) => run(context, 'firmwareComponents', o.host, (c) => firmwareComponents(c, o)),
+    dataImageStatus: (o) => run(context, 'dataImageStatus', o.host, (c) => dataImageStatus(c, o)),
+    attachDataImage: (o) => run(context, 'attachDataImage', o.host, (c) => attachDataImage(c, o)),
+    detachDataImage: (o) => run(context, 'detachDataImage', o.host, (c) => detachDataImage(c, o)),
     health: (o) => context.nodes.lastHealth(o.host.nodeId || ironicNodeName(o.host)),
     delete: (o) => run(context, 'delete', o.host, (c) => deleteHostNode(c, { ...o, force: false })),
     detach: (o) => run(context, 'detach', o.host, (c) => deleteHostNode(c, o)),

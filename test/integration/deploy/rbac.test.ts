@@ -29,6 +29,8 @@ const OPERATOR_GRANTS = [
   ...verbs('metal3.io/hostfirmwarecomponents', ['get', 'list', 'watch', 'create']),
   'patch metal3.io/hostfirmwarecomponents/status',
   ...verbs('metal3.io/firmwareschemas', ['get', 'list', 'watch', 'create', 'update']),
+  ...verbs('metal3.io/dataimages', ['get', 'list', 'watch', 'patch']),
+  'patch metal3.io/dataimages/status',
   ...verbs('core/secrets', ['get', 'list', 'watch', 'patch']),
   ...EVENTS,
 ];

@@ -3,6 +3,7 @@ import type { BareMetalHostInput } from '../../../api/baremetalhost.ts';
 import type { BareMetalHostStatusInput } from '../../../api/baremetalhost-status.ts';
 import type { BareMetalHostSpecInput } from '../../../api/baremetalhost-spec.ts';
 import { bareMetalHostStatusSchema } from '../../../api/baremetalhost-status.ts';
+import type { DataImage, DataImageStatus } from '../../../api/dataimage.ts';
 import { BAREMETALHOST_FINALIZER } from '../../../api/finalizers.ts';
 import type { HardwareDetails } from '../../../api/hardware-details.ts';
 import { bmcAccessFor } from '../../../bmc/index.ts';
@@ -43,6 +44,9 @@ export interface TestContext extends StateContext {
   storedHardware: HardwareDetails[];
   /** Updates the preparing handler recorded as started in HostFirmwareComponents. */
   recordedUpdates: Array<Array<{ component: string; url: string }>>;
+  /** The host's DataImage as the ports read it; status writes land here (and in dataImageWrites). */
+  dataImage: { current?: DataImage };
+  dataImageWrites: DataImageStatus[];
 }
 
 /** A state context with recording ports, a fixed clock and valid credentials. */
@@ -50,6 +54,8 @@ export function contextFor(provisioner: Provisioner, overrides: Partial<StateCon
   const removedAnnotations: string[][] = [];
   const storedHardware: HardwareDetails[] = [];
   const recordedUpdates: Array<Array<{ component: string; url: string }>> = [];
+  const dataImage: { current?: DataImage } = {};
+  const dataImageWrites: DataImageStatus[] = [];
   return {
     provisioner,
     credentials: credentialsFor(),
@@ -65,6 +71,11 @@ export function contextFor(provisioner: Provisioner, overrides: Partial<StateCon
       recordFirmwareUpdates: async (updates) => {
         recordedUpdates.push(structuredClone(updates));
       },
+      readDataImage: () => structuredClone(dataImage.current),
+      writeDataImageStatus: async (_image, status) => {
+        dataImageWrites.push(structuredClone(status));
+        if (dataImage.current) dataImage.current = { ...dataImage.current, status: { ...dataImage.current.status, ...structuredClone(status) } };
+      },
     },
     takeProvisioningSlot: () => true,
     now: () => TEST_NOW,
@@ -75,6 +86,8 @@ export function contextFor(provisioner: Provisioner, overrides: Partial<StateCon
     removedAnnotations,
     storedHardware,
     recordedUpdates,
+    dataImage,
+    dataImageWrites,
     ...overrides,
   };
 }

@@ -3,6 +3,7 @@ import type { FirmwareComponentStatus } from '../../../api/hostfirmwarecomponent
 import type { Image } from '../../../api/image.ts';
 import type {
   AdoptOptions,
+  DataImageReading,
   DeleteOptions,
   DeprovisionOptions,
   FirmwareSettingsReading,
@@ -29,6 +30,8 @@ export interface ScriptedNode {
   inspected: boolean;
   /** Calls still to answer `busy` for the operation in progress. */
   pending: Partial<Record<string, number>>;
+  /** The URL in the virtual CD (a DataImage), if any. */
+  virtualMedia?: string;
 }
 
 export type Verb = keyof Provisioner;
@@ -208,6 +211,26 @@ export class ScriptedProvisioner implements Provisioner {
   async firmwareComponents(options: { host: HostIdentity }): Promise<FirmwareComponentStatus[]> {
     this.calls.push({ verb: 'firmwareComponents', options });
     return structuredClone(this.components);
+  }
+
+  async dataImageStatus(options: { host: HostIdentity }): Promise<ProvisionerResult<DataImageReading>> {
+    const scripted = this.#scripted<DataImageReading>('dataImageStatus', options);
+    if (scripted) return scripted;
+    return done({ attached: this.#node(options.host).virtualMedia !== undefined });
+  }
+
+  async attachDataImage(options: { host: HostIdentity; url: string }): Promise<ProvisionerResult> {
+    const scripted = this.#scripted<undefined>('attachDataImage', options);
+    if (scripted) return scripted;
+    this.#node(options.host).virtualMedia = options.url;
+    return done();
+  }
+
+  async detachDataImage(options: { host: HostIdentity }): Promise<ProvisionerResult> {
+    const scripted = this.#scripted<undefined>('detachDataImage', options);
+    if (scripted) return scripted;
+    delete this.#node(options.host).virtualMedia;
+    return done();
   }
 
   /** Read from the node's state with no call of its own, as the Ironic provisioner does. */
