@@ -91,6 +91,28 @@ describe('command dispatch', () => {
     expect(result.command_error).toMatchObject({ type: 'VersionMismatch' });
   });
 
+  it('offers the custom hardware manager\'s deploy step and records it when Ironic runs it', async () => {
+    const { agent, records } = testAgent();
+    const listed = await agent.execute('deploy.get_deploy_steps', { node, ports: [] });
+    const answer = listed.command_result as { deploy_steps: Record<string, { step: string; priority: number; interface: string }[]> };
+    expect(answer.deploy_steps['CustomDeployHardwareManager']).toEqual([
+      { step: 'install_coreos', priority: 0, interface: 'deploy', reboot_requested: false },
+    ]);
+    const step = { step: 'install_coreos', interface: 'deploy', priority: 80, args: { channel: 'stable' } };
+    const result = await agent.execute(
+      'deploy.execute_deploy_step',
+      { step, node, ports: [], deploy_version: HARDWARE_MANAGER_VERSIONS },
+      { wait: true },
+    );
+    expect(result.command_status).toBe('SUCCEEDED');
+    expect(result.command_result).toEqual({ deploy_result: null, deploy_step: step });
+    const system = records.get(testSystem().uuid);
+    expect(system?.customDeploySteps).toEqual([
+      { at: expect.any(String), nodeUuid: 'node-uuid-1', step: 'install_coreos', args: { channel: 'stable' }, device: '/dev/sda' },
+    ]);
+    expect(system?.imageWrites).toEqual([]);
+  });
+
   it('fails unknown steps as a command failure, not an HTTP error', async () => {
     const { agent } = testAgent();
     const result = await agent.execute(
