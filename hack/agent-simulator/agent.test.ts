@@ -152,7 +152,12 @@ describe('write_image deploy step', () => {
   const sha256 = createHash('sha256').update(image).digest('hex');
   let server: TestHttpServer;
   beforeAll(async () => {
-    server = await startTestServer({ '/os.img': { body: image } });
+    server = await startTestServer({
+      '/os.img': { body: image },
+      // An OCI registry's blob: only with the Authorization header Ironic passed on.
+      '/v2/os/blobs/blob': (request) =>
+        request.headers.authorization === 'Basic cm9ib3Q6cHc=' ? { body: image } : { status: 401, body: 'unauthorized' },
+    });
   });
   afterAll(() => server.close());
 
@@ -189,6 +194,29 @@ describe('write_image deploy step', () => {
     expect(diskEvents).toEqual([{ kind: 'written', image: { device: '/dev/sda', nodeUuid: 'node-uuid-1', configDrive: undefined } }]);
     const uuids = await agent.execute('standby.get_partition_uuids', {});
     expect(uuids.command_result).toEqual({ 'root uuid': expect.stringMatching(/^0x[0-9a-f]{8}$/) });
+  });
+
+  it('downloads with the Authorization header Ironic passes for an OCI registry, and records that it did', async () => {
+    const { agent, records } = testAgent();
+    const authorization = Buffer.from('Basic cm9ib3Q6cHc=').toString('base64');
+    const result = await agent.execute(
+      'deploy.execute_deploy_step',
+      writeImage({ id: 'blob', urls: [`${server.url}/v2/os/blobs/blob`], checksum: sha256, image_request_authorization: authorization }, null),
+      { wait: true },
+    );
+    expect(result.command_status).toBe('SUCCEEDED');
+    const written = records.get(testSystem().uuid)?.imageWrites[0];
+    expect(written).toMatchObject({ outcome: 'written', requestAuthorization: true, bytes: image.length });
+    expect(JSON.stringify(written)).not.toContain('cm9ib3Q6cHc');
+    // Another boot of the ramdisk (nothing cached), this time without the header.
+    const other = testAgent();
+    const refused = await other.agent.execute(
+      'deploy.execute_deploy_step',
+      writeImage({ id: 'blob', urls: [`${server.url}/v2/os/blobs/blob`], checksum: sha256 }, null),
+      { wait: true },
+    );
+    expect(refused.command_error).toMatchObject({ type: 'ImageDownloadFatalError' });
+    expect(other.records.get(testSystem().uuid)?.imageWrites[0]).toMatchObject({ outcome: 'failed', requestAuthorization: false });
   });
 
   it('writes to the disk the root device hints select', async () => {

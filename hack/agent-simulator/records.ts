@@ -54,6 +54,8 @@ export interface ImageWriteRecord {
   device: string | null;
   diskFormat: string | null;
   imageType: 'whole-disk' | 'partition';
+  /** Ironic sent an `image_request_authorization` (an OCI registry's), used for the download; never the value. */
+  requestAuthorization: boolean;
   checksum: { algorithm: string; expected: string; actual: string; source: string } | null;
   bytes: number | null;
   /** metaData and networkData: the parsed meta_data.json and network_data.json the server received; userData as written. */
