@@ -100,7 +100,7 @@ export const simulatorConfigSchema = z.object({
   minHeartbeatIntervalMs: z.number().int().min(0).default(1000),
   /** A rejected heartbeat is retried after 1-2x this (IPA: 5 s). */
   heartbeatErrorRetryMs: z.number().int().positive().default(2000),
-  /** Retry interval while lookup finds no node (IPA starts at 1 s). */
+  /** First retry interval while lookup finds no node (IPA starts at 1 s, then backs off: lookup-backoff.ts). */
   lookupIntervalMs: z.number().int().positive().default(1000),
   /** Simulated duration of every asynchronous agent command (clean/deploy steps, image writes...). */
   commandDelayMs: z.number().int().min(0).default(1000),

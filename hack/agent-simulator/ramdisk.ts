@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { RamdiskAgent, type AgentServices, type ShutdownReason } from './agent.ts';
 import { Heartbeater } from './heartbeat.ts';
 import { buildInspectionData } from './inspection-data.ts';
+import { nextLookupDelayMs } from './lookup-backoff.ts';
 import type { LookupAnswer, RamdiskIronic } from './ironic-api.ts';
 import type { RamdiskParameters } from './ramdisk-params.ts';
 
@@ -103,12 +104,14 @@ export class RamdiskSession {
 
   /**
    * IPA's lookup loop: retried until Ironic knows a node with our MACs in a state that expects a
-   * ramdisk. Like IPA, a token from lookup wins; "******" means Ironic pre-generated one and put
+   * ramdisk, backing off after a minute as IPA does. Like IPA, a token from lookup wins; "******" means Ironic pre-generated one and put
    * it on the kernel command line (virtual media), which only helps if we booted with it.
    */
   async #lookup(): Promise<{ answer: LookupAnswer; token: string } | undefined> {
     const fromCommandLine = this.#options.parameters.agentToken;
+    const startedAt = Date.now();
     let lastProblem = '';
+    let delayMs: number | undefined;
     while (!this.#stopped) {
       let problem: string;
       try {
@@ -131,7 +134,8 @@ export class RamdiskSession {
       }
       if (problem !== lastProblem) this.#log('debug', problem);
       lastProblem = problem;
-      await sleep(this.#options.lookupIntervalMs);
+      delayMs = nextLookupDelayMs({ startingIntervalMs: this.#options.lookupIntervalMs, previousDelayMs: delayMs, lookingUpForMs: Date.now() - startedAt });
+      await sleep(delayMs);
     }
     return undefined;
   }

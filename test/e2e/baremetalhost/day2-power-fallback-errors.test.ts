@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { SystemRecords } from '../../../hack/agent-simulator/records.ts';
 import { repoRoot } from '../../../hack/stack/paths.ts';
@@ -31,6 +32,12 @@ const WRONG_CREDENTIALS = 50;
 const LOCKED = 51;
 /** The conductor that "holds" the lock in the locked scenario; no such conductor exists. */
 const LOCK_HOLDER = 'metal3-ts-e2e-lock-holder';
+/**
+ * The provisioner reuses a node it read up to this long ago (its node cache's default TTL), so a
+ * lock taken just before the change could be missed by a decision made on an older read: the
+ * change waits this out, so every read it is decided on shows the lock.
+ */
+const NODE_CACHE_TTL_MS = 1_000;
 /** BMO's backoff after the n-th consecutive failure: 2^n minutes less up to half of it at random. */
 const backoffMinimumMs = (errorCount: number) => (2 ** errorCount * 60_000) / 2;
 
@@ -200,10 +207,13 @@ async function warningHealth(): Promise<void> {
  */
 async function changeUnderNodeLock(name: string, nodeId: string, options: { change: () => Promise<unknown>; waitingIn: (host: Host) => boolean }):
   Promise<{ whileLocked: IronicApiRequest[]; requestsBefore: number }> {
+  // A failed earlier test may have left its lock held: that must not fail this one too.
+  if (lockedNode) releaseLock(lockedNode);
   await waitFor(async () => (reserveIronicNode(env.stateDir, nodeId, LOCK_HOLDER) ? true : undefined),
     { timeoutMs: minutes(1), intervalMs: 200, what: 'the node lock' });
   lockedNode = nodeId;
   const requestsBefore = ironicApiRequests(env, nodeId).length;
+  await delay(NODE_CACHE_TTL_MS + 500);
   await options.change();
   await waitForHost(kubectl, namespace, name, options.waitingIn, { timeoutMs: minutes(1), failOnError: true });
   const reconcilesBefore = await reconciles(name);

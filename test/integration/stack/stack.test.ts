@@ -4,6 +4,8 @@ import { get } from 'node:https';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from '@jest/globals';
+import { IRONIC_SITE_DIR } from '../../../hack/stack/ironic.ts';
+import { readState } from '../../../hack/stack/state.ts';
 import { readStackEnv } from '../../support/stack-env.ts';
 
 const run = promisify(execFile);
@@ -33,6 +35,20 @@ describe('the local stack', () => {
     });
     const drivers = (JSON.parse(stdout) as Record<string, string>[]).map((row) => Object.values(row)[0]);
     expect(drivers).toEqual(expect.arrayContaining(['redfish', 'fake-hardware', 'ipmi']));
+  });
+
+  it("runs Ironic with its PBKDF2 digests remembered, giving the same digests as Python's own", async () => {
+    const python = join(env.baremetal, '..', 'python3');
+    const script = "import hashlib; print(getattr(hashlib.pbkdf2_hmac, 'metal3_ts_memoized', False), "
+      + "[hashlib.pbkdf2_hmac('sha512', b'pw', b'salt' * 4, 1000).hex() for _ in range(2)])";
+    const plain = await run(python, ['-c', script], { env: { ...process.env, PYTHONPATH: '' } });
+    const remembered = await run(python, ['-c', script], { env: { ...process.env, PYTHONPATH: IRONIC_SITE_DIR, PYTHONDONTWRITEBYTECODE: '1' } });
+    expect(plain.stdout.startsWith('False ')).toBe(true);
+    expect(remembered.stdout.startsWith('True ')).toBe(true);
+    expect(remembered.stdout.slice('True '.length)).toBe(plain.stdout.slice('False '.length));
+    // The stack's Ironic was started with it (its recorded process spec; setproctitle clobbers /proc/<pid>/environ).
+    const ironic = readState(env.stateDir)?.components.find((component) => component.name === 'ironic');
+    expect(ironic?.spec.env?.['PYTHONPATH']).toBe(IRONIC_SITE_DIR);
   });
 
   it('serves API microversion 1.89 or newer', async () => {
