@@ -91,6 +91,28 @@ describe('command dispatch', () => {
     expect(result.command_error).toMatchObject({ type: 'VersionMismatch' });
   });
 
+  it('offers the custom hardware manager\'s deploy step and records it when Ironic runs it', async () => {
+    const { agent, records } = testAgent();
+    const listed = await agent.execute('deploy.get_deploy_steps', { node, ports: [] });
+    const answer = listed.command_result as { deploy_steps: Record<string, { step: string; priority: number; interface: string }[]> };
+    expect(answer.deploy_steps['CustomDeployHardwareManager']).toEqual([
+      { step: 'install_coreos', priority: 0, interface: 'deploy', reboot_requested: false },
+    ]);
+    const step = { step: 'install_coreos', interface: 'deploy', priority: 80, args: { channel: 'stable' } };
+    const result = await agent.execute(
+      'deploy.execute_deploy_step',
+      { step, node, ports: [], deploy_version: HARDWARE_MANAGER_VERSIONS },
+      { wait: true },
+    );
+    expect(result.command_status).toBe('SUCCEEDED');
+    expect(result.command_result).toEqual({ deploy_result: null, deploy_step: step });
+    const system = records.get(testSystem().uuid);
+    expect(system?.customDeploySteps).toEqual([
+      { at: expect.any(String), nodeUuid: 'node-uuid-1', step: 'install_coreos', args: { channel: 'stable' }, device: '/dev/sda' },
+    ]);
+    expect(system?.imageWrites).toEqual([]);
+  });
+
   it('fails unknown steps as a command failure, not an HTTP error', async () => {
     const { agent } = testAgent();
     const result = await agent.execute(
@@ -130,7 +152,12 @@ describe('write_image deploy step', () => {
   const sha256 = createHash('sha256').update(image).digest('hex');
   let server: TestHttpServer;
   beforeAll(async () => {
-    server = await startTestServer({ '/os.img': { body: image } });
+    server = await startTestServer({
+      '/os.img': { body: image },
+      // An OCI registry's blob: only with the Authorization header Ironic passed on.
+      '/v2/os/blobs/blob': (request) =>
+        request.headers.authorization === 'Basic cm9ib3Q6cHc=' ? { body: image } : { status: 401, body: 'unauthorized' },
+    });
   });
   afterAll(() => server.close());
 
@@ -167,6 +194,29 @@ describe('write_image deploy step', () => {
     expect(diskEvents).toEqual([{ kind: 'written', image: { device: '/dev/sda', nodeUuid: 'node-uuid-1', configDrive: undefined } }]);
     const uuids = await agent.execute('standby.get_partition_uuids', {});
     expect(uuids.command_result).toEqual({ 'root uuid': expect.stringMatching(/^0x[0-9a-f]{8}$/) });
+  });
+
+  it('downloads with the Authorization header Ironic passes for an OCI registry, and records that it did', async () => {
+    const { agent, records } = testAgent();
+    const authorization = Buffer.from('Basic cm9ib3Q6cHc=').toString('base64');
+    const result = await agent.execute(
+      'deploy.execute_deploy_step',
+      writeImage({ id: 'blob', urls: [`${server.url}/v2/os/blobs/blob`], checksum: sha256, image_request_authorization: authorization }, null),
+      { wait: true },
+    );
+    expect(result.command_status).toBe('SUCCEEDED');
+    const written = records.get(testSystem().uuid)?.imageWrites[0];
+    expect(written).toMatchObject({ outcome: 'written', requestAuthorization: true, bytes: image.length });
+    expect(JSON.stringify(written)).not.toContain('cm9ib3Q6cHc');
+    // Another boot of the ramdisk (nothing cached), this time without the header.
+    const other = testAgent();
+    const refused = await other.agent.execute(
+      'deploy.execute_deploy_step',
+      writeImage({ id: 'blob', urls: [`${server.url}/v2/os/blobs/blob`], checksum: sha256 }, null),
+      { wait: true },
+    );
+    expect(refused.command_error).toMatchObject({ type: 'ImageDownloadFatalError' });
+    expect(other.records.get(testSystem().uuid)?.imageWrites[0]).toMatchObject({ outcome: 'failed', requestAuthorization: false });
   });
 
   it('writes to the disk the root device hints select', async () => {

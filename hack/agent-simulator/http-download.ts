@@ -13,10 +13,11 @@ function describeCause(error: unknown): string {
  * Starts a download the way IPA's _download_with_proxy does: anything but 200 is an
  * error, and a 4xx is fatal (retrying cannot help). `subject` names the download in errors.
  */
-export async function openDownload(url: string, subject: string): Promise<Response> {
+export async function openDownload(url: string, subject: string, options: { authorization?: string | undefined } = {}): Promise<Response> {
   let response: Response;
   try {
-    response = await fetch(url, { signal: AbortSignal.timeout(CONNECT_TIMEOUT_MS) });
+    const headers = options.authorization === undefined ? undefined : { authorization: options.authorization };
+    response = await fetch(url, { signal: AbortSignal.timeout(CONNECT_TIMEOUT_MS), ...(headers ? { headers } : {}) });
   } catch (error) {
     throw agentErrors.imageDownload(subject, `Unable to connect to ${url}: ${describeCause(error)}`);
   }

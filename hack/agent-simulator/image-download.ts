@@ -25,12 +25,22 @@ function imageLocation(info: ImageInfo): string {
   return `/tmp/${info.id}`;
 }
 
+/**
+ * IPA's `image_request_authorization`: the Authorization header Ironic used with the image's
+ * server (an OCI registry), base64-encoded by Ironic, sent as is with the download.
+ */
+export function requestAuthorization(info: ImageInfo): string | undefined {
+  const encoded = info.image_request_authorization;
+  return typeof encoded === 'string' && encoded !== '' ? Buffer.from(encoded, 'base64').toString('utf8') : undefined;
+}
+
 /** Tries each URL like IPA: a 4xx stops everything, other failures move on to the next URL. */
 async function openFirstWorkingUrl(info: ImageInfo): Promise<{ url: string; response: Response }> {
   const failures: string[] = [];
+  const authorization = requestAuthorization(info);
   for (const url of info.urls) {
     try {
-      return { url, response: await openDownload(url, info.id) };
+      return { url, response: await openDownload(url, info.id, { authorization }) };
     } catch (error) {
       if (error instanceof AgentError && !error.fatal) {
         failures.push(`URL: ${url}; Error: ${error.details}`);

@@ -2,7 +2,10 @@ import type { Inventory } from './inventory-types.ts';
 import { guessRootDisk } from './root-device.ts';
 import { systemLogsArchive } from './log-archive.ts';
 
-export const HARDWARE_MANAGERS = [{ name: 'generic_hardware_manager', version: '1.2' }] as const;
+export const HARDWARE_MANAGERS = [
+  { name: 'generic_hardware_manager', version: '1.2' },
+  { name: 'custom_deploy_hardware_manager', version: '1.0' },
+] as const;
 
 /**
  * The body IPA posts to /v1/continue_inspection: the inventory plus what its

@@ -100,7 +100,7 @@ describe('buildInspectionData', () => {
     expect(data.error).toBeNull();
     expect(data.configuration).toEqual({
       collectors: ['default', 'logs'],
-      managers: [{ name: 'generic_hardware_manager', version: '1.2' }],
+      managers: [{ name: 'generic_hardware_manager', version: '1.2' }, { name: 'custom_deploy_hardware_manager', version: '1.0' }],
     });
     expect(typeof data.logs).toBe('string');
   });

@@ -6,7 +6,7 @@ import type { Logger } from './log.ts';
 import { bootsIntoDisk, powerEventOf, type SushySystem } from './notifications.ts';
 import { RamdiskSession, type RamdiskPhase } from './ramdisk.ts';
 import type { RamdiskParameters } from './ramdisk-params.ts';
-import type { RecordStore, VirtualMediaBootRecord } from './records.ts';
+import type { BootRecord, RecordStore, VirtualMediaBootRecord } from './records.ts';
 import type { Bmc } from './redfish.ts';
 import { bootVirtualCd, firmwareBootMode, mediaRecord } from './virtual-media.ts';
 import type { WorkloadNodes } from './workload-cluster.ts';
@@ -15,7 +15,7 @@ const POWER_POLL_MS = 500;
 /** sushy applies a power change 1-11 s after the request; give up well after that. */
 const POWER_WAIT_TIMEOUT_MS = 60_000;
 
-export type OsState = 'off' | 'powering-on' | 'ramdisk' | 'disk' | 'firmware';
+export type OsState = 'off' | 'powering-on' | 'ramdisk' | 'disk' | 'firmware' | 'live-os';
 
 export interface MachineOptions {
   systemUuid: string;
@@ -226,7 +226,7 @@ export class SimulatedMachine {
       return;
     }
     if (generation !== this.#generation) return;
-    const into = bootsIntoDisk(bootDevice) ? 'disk' : bootDevice === 'BiosSetup' ? 'firmware' : 'ramdisk';
+    let into: BootRecord['into'] = bootsIntoDisk(bootDevice) ? 'disk' : bootDevice === 'BiosSetup' ? 'firmware' : 'ramdisk';
     let parameters: RamdiskParameters = {};
     let media: VirtualMediaBootRecord | undefined;
     if (into === 'ramdisk' && bootDevice === 'Cd') {
@@ -235,6 +235,8 @@ export class SimulatedMachine {
         const cd = await bootVirtualCd(this.#options.redfish, this.#options.systemUuid, mode);
         parameters = cd.parameters;
         media = mediaRecord(cd);
+        // A live ISO runs from the CD; the disk is neither read nor written.
+        if (cd.liveOs) into = 'live-os';
       } catch (error) {
         if (generation !== this.#generation) return;
         // A real server would sit in its firmware's boot menu.

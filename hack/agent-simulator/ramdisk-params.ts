@@ -18,6 +18,14 @@ export interface RamdiskParameters {
   bootMethod?: string;
 }
 
+/**
+ * A live operating system rather than the IPA ramdisk: dracut's live boot (`root=live:…`, as
+ * Fedora/CoreOS live ISOs boot) runs the OS from the ISO itself, with no agent to start.
+ */
+export function isLiveOs(commandLine: KernelCommandLine): boolean {
+  return (kernelParameterValues(commandLine).get('root') ?? '').startsWith('live:');
+}
+
 export function ramdiskParameters(commandLine: KernelCommandLine): RamdiskParameters {
   const values = kernelParameterValues(commandLine);
   const parameters: RamdiskParameters = {};

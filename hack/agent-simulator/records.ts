@@ -4,8 +4,11 @@ export interface BootRecord {
   at: string;
   /** Redfish BootSourceOverrideTarget when the server came up. */
   bootDevice: string;
-  /** What it booted into; `firmware` also when the boot media could not start anything. */
-  into: 'ramdisk' | 'disk' | 'firmware';
+  /**
+   * What it booted into; `live-os` is an operating system run from the virtual CD (a live ISO);
+   * `firmware` also when the boot media could not start anything.
+   */
+  into: 'ramdisk' | 'disk' | 'firmware' | 'live-os';
   /** A virtual media boot: the image in the BMC's CD drive and what its boot loader started. */
   media?: VirtualMediaBootRecord;
   /** Why nothing started from the boot device. */
@@ -51,6 +54,8 @@ export interface ImageWriteRecord {
   device: string | null;
   diskFormat: string | null;
   imageType: 'whole-disk' | 'partition';
+  /** Ironic sent an `image_request_authorization` (an OCI registry's), used for the download; never the value. */
+  requestAuthorization: boolean;
   checksum: { algorithm: string; expected: string; actual: string; source: string } | null;
   bytes: number | null;
   /** metaData and networkData: the parsed meta_data.json and network_data.json the server received; userData as written. */
@@ -59,6 +64,16 @@ export interface ImageWriteRecord {
     metaData?: Record<string, unknown>; networkData?: Record<string, unknown>; userData?: string;
   };
   error?: string;
+}
+
+/** A site-specific deploy step the ramdisk ran (Ironic's custom-agent deploy, BMO's customDeploy). */
+export interface CustomDeployStepRecord {
+  at: string;
+  nodeUuid: string | null;
+  step: string;
+  args: Record<string, unknown>;
+  /** The OS install disk the step would install to (root device hints honoured). */
+  device: string;
 }
 
 /** The installed OS's Node in the workload cluster (only with `workloadKubeconfig`). */
@@ -89,6 +104,7 @@ export interface SystemRecords {
   inspections: InspectionRecord[];
   diskWipes: DiskWipeRecord[];
   imageWrites: ImageWriteRecord[];
+  customDeploySteps: CustomDeployStepRecord[];
   nodes: NodeRecord[];
   gracefulShutdowns: GracefulShutdownRecord[];
 }
@@ -104,7 +120,7 @@ export class RecordStore {
   constructor(systems: readonly { uuid: string; name: string }[], now: () => Date = () => new Date()) {
     this.#now = now;
     for (const { uuid, name } of systems) {
-      this.#systems.set(uuid.toLowerCase(), { uuid, name, boots: [], inspections: [], diskWipes: [], imageWrites: [], nodes: [], gracefulShutdowns: [] });
+      this.#systems.set(uuid.toLowerCase(), { uuid, name, boots: [], inspections: [], diskWipes: [], imageWrites: [], customDeploySteps: [], nodes: [], gracefulShutdowns: [] });
     }
   }
 
@@ -132,6 +148,10 @@ export class RecordStore {
 
   addImageWrite(systemUuid: string, entry: Omitted<ImageWriteRecord>): void {
     this.#for(systemUuid).imageWrites.push(this.#stamp(entry));
+  }
+
+  addCustomDeployStep(systemUuid: string, entry: Omitted<CustomDeployStepRecord>): void {
+    this.#for(systemUuid).customDeploySteps.push(this.#stamp(entry));
   }
 
   addNode(systemUuid: string, entry: OmittedEach<NodeRecord>): void {

@@ -258,6 +258,27 @@ describe('simulator against fake Ironic and sushy', () => {
     expect(status.systems[0]).toMatchObject({ os: 'firmware', ramdisk: null });
   });
 
+  it('runs a live ISO from the virtual CD, with no agent', async () => {
+    await powerOff(11);
+    bootIso = buildIso(mkisofs, {
+      vmlinuz: 'kernel',
+      initrd: 'ramdisk',
+      'boot/grub/efiboot.img': Buffer.alloc(2048),
+      'EFI/BOOT/grub.cfg': 'set default=0\nmenuentry "Live OS" {\nlinux /vmlinuz root=live:CDLABEL=LIVE_OS rd.live.image\ninitrd /initrd\n}\n',
+    }, IRONIC_UEFI_ARGS);
+    cdDrive = { Image: `${sushy.url}/httpboot/redfish/boot.iso`, Inserted: true };
+    bootDevice = 'Cd';
+    await notify({ power_state: 'Off', boot_device: 'Cd', pending_power: { power_state: 'On', apply_time: 12 } });
+    power = 'On';
+    const boot = await eventually(async () => {
+      const records = (await (await fetch(`${simulator.url}/records/${SYSTEM}`)).json()) as { boots: { into: string }[] };
+      return records.boots.at(-1)?.into === 'live-os' ? records.boots.at(-1) : undefined;
+    }, 'a live OS boot');
+    expect(boot).toMatchObject({ bootDevice: 'Cd', into: 'live-os', media: { url: cdDrive.Image, kernel: '/vmlinuz', agentToken: false } });
+    const status = (await (await fetch(`${simulator.url}/systems`)).json()) as { systems: { os: string; ramdisk: unknown }[] };
+    expect(status.systems[0]).toMatchObject({ os: 'live-os', ramdisk: null });
+  });
+
   it('answers graceful shutdowns as its software would: shut down, or ignored while a test says so, each recorded', async () => {
     const ask = async () => (await (await fetch(`${simulator.url}/systems/${SYSTEM}/graceful-shutdown`, { method: 'POST', body: '{}' })).json()) as unknown;
     const setOs = (body: unknown) => fetch(`${simulator.url}/systems/${SYSTEM}/os`, { method: 'PUT', body: JSON.stringify(body) });

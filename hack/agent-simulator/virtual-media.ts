@@ -1,5 +1,5 @@
 import { bootFromCd, NotBootableError, type CdBoot } from './boot-media.ts';
-import { ramdiskParameters, type RamdiskParameters } from './ramdisk-params.ts';
+import { isLiveOs, ramdiskParameters, type RamdiskParameters } from './ramdisk-params.ts';
 import type { VirtualMediaBootRecord } from './records.ts';
 import type { Bmc } from './redfish.ts';
 
@@ -11,6 +11,8 @@ export interface VirtualMediaBoot extends CdBoot {
   /** The image URL the BMC reports in its virtual CD drive. */
   url: string;
   parameters: RamdiskParameters;
+  /** The CD holds a live OS (see isLiveOs), not the IPA ramdisk. */
+  liveOs: boolean;
 }
 
 /**
@@ -24,7 +26,7 @@ export async function bootVirtualCd(bmc: Bmc, systemUuid: string, bootMode: 'uef
     throw new NotBootableError('the virtual CD drive is empty');
   }
   const cd = bootFromCd(await downloadImage(drive.image), bootMode);
-  return { ...cd, url: drive.image, parameters: ramdiskParameters(cd.commandLine) };
+  return { ...cd, url: drive.image, parameters: ramdiskParameters(cd.commandLine), liveOs: isLiveOs(cd.commandLine) };
 }
 
 /**

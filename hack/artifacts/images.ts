@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeIpaIso } from './ipa-iso.ts';
+import { writeIpaIso, writeLiveOsIso } from './ipa-iso.ts';
 
 export interface TestImage {
   /** Path below the artifacts root, e.g. `images/cirros-like.raw`. */
@@ -16,8 +16,8 @@ export interface TestImage {
  * ramdisk and ESP (the agent simulator plays the ramdisk, nothing runs them;
  * Ironic only copies them into the boot ISOs it builds for virtual media), an
  * IPA ISO made of them (a real ISO 9660 image: the simulator reads it as a
- * server's firmware would), and two raw test OS images with sha256/md5
- * checksum files beside them.
+ * server's firmware would), a live OS ISO (`format: live-iso`), and two raw
+ * test OS images with sha256/sha512/md5 checksum files beside them.
  */
 export function writeArtifacts(root: string): { images: TestImage[] } {
   mkdirSync(join(root, 'images'), { recursive: true });
@@ -25,7 +25,9 @@ export function writeArtifacts(root: string): { images: TestImage[] } {
     writeFileSync(join(root, name), `metal3-ts placeholder ${name}\n`);
   }
   const read = (name: string) => readFileSync(join(root, name));
-  writeIpaIso(join(root, 'ipa.iso'), { kernel: read('ipa.kernel'), ramdisk: read('ipa.initramfs'), esp: read('esp.img') });
+  const isoParts = { kernel: read('ipa.kernel'), ramdisk: read('ipa.initramfs'), esp: read('esp.img') };
+  writeIpaIso(join(root, 'ipa.iso'), isoParts);
+  writeLiveOsIso(join(root, 'images', 'live-os.iso'), isoParts);
   // A second release of the OS, for rolling upgrades (a new image rolls a MachineDeployment).
   const images = [writeImage(root, 'images/test-os.raw', 2 * 1024 * 1024), writeImage(root, 'images/test-os-v2.raw', 2 * 1024 * 1024)];
   return { images };
@@ -36,9 +38,11 @@ function writeImage(root: string, path: string, sizeBytes: number): TestImage {
   const body = randomBytes(sizeBytes);
   const sha256 = createHash('sha256').update(body).digest('hex');
   const md5 = createHash('md5').update(body).digest('hex');
+  const sha512 = createHash('sha512').update(body).digest('hex');
   const file = path.split('/').at(-1) ?? path;
   writeFileSync(join(root, path), body);
   writeFileSync(join(root, `${path}.sha256sum`), `${sha256}  ${file}\n`);
   writeFileSync(join(root, `${path}.md5sum`), `${md5}  ${file}\n`);
+  writeFileSync(join(root, `${path}.sha512sum`), `${sha512}  ${file}\n`);
   return { path, sha256, md5, sizeBytes };
 }

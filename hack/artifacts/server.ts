@@ -1,11 +1,14 @@
 import { createReadStream, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join, normalize, sep } from 'node:path';
+import type { OciRegistry } from './oci-registry.ts';
 
 export interface ArtifactsServerOptions {
   root: string;
   host: string;
   port: number;
+  /** Also an OCI registry under /v2/, its requests listed at GET /registry/requests. */
+  registry?: OciRegistry | undefined;
 }
 
 /**
@@ -18,7 +21,16 @@ export function createArtifactsServer(options: ArtifactsServerOptions): Server {
       response.writeHead(405, { allow: 'GET, HEAD' }).end();
       return;
     }
-    const path = resolveInside(options.root, new URL(request.url ?? '/', 'http://artifacts').pathname);
+    const urlPath = new URL(request.url ?? '/', 'http://artifacts').pathname;
+    if (options.registry && (urlPath === '/v2' || urlPath.startsWith('/v2/'))) {
+      options.registry.handle(request, response, urlPath);
+      return;
+    }
+    if (options.registry && urlPath === '/registry/requests') {
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(options.registry.records));
+      return;
+    }
+    const path = resolveInside(options.root, urlPath);
     const stat = path === undefined ? undefined : statOrUndefined(path);
     if (path === undefined || stat === undefined || !stat.isFile()) {
       response.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');

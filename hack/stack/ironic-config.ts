@@ -135,6 +135,11 @@ bios_delay = 0
 storage_delay = 0
 rescue_delay = 0
 
+[oci]
+# The artifacts server's OCI registry is plain HTTP on loopback: Ironic tries HTTPS first and
+# falls back on the TLS error, then hands the ramdisk http:// blob URLs.
+permit_fallback_to_http_transport = true
+
 [oslo_concurrency]
 lock_path = ${options.stateDir}/locks
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startAgentSimulator } from './agent-simulator.ts';
-import { startArtifactsServer } from './artifacts.ts';
+import { startArtifactsServer, writeRegistryConfig } from './artifacts.ts';
 import { writeArtifacts } from '../artifacts/images.ts';
 import type { BasicCredentials } from './htpasswd.ts';
 import { startIpmiBmc } from './ipmi-bmc.ts';
@@ -65,7 +65,8 @@ export async function stackUp(options: StackOptions): Promise<StackEnv> {
     const artifactsRoot = join(stateDir, 'artifacts');
     const { images } = writeArtifacts(artifactsRoot);
     log('starting the artifacts server');
-    const artifacts = await startArtifactsServer({ stateDir, root: artifactsRoot, port: artifactsPort });
+    const registry = writeRegistryConfig({ stateDir, artifactsRoot, image: images[0]!.path });
+    const artifacts = await startArtifactsServer({ stateDir, root: artifactsRoot, port: artifactsPort, registryConfigFile: registry.configFile });
     track(artifacts, { kind: 'http', url: `${artifacts.url}/ipa.kernel` });
 
     const ironicUrl = `http://127.0.0.1:${ironicPort}`;
@@ -123,6 +124,11 @@ export async function stackUp(options: StackOptions): Promise<StackEnv> {
       artifactsUrl: artifacts.url,
       images: images.map((image) => ({ url: `${artifacts.url}/${image.path}`, sha256: image.sha256, md5: image.md5,
         sizeBytes: image.sizeBytes })),
+      ociRegistry: {
+        image: `oci://${artifacts.url.replace('http://', '')}/${registry.repository}:${registry.tag}`,
+        requestsUrl: `${artifacts.url}/registry/requests`,
+        credentials: registry.credentials,
+      },
       ipmiBmc: { address: ipmiBmc.address, bootMacAddress: '00:5a:91:ff:ff:01', credentials: bmcAuth ?? defaultBmcCredentials },
       systems: systems.map((system) => ({
         ...system,

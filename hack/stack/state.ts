@@ -54,6 +54,11 @@ export const stackEnvSchema = z.object({
   agentSimulatorUrl: z.string(),
   artifactsUrl: z.string(),
   images: z.array(z.object({ url: z.string(), sha256: z.string(), md5: z.string(), sizeBytes: z.number() })),
+  /**
+   * The artifacts server's OCI registry (basic auth): `image` is images[0] as an OCI artifact,
+   * `requestsUrl` lists what the registry answered and to whom. Absent in stacks from before it.
+   */
+  ociRegistry: z.object({ image: z.string(), requestsUrl: z.string(), credentials }).optional(),
   systems: z.array(systemRecord),
   /** An IPMI BMC on loopback UDP (pyghmi), with the boot MAC of the server it pretends to manage. */
   ipmiBmc: z.object({ address: z.string(), bootMacAddress: z.string(), credentials }),

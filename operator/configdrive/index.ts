@@ -16,3 +16,5 @@ export type { SecretData } from './read-host-config-value.ts';
 export { readHostConfigValue } from './read-host-config-value.ts';
 export type { YamlMapResult } from './yaml-map.ts';
 export { parseYamlMap } from './yaml-map.ts';
+export type { DockerConfigSecret, RegistryCredentialsProblem, RegistryCredentialsResult } from './registry-credentials.ts';
+export { DOCKER_CFG_TYPE, DOCKER_CONFIG_JSON_TYPE, registryCredentials, registryHost } from './registry-credentials.ts';

@@ -15,7 +15,7 @@ export interface InstanceSettingsOptions {
   bootMode: BootMode;
   rootDeviceHints: RootDeviceHints | undefined;
   customDeployMethod?: string | undefined;
-  /** Base64 registry credentials for oci:// images (`instance_info.image_pull_secret`). */
+  /** Registry credentials for oci:// images, `username:password` as Ironic takes them (`instance_info.image_pull_secret`). */
   imagePullSecret?: string | undefined;
   /** The node's current `deploy_interface`, to know whether an override must be cleared. */
   currentDeployInterface?: string | undefined;

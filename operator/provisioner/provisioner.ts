@@ -104,7 +104,7 @@ export interface ProvisionOptions {
   retryAfterFailure: boolean;
   /** A forced reboot was asked for while the deploy ramdisk waits: undeploy to boot a new one. */
   forceReboot?: boolean;
-  /** Base64 registry credentials for oci:// images (`instance_info.image_pull_secret`). */
+  /** Registry credentials for oci:// images, `username:password` (`instance_info.image_pull_secret`). */
   imagePullSecret?: string;
 }
 

@@ -30,6 +30,12 @@ export function testSecretValues(env: StackEnv): SecretValue[] {
   if (env.bmcCredentials) values.push({ label: 'the stack BMC password', value: env.bmcCredentials.password });
   values.push({ label: 'the IPMI BMC password', value: env.ipmiBmc.credentials.password });
   if (env.ironicAuth) values.push({ label: 'the Ironic basic-auth password', value: env.ironicAuth.password });
+  if (env.ociRegistry) {
+    const { username, password } = env.ociRegistry.credentials;
+    values.push({ label: 'the OCI registry password', value: password });
+    // As a basic Authorization header carries it, which Ironic passes to the ramdisk.
+    values.push({ label: 'the OCI registry credentials in base64', value: Buffer.from(`${username}:${password}`).toString('base64') });
+  }
   for (const file of filesUnder(join(repoRoot, 'test'), (name) => name.endsWith('.ts'))) {
     const text = readFileSync(file, 'utf8');
     // Shorter literals (`password`) are words every log carries, not values.

@@ -1,7 +1,8 @@
 import type { RamdiskAgent } from '../agent.ts';
 import type { DiskWipeRecord } from '../records.ts';
-import { usableDisks } from './disks.ts';
+import { osInstallDisk, usableDisks } from './disks.ts';
 import { prepareImage } from './image-write.ts';
+import { CUSTOM_DEPLOY_STEPS } from './step-lists.ts';
 import type { CommandParams } from './types.ts';
 
 /** A step of the simulated GenericHardwareManager; `args` are the step's own arguments. */
@@ -29,6 +30,15 @@ function wipeDisks(method: (device: string) => DiskWipeRecord['method']): StepIm
 
 const nothingToDo: StepImplementation = async () => null;
 
+/** The custom hardware manager's deploy step: recorded with the disk it installs to; no image is downloaded. */
+const customDeploy: StepImplementation = async (agent, step, args) => {
+  const { systemUuid, records, logger } = agent.services;
+  const device = osInstallDisk(agent).name;
+  records.addCustomDeployStep(systemUuid, { nodeUuid: agent.node?.uuid ?? null, step, args, device });
+  logger.info('custom deploy step ran', { systemUuid, step, device });
+  return null;
+};
+
 export const hardwareSteps: Readonly<Record<string, StepImplementation>> = {
   // IPA prefers NVMe format / ATA secure erase and falls back to shred; the simulated SATA disks use shred.
   erase_devices: wipeDisks((device) => (device.startsWith('/dev/nvme') ? 'nvme-format' : 'shred')),
@@ -45,6 +55,7 @@ export const hardwareSteps: Readonly<Record<string, StepImplementation>> = {
   burnin_memory: nothingToDo,
   burnin_network: nothingToDo,
   inject_files: nothingToDo,
+  ...Object.fromEntries(CUSTOM_DEPLOY_STEPS.map((name) => [name, customDeploy])),
   write_image: async (agent, _step, args) => ({
     // IPA's write_image step waits for prepare_image and returns that command's result.
     result: `prepare_image: ${await prepareImage(agent, args.image_info, args.configdrive)}`,

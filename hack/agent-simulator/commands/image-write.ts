@@ -64,6 +64,7 @@ export async function prepareImage(agent: RamdiskAgent, rawInfo: unknown, config
     imageId: typeof partial.id === 'string' ? partial.id : 'unknown',
     diskFormat: typeof partial.disk_format === 'string' ? partial.disk_format : null,
     imageType: partial.image_type === 'partition' ? ('partition' as const) : ('whole-disk' as const),
+    requestAuthorization: typeof partial.image_request_authorization === 'string' && partial.image_request_authorization !== '',
   };
   let device: string | null = null;
   let downloaded: DownloadedImage | undefined;

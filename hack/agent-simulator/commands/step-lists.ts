@@ -9,8 +9,14 @@ export interface AgentStep {
   argsinfo?: Record<string, unknown>;
 }
 
-export const HARDWARE_MANAGER_VERSIONS = { generic_hardware_manager: '1.2' } as const;
+export const HARDWARE_MANAGER_VERSIONS = { generic_hardware_manager: '1.2', custom_deploy_hardware_manager: '1.0' } as const;
 const MANAGER = 'GenericHardwareManager';
+/**
+ * A site's own hardware manager, as an IPA image built for custom deploys carries: its deploy
+ * steps are what BareMetalHost `customDeploy.method` names (Ironic's custom-agent deploy).
+ */
+const CUSTOM_MANAGER = 'CustomDeployHardwareManager';
+export const CUSTOM_DEPLOY_STEPS = ['install_coreos'] as const;
 
 const RAID_APPLY_CONFIGURATION_ARGSINFO = {
   raid_config: { description: 'The RAID configuration to apply.', required: true },
@@ -68,6 +74,8 @@ export function deploySteps(): Record<string, AgentStep[]> {
       step('inject_files', 0, 'deploy', { argsinfo: INJECT_FILES_ARGSINFO }),
       step('execute_bootc_install', 0, 'deploy'),
     ],
+    // Priority 0: run only when a deployment asks for it.
+    [CUSTOM_MANAGER]: CUSTOM_DEPLOY_STEPS.map((name) => step(name, 0, 'deploy')),
   };
 }
 

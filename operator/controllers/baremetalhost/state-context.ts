@@ -10,6 +10,7 @@ import type { Provisioner } from '../../provisioner/provisioner.ts';
 import type { Logger } from '../../runtime/logger.ts';
 import type { FirmwareSettingChange } from '../hostfirmwaresettings/index.ts';
 import type { HostEvent } from './events.ts';
+import type { ImagePullSecretResult } from './image-pull-secret-reader.ts';
 
 /** The operations whose durations BMO records in operationHistory and histograms. */
 export type Operation = 'register' | 'inspect' | 'provision' | 'deprovision';
@@ -35,6 +36,8 @@ export interface HostPorts {
   replaceHardwareData(details: HardwareDetails): Promise<void>;
   /** Reads the userData, networkData and metaData Secrets into a config drive. */
   readConfigDrive(): Promise<HostConfigResult<ConfigDrive | undefined>>;
+  /** Registry credentials (`username:password`) for an oci:// image from its `ociAuthSecretName`. */
+  readImagePullSecret(): Promise<ImagePullSecretResult>;
   /** Removes annotations from the host (a metadata patch, not a status write). */
   removeAnnotations(keys: string[]): Promise<void>;
   /** Records in the HostFirmwareComponents status that these updates were started (BMO's status.updates). */

@@ -205,6 +205,7 @@ export function recordsSince(now: SystemRecords, before: SystemRecords): SystemR
     inspections: now.inspections.slice(before.inspections.length),
     diskWipes: now.diskWipes.slice(before.diskWipes.length),
     imageWrites: now.imageWrites.slice(before.imageWrites.length),
+    customDeploySteps: now.customDeploySteps.slice(before.customDeploySteps.length),
     nodes: now.nodes.slice(before.nodes.length),
     gracefulShutdowns: now.gracefulShutdowns.slice(before.gracefulShutdowns.length),
   };

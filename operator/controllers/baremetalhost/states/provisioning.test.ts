@@ -89,4 +89,24 @@ describe('provisioning', () => {
     expect(await handleProvisioning(host, contextFor(provisioner))).toEqual({ kind: 'complete', next: 'provisioned' });
     expect(host.status.provisioning.customDeploy).toEqual({ method: 'install_coreos' });
   });
+
+  it('passes the OCI pull credentials to the provisioner', async () => {
+    const provisioner = new ScriptedProvisioner().script('provision', done());
+    const context = contextFor(provisioner);
+    context.ports.readImagePullSecret = async () => ({ ok: true, credentials: 'robot:s3cret' });
+    const host = hostFor({ spec: { image: { url: 'oci://127.0.0.1:5000/os:1', ociAuthSecretName: 'pull' } }, status: registeredStatus('provisioning') });
+    expect(await handleProvisioning(host, context)).toEqual({ kind: 'complete', next: 'provisioned' });
+    expect(provisioner.callsOf('provision')[0]).toMatchObject({ imagePullSecret: 'robot:s3cret' });
+  });
+
+  it('turns an unusable pull Secret into a provisioning error with BMO\'s event, before calling the provisioner', async () => {
+    const provisioner = new ScriptedProvisioner();
+    const context = contextFor(provisioner);
+    const message = 'secret "pull" has unsupported type "Opaque" (expected kubernetes.io/dockerconfigjson or kubernetes.io/dockercfg)';
+    context.ports.readImagePullSecret = async () => ({ ok: false, message, reason: 'ImageAuthFormatUnsupported' });
+    const host = hostFor({ spec: { image: { url: 'oci://127.0.0.1:5000/os:1', ociAuthSecretName: 'pull' } }, status: registeredStatus('provisioning') });
+    expect(await handleProvisioning(host, context)).toEqual({ kind: 'failed', errorType: 'provisioning error', message });
+    expect(context.events).toEqual([{ type: 'Warning', reason: 'ImageAuthFormatUnsupported', message }]);
+    expect(provisioner.callsOf('provision')).toEqual([]);
+  });
 });

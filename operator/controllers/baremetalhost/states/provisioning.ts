@@ -2,7 +2,7 @@ import { provisioningImageProblem } from '../../../configdrive/index.ts';
 import { REBOOT_ANNOTATION_PREFIX } from '../../../api/annotations.ts';
 import { complete, continueAfter, failed } from '../action.ts';
 import { hasOneShotReboot, rebootRequest } from '../annotations.ts';
-import { normal } from '../events.ts';
+import { normal, warning } from '../events.ts';
 import { bootModeOf, identityOf, provisioningCancelled } from '../host.ts';
 import { note, publish } from '../state-context.ts';
 import type { StateHandler } from './handler.ts';
@@ -30,6 +30,14 @@ export const handleProvisioning: StateHandler = async (host, context) => {
     return failed('provisioning error', drive.error.message);
   }
 
+  const pullSecret = await context.ports.readImagePullSecret();
+  if (!pullSecret.ok) {
+    // BMO's extra event names what is wrong with the Secret; the error event follows from `failed`.
+    if (pullSecret.reason) publish(context, warning(pullSecret.reason, pullSecret.message));
+    context.log.info('image pull secret unusable', { secret: host.spec.image?.ociAuthSecretName, problem: pullSecret.message });
+    return failed('provisioning error', pullSecret.message);
+  }
+
   const result = await context.provisioner.provision({
     host: identityOf(host),
     ...(host.spec.image ? { image: host.spec.image } : {}),
@@ -37,6 +45,7 @@ export const handleProvisioning: StateHandler = async (host, context) => {
     ...(drive.value ? { configDrive: drive.value } : {}),
     ...(status.provisioning.rootDeviceHints ? { rootDeviceHints: status.provisioning.rootDeviceHints } : {}),
     bootMode: status.provisioning.bootMode ?? bootModeOf(host),
+    ...(pullSecret.credentials !== undefined ? { imagePullSecret: pullSecret.credentials } : {}),
     retryAfterFailure: false,
     forceReboot: rebootRequest(host, { forcedOnly: true }).requested,
   });

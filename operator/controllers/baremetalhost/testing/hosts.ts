@@ -65,6 +65,7 @@ export function contextFor(provisioner: Provisioner, overrides: Partial<StateCon
         storedHardware.push(details);
       },
       readConfigDrive: async () => ({ ok: true, value: { meta_data: { uuid: 'uid-0' } } }),
+      readImagePullSecret: async () => ({ ok: true, credentials: undefined }),
       removeAnnotations: async (keys) => {
         removedAnnotations.push([...keys]);
       },
