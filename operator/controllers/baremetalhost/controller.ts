@@ -2,6 +2,7 @@ import { BareMetalHostResource } from '../../api/baremetalhost.ts';
 import { HardwareDataResource } from '../../api/hardwaredata.ts';
 import { HostFirmwareComponentsResource, hostFirmwareComponentsSchema } from '../../api/hostfirmwarecomponents.ts';
 import { HostFirmwareSettingsResource, hostFirmwareSettingsSchema } from '../../api/hostfirmwaresettings.ts';
+import { HostUpdatePolicyResource } from '../../api/hostupdatepolicy.ts';
 import { patchStatus } from '../../runtime/status.ts';
 import type { Provisioner } from '../../provisioner/provisioner.ts';
 import type { Controller } from '../../runtime/controller.ts';
@@ -22,6 +23,7 @@ import { BareMetalHostReconciler } from './reconciler.ts';
 import { CLAIMED_SECRET_SELECTOR, SecretStore } from './secret-store.ts';
 import type { SecretObject } from './secret-store.ts';
 import type { StateMachineSettings } from './state-context.ts';
+import { UpdatePolicyStore } from './update-policy-store.ts';
 
 export const CONTROLLER_NAME = 'baremetalhost';
 
@@ -86,6 +88,7 @@ export function setupBareMetalHostController(manager: Manager, options: BareMeta
         if (cached) await patchStatus(componentsClient, cached, { updates });
       },
     },
+    updatePolicies: new UpdatePolicyStore({ client: manager.client(HostUpdatePolicyResource), cache: manager.informer(HostUpdatePolicyResource) }),
     provisioner: options.provisioner,
     events: manager.eventRecorder(EVENT_SOURCE),
     metrics: createHostMetrics(manager.registry, { hosts: () => hostCache.list().map(summaryOf) }),

@@ -29,6 +29,7 @@ const OPERATOR_GRANTS = [
   ...verbs('metal3.io/hostfirmwarecomponents', ['get', 'list', 'watch', 'create']),
   'patch metal3.io/hostfirmwarecomponents/status',
   ...verbs('metal3.io/firmwareschemas', ['get', 'list', 'watch', 'create', 'update']),
+  ...verbs('metal3.io/hostupdatepolicies', ['get', 'list', 'watch', 'update']),
   ...verbs('core/secrets', ['get', 'list', 'watch', 'patch']),
   ...EVENTS,
 ];

@@ -5,6 +5,7 @@ import type { BareMetalHostSpecInput } from '../../../api/baremetalhost-spec.ts'
 import { bareMetalHostStatusSchema } from '../../../api/baremetalhost-status.ts';
 import { BAREMETALHOST_FINALIZER } from '../../../api/finalizers.ts';
 import type { HardwareDetails } from '../../../api/hardware-details.ts';
+import type { HostUpdatePolicySpec } from '../../../api/hostupdatepolicy.ts';
 import { bmcAccessFor } from '../../../bmc/index.ts';
 import type { Provisioner } from '../../../provisioner/provisioner.ts';
 import { silentLogger } from '../../../runtime/logger.ts';
@@ -43,6 +44,10 @@ export interface TestContext extends StateContext {
   storedHardware: HardwareDetails[];
   /** Updates the preparing handler recorded as started in HostFirmwareComponents. */
   recordedUpdates: Array<Array<{ component: string; url: string }>>;
+  /** The host's HostUpdatePolicy, as acquireUpdatePolicy answers; tests set it. */
+  updatePolicy: HostUpdatePolicySpec | undefined;
+  /** How many times the policy was acquired. */
+  policyLookups: number;
 }
 
 /** A state context with recording ports, a fixed clock and valid credentials. */
@@ -50,7 +55,7 @@ export function contextFor(provisioner: Provisioner, overrides: Partial<StateCon
   const removedAnnotations: string[][] = [];
   const storedHardware: HardwareDetails[] = [];
   const recordedUpdates: Array<Array<{ component: string; url: string }>> = [];
-  return {
+  const context: TestContext = {
     provisioner,
     credentials: credentialsFor(),
     settings: { maxProvisioningRetries: 5, deletionTimeoutMs: 60 * 60_000 },
@@ -65,6 +70,10 @@ export function contextFor(provisioner: Provisioner, overrides: Partial<StateCon
       recordFirmwareUpdates: async (updates) => {
         recordedUpdates.push(structuredClone(updates));
       },
+      acquireUpdatePolicy: async () => {
+        context.policyLookups += 1;
+        return context.updatePolicy;
+      },
     },
     takeProvisioningSlot: () => true,
     now: () => TEST_NOW,
@@ -75,8 +84,11 @@ export function contextFor(provisioner: Provisioner, overrides: Partial<StateCon
     removedAnnotations,
     storedHardware,
     recordedUpdates,
+    updatePolicy: undefined,
+    policyLookups: 0,
     ...overrides,
   };
+  return context;
 }
 
 /** Event reasons published so far. */
