@@ -196,9 +196,10 @@ describe('servicing a provisioned host through real Ironic (HostUpdatePolicy onR
     expect(record.bios).toMatchObject({ ProcTurboMode: 'Disabled' });
     // Ironic ran it as servicing, is back to active, and its BIOS API has the new value.
     const history = await servicingHistory(nodes.serviced);
-    expect(history.filter((event) => event.startsWith('Starting servicing')).length).toBe(1);
-    expect(history.filter((event) => event.startsWith('Servicing completed successfully')).length).toBe(1);
-    expect(history.every((event) => event.includes("'step': 'apply_configuration'"))).toBe(true);
+    const started = history.filter((event) => event.startsWith('Starting servicing'));
+    expect(started).toHaveLength(1);
+    expect(started[0]).toContain("'step': 'apply_configuration'");
+    expect(history.filter((event) => event.startsWith('Servicing completed successfully'))).toHaveLength(1);
     expect((await ironic.node(nodes.serviced)).provision_state).toBe('active');
     expect(await biosInIronic(nodes.serviced)).toMatchObject({ ProcTurboMode: 'Disabled' });
     const settled = await waitForSettings('serviced', (hfs) => current(hfs, 'ChangeDetected') === 'False', minutes(2));
