@@ -78,7 +78,7 @@ function settingsPatch(context: ProvisionerContext, node: Node, options: Registe
  * ones too) are left alone.
  */
 function instanceOfDeployedHost(patch: NodePatch, node: Node, options: RegisterOptions): void {
-  if (DEPLOYED_STATES.has(node.provision_state) || (!options.currentImage && !options.hasCustomDeploy)) return;
+  if (DEPLOYED_STATES.has(node.provision_state ?? '') || (!options.currentImage && !options.hasCustomDeploy)) return;
   patch.field('instance_uuid', options.host.uid, node.instance_uuid);
   if (!options.currentImage || options.hasCustomDeploy) return;
   const settings = instanceSettings({
