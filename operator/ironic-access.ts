@@ -50,6 +50,7 @@ export class IronicAccessWatch {
       register: (o) => guard(() => provisioner.register(o)),
       inspect: (o) => guard(() => provisioner.inspect(o)),
       prepare: (o) => guard(() => provisioner.prepare(o)),
+      service: (o) => guard(() => provisioner.service(o)),
       provision: (o) => guard(() => provisioner.provision(o)),
       adopt: (o) => guard(() => provisioner.adopt(o)),
       deprovision: (o) => guard(() => provisioner.deprovision(o)),

@@ -17,6 +17,7 @@ export * from './hardware-details.ts';
 export * from './hardwaredata.ts';
 export * from './hostfirmwarecomponents.ts';
 export * from './hostfirmwaresettings.ts';
+export * from './hostupdatepolicy.ts';
 export * from './image.ts';
 export * from './labels.ts';
 export * from './network-interface.ts';

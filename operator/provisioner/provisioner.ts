@@ -88,6 +88,24 @@ export interface PrepareOptions {
   firmwareUpdates?: Array<{ component: string; url: string }>;
 }
 
+/** BMO's ServicingData: firmware changes for a provisioned host, run by Ironic servicing. */
+export interface ServiceOptions {
+  host: HostIdentity;
+  /** BIOS settings to change (allowed by the HostUpdatePolicy, valid and differing from status). */
+  firmwareSettings?: Array<{ name: string; value: string | number }>;
+  /** Firmware components to flash (allowed by the HostUpdatePolicy, not started yet). */
+  firmwareUpdates?: Array<{ component: string; url: string }>;
+  /**
+   * BMO's HasFirmwareSpec: the allowed specs still ask for something. When the user withdrew
+   * every change, a failed or waiting service is aborted.
+   */
+  hasFirmwareSpec: boolean;
+  /** BMO's `unprepared`: changes are pending, so an active node starts servicing. */
+  changesPending: boolean;
+  /** The last attempt failed with a servicing error: start it again. */
+  retryAfterFailure: boolean;
+}
+
 export interface ConfigDrive {
   meta_data: Record<string, unknown>;
   user_data?: string;
@@ -172,6 +190,8 @@ export interface Provisioner {
   register(options: RegisterOptions): Promise<ProvisionerResult<{ nodeId: string }>>;
   inspect(options: InspectOptions): Promise<ProvisionerResult<{ hardware: HardwareDetails }>>;
   prepare(options: PrepareOptions): Promise<ProvisionerResult>;
+  /** Firmware changes on a deployed node without re-imaging it (Ironic servicing); done when the node is active again. */
+  service(options: ServiceOptions): Promise<ProvisionerResult>;
   provision(options: ProvisionOptions): Promise<ProvisionerResult>;
   /** Re-adopt a provisioned node (after Ironic lost its database) without touching its disks. */
   adopt(options: AdoptOptions): Promise<ProvisionerResult>;

@@ -1,6 +1,7 @@
 import { FirmwareSchemaResource, firmwareSchemaSpecSchema } from '../firmwareschema.ts';
 import { HostFirmwareComponentsResource, hostFirmwareComponentsSpecSchema, hostFirmwareComponentsStatusSchema } from '../hostfirmwarecomponents.ts';
 import { HostFirmwareSettingsResource, hostFirmwareSettingsSpecSchema, hostFirmwareSettingsStatusSchema } from '../hostfirmwaresettings.ts';
+import { HostUpdatePolicyResource, hostUpdatePolicySpecSchema } from '../hostupdatepolicy.ts';
 import type { CrdSource } from './custom-resource-definition.ts';
 import type { PrinterColumn } from './printer-column.ts';
 
@@ -77,6 +78,25 @@ export const hostFirmwareComponentsCrdSource: CrdSource = {
     { name: 'BIOS', type: 'string', jsonPath: '.status.components[?(@.component=="bios")].currentVersion', description: 'Current BIOS version' },
     { name: 'BMC', type: 'string', jsonPath: '.status.components[?(@.component=="bmc")].currentVersion', description: 'Current BMC version' },
     { name: 'Updated', type: 'date', jsonPath: '.status.lastUpdated', description: 'When the status last changed' },
+    AGE,
+  ],
+};
+
+/** BMO's HostUpdatePolicy: named after its host, it opts the host into servicing; no status. */
+export const hostUpdatePolicyCrdSource: CrdSource = {
+  group: HostUpdatePolicyResource.group,
+  version: HostUpdatePolicyResource.version,
+  kind: HostUpdatePolicyResource.kind,
+  listKind: 'HostUpdatePolicyList',
+  plural: HostUpdatePolicyResource.plural,
+  singular: 'hostupdatepolicy',
+  scope: 'Namespaced',
+  description: 'When firmware changes reach the BareMetalHost of the same name: onReboot lets a provisioned host take them through servicing when it next powers on.',
+  spec: hostUpdatePolicySpecSchema,
+  specDescription: 'The policy for firmware settings and for firmware updates.',
+  printerColumns: [
+    { name: 'Settings', type: 'string', jsonPath: '.spec.firmwareSettings', description: 'When HostFirmwareSettings changes are applied' },
+    { name: 'Updates', type: 'string', jsonPath: '.spec.firmwareUpdates', description: 'When HostFirmwareComponents updates are applied' },
     AGE,
   ],
 };

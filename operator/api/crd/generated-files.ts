@@ -1,7 +1,7 @@
 import { bareMetalHostCrdSource } from './baremetalhost-crd.ts';
 import { buildCustomResourceDefinition, type CrdSource } from './custom-resource-definition.ts';
 import { dataImageCrdSource } from './dataimage-crd.ts';
-import { firmwareSchemaCrdSource, hostFirmwareComponentsCrdSource, hostFirmwareSettingsCrdSource } from './firmware-crds.ts';
+import { firmwareSchemaCrdSource, hostFirmwareComponentsCrdSource, hostFirmwareSettingsCrdSource, hostUpdatePolicyCrdSource } from './firmware-crds.ts';
 import { hardwareDataCrdSource } from './hardwaredata-crd.ts';
 import { renderYaml } from './render-yaml.ts';
 
@@ -10,7 +10,10 @@ import type { GeneratedFile } from './sync-files.ts';
 export type { GeneratedFile };
 
 export const CRD_DIRECTORY = 'deploy/crds';
-export const CRD_SOURCES: readonly CrdSource[] = [bareMetalHostCrdSource, hardwareDataCrdSource, hostFirmwareSettingsCrdSource, firmwareSchemaCrdSource, hostFirmwareComponentsCrdSource, dataImageCrdSource];
+export const CRD_SOURCES: readonly CrdSource[] = [
+  bareMetalHostCrdSource, hardwareDataCrdSource, hostFirmwareSettingsCrdSource, firmwareSchemaCrdSource, hostFirmwareComponentsCrdSource, dataImageCrdSource,
+  hostUpdatePolicyCrdSource,
+];
 
 export function crdFileName(source: CrdSource): string {
   return `${source.group}_${source.plural}.yaml`;

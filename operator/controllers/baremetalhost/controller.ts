@@ -3,6 +3,7 @@ import { DataImageResource, dataImageSchema } from '../../api/dataimage.ts';
 import { HardwareDataResource } from '../../api/hardwaredata.ts';
 import { HostFirmwareComponentsResource, hostFirmwareComponentsSchema } from '../../api/hostfirmwarecomponents.ts';
 import { HostFirmwareSettingsResource, hostFirmwareSettingsSchema } from '../../api/hostfirmwaresettings.ts';
+import { HostUpdatePolicyResource } from '../../api/hostupdatepolicy.ts';
 import { patchStatus } from '../../runtime/status.ts';
 import type { Provisioner } from '../../provisioner/provisioner.ts';
 import type { Controller } from '../../runtime/controller.ts';
@@ -23,6 +24,7 @@ import { BareMetalHostReconciler } from './reconciler.ts';
 import { CLAIMED_SECRET_SELECTOR, SecretStore } from './secret-store.ts';
 import type { SecretObject } from './secret-store.ts';
 import type { StateMachineSettings } from './state-context.ts';
+import { UpdatePolicyStore } from './update-policy-store.ts';
 
 export const CONTROLLER_NAME = 'baremetalhost';
 
@@ -95,6 +97,7 @@ export function setupBareMetalHostController(manager: Manager, options: BareMeta
         await patchStatus(dataImageClient, image, status);
       },
     },
+    updatePolicies: new UpdatePolicyStore({ client: manager.client(HostUpdatePolicyResource), cache: manager.informer(HostUpdatePolicyResource) }),
     provisioner: options.provisioner,
     events: manager.eventRecorder(EVENT_SOURCE),
     metrics: createHostMetrics(manager.registry, { hosts: () => hostCache.list().map(summaryOf) }),

@@ -8,6 +8,7 @@ import { normal, warning } from './events.ts';
 import { clearError } from './host-status.ts';
 import type { Host } from './host.ts';
 import { identityOf, stateOf } from './host.ts';
+import { serviceIfNeeded, servicingConsidered } from './servicing.ts';
 import type { StateContext } from './state-context.ts';
 import { note, publish } from './state-context.ts';
 import { stillBusy } from './states/handler.ts';
@@ -16,8 +17,9 @@ const SOFT_POWER_OFF_FAILED = 'Continuing with hard poweroff after soft poweroff
 
 /**
  * BMO's `manageHostPower` for hosts at rest (available, provisioned, externally
- * provisioned): mirror the observed power state, honour reboot annotations, and drive
- * the power towards `spec.online`. Looks again every minute.
+ * provisioned): mirror the observed power state, honour reboot annotations, service
+ * firmware changes on the way to power on, and drive the power towards `spec.online`.
+ * Looks again every minute.
  */
 export async function manageHostPower(host: Host, context: StateContext): Promise<Action> {
   const status = host.status;
@@ -38,6 +40,11 @@ export async function manageHostPower(host: Host, context: StateContext): Promis
   if (!status.poweredOn && hasOneShotReboot(host)) {
     await context.ports.removeAnnotations([REBOOT_ANNOTATION_PREFIX]);
     return continueAfter();
+  }
+  // A provisioned host being powered on takes the firmware changes its HostUpdatePolicy allows first.
+  if (servicingConsidered(host)) {
+    const servicing = await serviceIfNeeded(host, context);
+    if (servicing) return servicing;
   }
   const reboot = rebootRequest(host, { forcedOnly: !provisioned });
   for (const value of reboot.invalidValues) {

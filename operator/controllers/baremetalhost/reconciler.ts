@@ -50,6 +50,7 @@ import { RecentWrites } from './recent-writes.ts';
 import { requeueFor } from './requeue.ts';
 import type { SecretAccess } from './secret-store.ts';
 import type { HostCredentials, StateContext, StateMachineSettings } from './state-context.ts';
+import type { UpdatePolicyAccess } from './update-policy-store.ts';
 import { reconcileState } from './state-machine.ts';
 
 export interface BareMetalHostReconcilerOptions {
@@ -68,6 +69,8 @@ export interface BareMetalHostReconcilerOptions {
     get(name: ObjectName): DataImage | undefined;
     writeStatus(image: DataImage, status: DataImageStatus): Promise<void>;
   };
+  /** The host's HostUpdatePolicy (same name): when servicing may apply firmware changes. */
+  updatePolicies?: UpdatePolicyAccess;
   provisioner: Provisioner;
   events: EventRecorder;
   metrics: HostMetrics;
@@ -200,6 +203,10 @@ export class BareMetalHostReconciler implements Reconciler {
       ...(inputs.hardwareData ? { hardwareData: inputs.hardwareData } : {}),
       firmwareSettingChanges: pendingSettingChanges(this.#options.firmwareSettings?.get(pass.request)),
       firmwareUpdates: pendingFirmwareUpdates(this.#options.firmwareComponents?.get(pass.request)),
+      firmwareSpec: {
+        settings: Object.keys(this.#options.firmwareSettings?.get(pass.request)?.spec.settings ?? {}).length > 0,
+        updates: (this.#options.firmwareComponents?.get(pass.request)?.spec.updates.length ?? 0) > 0,
+      },
       settings: this.#options.settings,
       ports: {
         replaceHardwareData: (details) =>
@@ -210,6 +217,7 @@ export class BareMetalHostReconciler implements Reconciler {
         recordFirmwareUpdates: async (updates) => this.#options.firmwareComponents?.recordUpdates(pass.request, updates),
         readDataImage: () => this.#options.dataImages?.get(pass.request),
         writeDataImageStatus: async (image, status) => this.#options.dataImages?.writeStatus(image, status),
+        acquireUpdatePolicy: async () => this.#options.updatePolicies?.acquire(pass.session.latest),
       },
       takeProvisioningSlot: () => this.#slots.take(keyOf(pass.request)),
       now: () => pass.now,

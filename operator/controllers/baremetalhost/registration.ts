@@ -6,7 +6,7 @@ import { credentialsMatch, credentialsStatusFor } from './credentials-status.ts'
 import { normal } from './events.ts';
 import { clearError, clearHostProvisioningSettings } from './host-status.ts';
 import type { Host } from './host.ts';
-import { bootModeOf, identityOf, inspectionDisabled, stateOf } from './host.ts';
+import { bootModeOf, identityOf, inspectionDisabled, isDeleting, stateOf } from './host.ts';
 import { recordOperationEnd, recordOperationStart } from './operation-history.ts';
 import { profileNameOf, updateRootDeviceHints } from './provisioning-settings.ts';
 import type { HostCredentials, StateContext } from './state-context.ts';
@@ -61,6 +61,8 @@ async function registerHost(host: Host, context: StateContext, credentials: Host
     clearError(status);
     return { kind: 'pending', action: continueAfter(result.afterMs) };
   }
+  // As BMO does at registration: a HostUpdatePolicy made for the host gets it as an owner.
+  if (!isDeleting(host)) await context.ports.acquireUpdatePolicy();
   const nodeId = result.value.nodeId;
   if (nodeId && nodeId !== status.provisioning.ID) {
     context.log.info('setting provisioning id', { id: nodeId });

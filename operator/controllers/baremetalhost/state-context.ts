@@ -2,6 +2,7 @@ import type { ErrorType } from '../../api/error-type.ts';
 import type { DataImage, DataImageStatus } from '../../api/dataimage.ts';
 import type { HardwareData } from '../../api/hardwaredata.ts';
 import type { HardwareDetails } from '../../api/hardware-details.ts';
+import type { HostUpdatePolicySpec } from '../../api/hostupdatepolicy.ts';
 import type { ProvisioningState } from '../../api/provisioning-state.ts';
 import type { BMCAccess, BMCCredentials } from '../../bmc/index.ts';
 import type { HostConfigResult } from '../../configdrive/index.ts';
@@ -46,6 +47,11 @@ export interface HostPorts {
   readDataImage(): DataImage | undefined;
   /** Merge-patches the DataImage's status. */
   writeDataImageStatus(image: DataImage, status: DataImageStatus): Promise<void>;
+  /**
+   * BMO's acquireHostUpdatePolicy: the host's HostUpdatePolicy (same name), given the host as
+   * an owner when it lacks it; undefined when there is none.
+   */
+  acquireUpdatePolicy(): Promise<HostUpdatePolicySpec | undefined>;
 }
 
 /** The credentials Secret as status.triedCredentials/goodCredentials record it. */
@@ -78,6 +84,8 @@ export interface StateContext {
   firmwareSettingChanges?: FirmwareSettingChange[];
   /** HostFirmwareComponents updates found valid and not started yet. */
   firmwareUpdates?: Array<{ component: string; url: string }>;
+  /** Whether the HostFirmwareSettings spec names any setting and the HostFirmwareComponents spec any update (BMO's HasFirmwareSpec). */
+  firmwareSpec?: { settings: boolean; updates: boolean };
   settings: StateMachineSettings;
   ports: HostPorts;
   /** A PROVISIONING_LIMIT slot for this host: true when it holds one or one was free (and is now its). */

@@ -3,26 +3,22 @@ import { FirmwareSchemaResource } from '../../api/firmwareschema.ts';
 import { HostFirmwareSettingsResource } from '../../api/hostfirmwaresettings.ts';
 import type { Provisioner } from '../../provisioner/provisioner.ts';
 import type { Controller } from '../../runtime/controller.ts';
-import type { KubeObject, ResourceType } from '../../runtime/kube-object.ts';
+import type { ResourceType } from '../../runtime/kube-object.ts';
 import type { Reconciler } from '../../runtime/reconciler.ts';
 import { objectName } from '../../runtime/kube-object.ts';
 import type { Manager } from '../../runtime/manager.ts';
 import { generationChanged } from '../../runtime/predicates.ts';
 import type { Predicate } from '../../runtime/predicates.ts';
+import { firmwareReadMarker } from './host-readable.ts';
 import { HostFirmwareSettingsReconciler } from './reconciler.ts';
 import { FirmwareSchemaStore } from './schema-store.ts';
 
 export const CONTROLLER_NAME = 'hostfirmwaresettings';
 export const EVENT_SOURCE = 'metal3-hostfirmwaresettings-controller';
 
-const nodeAndState = (host: KubeObject): string => {
-  const provisioning = (host.status as { provisioning?: { ID?: string; state?: string } } | undefined)?.provisioning;
-  return `${provisioning?.ID ?? ''}/${provisioning?.state ?? ''}`;
-};
-
-/** A host got a node or moved to another state: the moments Ironic refreshes its BIOS copy. */
+/** A host got a node, moved to another state, or started or ended servicing: the moments Ironic refreshes its BIOS copy. */
 export const hostNodeOrStateChanged: Predicate = {
-  update: (oldHost, newHost) => nodeAndState(oldHost) !== nodeAndState(newHost),
+  update: (oldHost, newHost) => firmwareReadMarker(oldHost) !== firmwareReadMarker(newHost),
   delete: () => false,
 };
 

@@ -2,6 +2,7 @@
 // plus registration, before Ironic has read the BMC).
 import type { BareMetalHost } from '../../api/baremetalhost.ts';
 import type { HostIdentity } from '../../provisioner/provisioner.ts';
+import type { KubeObject } from '../../runtime/kube-object.ts';
 
 const NOT_READABLE_STATES = new Set(['', 'unmanaged', 'registering', 'deleting', 'powering off before delete']);
 
@@ -20,7 +21,18 @@ export function firmwareHostIdentity(host: BareMetalHost): HostIdentity {
   return { namespace: host.metadata.namespace ?? '', name: host.metadata.name ?? '', uid: host.metadata.uid ?? '', ...(nodeId ? { nodeId } : {}) };
 }
 
-/** The host's Ironic node and provisioning state: a new one is when Ironic refreshed its copy of the firmware. */
-export function firmwareReadMarker(host: BareMetalHost): string {
-  return `${host.status?.provisioning.ID ?? ''}/${host.status?.provisioning.state ?? ''}`;
+/** The status fields the marker reads, as a cached (unparsed) host has them too. */
+interface MarkedStatus {
+  operationalStatus?: string;
+  provisioning?: { ID?: string; state?: string };
+}
+
+/**
+ * The host's Ironic node, provisioning state and whether it is servicing: a change of any is
+ * when Ironic refreshed its copy of the firmware (servicing keeps the host `provisioned`).
+ */
+export function firmwareReadMarker(host: KubeObject): string {
+  const status = (host as { status?: unknown }).status as MarkedStatus | undefined;
+  const servicing = status?.operationalStatus === 'servicing' ? '/servicing' : '';
+  return `${status?.provisioning?.ID ?? ''}/${status?.provisioning?.state ?? ''}${servicing}`;
 }

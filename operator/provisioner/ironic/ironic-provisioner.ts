@@ -20,6 +20,7 @@ import { powerOff, powerOn } from './power.ts';
 import { prepare } from './prepare.ts';
 import { provision } from './provision.ts';
 import { register } from './register.ts';
+import { service } from './service.ts';
 
 /**
  * Runs one verb for one host. Client failures that no verb turned into a result (an outage,
@@ -46,6 +47,7 @@ export function createIronicProvisioner(options: IronicProvisionerOptions): Prov
     register: (o) => run(context, 'register', o.host, (c) => register(c, o)),
     inspect: (o) => run(context, 'inspect', o.host, (c) => inspect(c, o)),
     prepare: (o) => run(context, 'prepare', o.host, (c) => prepare(c, o)),
+    service: (o) => run(context, 'service', o.host, (c) => service(c, o)),
     provision: (o) => run(context, 'provision', o.host, (c) => provision(c, o)),
     adopt: (o) => run(context, 'adopt', o.host, (c) => adopt(c, o)),
     deprovision: (o) => run(context, 'deprovision', o.host, (c) => deprovision(c, o)),

@@ -5,6 +5,7 @@ import type { PrepareOptions } from '../provisioner.ts';
 import { done, failed } from '../result.ts';
 import type { ProvisionerResult } from '../result.ts';
 import type { ProvisionerContext } from './context.ts';
+import { firmwareSteps, withUnappliedSettings } from './firmware-steps.ts';
 import { transient, writeRefused } from './ironic-errors.ts';
 import { NodePatch } from './node-patch.ts';
 import { loadHostNode } from './node-lookup.ts';
@@ -20,14 +21,7 @@ function bmcRaidInterface(node: Node, options: PrepareOptions): string {
 function manualCleanSteps(node: Node, options: PrepareOptions): RaidResult<CleanStep[]> {
   const raid = raidCleanSteps(bmcRaidInterface(node, options), options.raid, options.actualRaid);
   if (!raid.ok) return raid;
-  const steps = [...raid.value];
-  if (options.firmwareSettings?.length) {
-    steps.push({ interface: 'bios', step: 'apply_configuration', args: { settings: options.firmwareSettings } });
-  }
-  if (options.firmwareUpdates?.length) {
-    steps.push({ interface: 'firmware', step: 'update', args: { settings: options.firmwareUpdates } });
-  }
-  return { ok: true, value: steps };
+  return { ok: true, value: [...raid.value, ...firmwareSteps(options)] };
 }
 
 /** raid_interface and target_raid_config, which create_configuration reads. */
@@ -46,18 +40,6 @@ async function setTargetRaid(context: ProvisionerContext, node: Node, options: P
     return writeRefused('failed to set the target RAID configuration', error, context.delays);
   }
   return { kind: 'ready', node: patched.node };
-}
-
-/**
- * Drops the BIOS settings Ironic already reports (it refreshes its copy after the clean step
- * that applied them), so a finished clean is not started again while the HostFirmwareSettings
- * status still shows the old values. One BIOS read, only when there are settings to apply.
- */
-async function withUnappliedSettings(context: ProvisionerContext, node: Node, options: PrepareOptions): Promise<PrepareOptions> {
-  if (!options.firmwareSettings?.length) return options;
-  const current = new Map((await context.client.nodes.listBiosSettings(node.uuid)).map((setting) => [setting.name, setting.value]));
-  const firmwareSettings = options.firmwareSettings.filter((setting) => current.get(setting.name) !== String(setting.value));
-  return { ...options, firmwareSettings };
 }
 
 export async function prepare(context: ProvisionerContext, requested: PrepareOptions): Promise<ProvisionerResult> {

@@ -262,6 +262,18 @@ describe('register', () => {
     expect(kit.calls()).toEqual([`GET ${NODE_PATH}`, `GET ${nodePorts}`]);
   });
 
+  it.each(['servicing', 'service wait', 'service failed'])('leaves a node in %s alone: it is deployed, and Ironic is at work on it', async (state) => {
+    const kit = await startKit();
+    kit.ironic.get(NODE_PATH).reply(200, registeredNode({ provision_state: state }));
+    // Ports are only looked at where Ironic lets them be added: not while it works on the node.
+    if (state === 'service failed') kit.ironic.get('/v1/ports').query(true).reply(200, { ports: [makePort()] });
+
+    const result = await kit.provisioner.register(registerOptions({ currentImage: { url: 'http://images.test/os.img', checksum: 'abc', checksumType: 'md5' } }));
+
+    expect(result.kind).toBe('done');
+    expect(kit.calls().filter((call) => call.startsWith('PATCH'))).toEqual([]);
+  });
+
   it('waits while Ironic verifies the BMC', async () => {
     const kit = await startKit();
     kit.ironic.get(NODE_PATH).reply(200, registeredNode({ provision_state: 'verifying', target_provision_state: 'manageable' }));

@@ -23,7 +23,10 @@ const PORT_STATES = new Set([
 ]);
 
 /** States where a PATCH would be refused or disruptive, so the node is left as it is. */
-const UNCONFIGURABLE_STATES = new Set(['enroll', 'verifying', 'clean wait', 'cleaning', 'wait call-back', 'deploying', 'inspecting']);
+const UNCONFIGURABLE_STATES = new Set(['enroll', 'verifying', 'clean wait', 'cleaning', 'wait call-back', 'deploying', 'inspecting', 'servicing', 'service wait']);
+
+/** A deployed node, also while Ironic services it: its instance is left as it is. */
+const DEPLOYED_STATES = new Set(['active', 'servicing', 'service wait', 'service failed', 'service hold']);
 
 /** Set by provisioning and worth keeping when driver_info is replaced for new credentials. */
 const PRESERVED_DRIVER_INFO = ['force_persistent_boot_device'];
@@ -71,10 +74,11 @@ function settingsPatch(context: ProvisionerContext, node: Node, options: Registe
 /**
  * BMO's configureNode: a host that is (being) deployed gets its instance_uuid and image on a node
  * that is not active yet, e.g. one registered again after a detach or a lost Ironic database, so
- * the node adoption makes active carries what the deployed one did. Active nodes are left alone.
+ * the node adoption makes active carries what the deployed one did. Active nodes (servicing
+ * ones too) are left alone.
  */
 function instanceOfDeployedHost(patch: NodePatch, node: Node, options: RegisterOptions): void {
-  if (node.provision_state === 'active' || (!options.currentImage && !options.hasCustomDeploy)) return;
+  if (DEPLOYED_STATES.has(node.provision_state ?? '') || (!options.currentImage && !options.hasCustomDeploy)) return;
   patch.field('instance_uuid', options.host.uid, node.instance_uuid);
   if (!options.currentImage || options.hasCustomDeploy) return;
   const settings = instanceSettings({

@@ -38,6 +38,7 @@ function withOutages(fixture: FixtureProvisioner): { provisioner: Provisioner; s
     },
     inspect: (o) => fixture.inspect(o),
     prepare: (o) => fixture.prepare(o),
+    service: (o) => fixture.service(o),
     provision: (o) => fixture.provision(o),
     adopt: (o) => fixture.adopt(o),
     deprovision: (o) => fixture.deprovision(o),

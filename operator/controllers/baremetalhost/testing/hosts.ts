@@ -6,6 +6,7 @@ import { bareMetalHostStatusSchema } from '../../../api/baremetalhost-status.ts'
 import type { DataImage, DataImageStatus } from '../../../api/dataimage.ts';
 import { BAREMETALHOST_FINALIZER } from '../../../api/finalizers.ts';
 import type { HardwareDetails } from '../../../api/hardware-details.ts';
+import type { HostUpdatePolicySpec } from '../../../api/hostupdatepolicy.ts';
 import { bmcAccessFor } from '../../../bmc/index.ts';
 import type { Provisioner } from '../../../provisioner/provisioner.ts';
 import { silentLogger } from '../../../runtime/logger.ts';
@@ -47,6 +48,10 @@ export interface TestContext extends StateContext {
   /** The host's DataImage as the ports read it; status writes land here (and in dataImageWrites). */
   dataImage: { current?: DataImage };
   dataImageWrites: DataImageStatus[];
+  /** The host's HostUpdatePolicy, as acquireUpdatePolicy answers; tests set it. */
+  updatePolicy: HostUpdatePolicySpec | undefined;
+  /** How many times the policy was acquired. */
+  policyLookups: number;
 }
 
 /** A state context with recording ports, a fixed clock and valid credentials. */
@@ -56,7 +61,7 @@ export function contextFor(provisioner: Provisioner, overrides: Partial<StateCon
   const recordedUpdates: Array<Array<{ component: string; url: string }>> = [];
   const dataImage: { current?: DataImage } = {};
   const dataImageWrites: DataImageStatus[] = [];
-  return {
+  const context: TestContext = {
     provisioner,
     credentials: credentialsFor(),
     settings: { maxProvisioningRetries: 5, deletionTimeoutMs: 60 * 60_000 },
@@ -77,6 +82,10 @@ export function contextFor(provisioner: Provisioner, overrides: Partial<StateCon
         dataImageWrites.push(structuredClone(status));
         if (dataImage.current) dataImage.current = { ...dataImage.current, status: { ...dataImage.current.status, ...structuredClone(status) } };
       },
+      acquireUpdatePolicy: async () => {
+        context.policyLookups += 1;
+        return context.updatePolicy;
+      },
     },
     takeProvisioningSlot: () => true,
     now: () => TEST_NOW,
@@ -89,8 +98,11 @@ export function contextFor(provisioner: Provisioner, overrides: Partial<StateCon
     recordedUpdates,
     dataImage,
     dataImageWrites,
+    updatePolicy: undefined,
+    policyLookups: 0,
     ...overrides,
   };
+  return context;
 }
 
 /** Event reasons published so far. */

@@ -16,6 +16,7 @@ import type {
   ProvisionOptions,
   Provisioner,
   RegisterOptions,
+  ServiceOptions,
 } from '../../../provisioner/provisioner.ts';
 import { NeedsRegistrationError, busy, done, failed } from '../../../provisioner/result.ts';
 import type { ProvisionerResult } from '../../../provisioner/result.ts';
@@ -148,6 +149,10 @@ export class ScriptedProvisioner implements Provisioner {
 
   async prepare(options: PrepareOptions): Promise<ProvisionerResult> {
     return this.#scripted('prepare', options) ?? done();
+  }
+
+  async service(options: ServiceOptions): Promise<ProvisionerResult> {
+    return this.#scripted('service', options) ?? done();
   }
 
   async provision(options: ProvisionOptions): Promise<ProvisionerResult> {

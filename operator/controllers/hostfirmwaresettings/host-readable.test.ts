@@ -1,0 +1,21 @@
+import { describe, expect, it } from '@jest/globals';
+import type { KubeObject } from '../../runtime/kube-object.ts';
+import { firmwareReadMarker } from './host-readable.ts';
+import { hostNodeOrStateChanged } from './controller.ts';
+
+const host = (operationalStatus: string, state = 'provisioned'): KubeObject =>
+  ({ metadata: { name: 'h', namespace: 'n' }, status: { operationalStatus, provisioning: { ID: 'node-1', state } } }) as KubeObject;
+
+describe('when the firmware is read again', () => {
+  it('servicing starting or ending counts as a change, though the host stays provisioned', () => {
+    expect(firmwareReadMarker(host('OK'))).toBe('node-1/provisioned');
+    expect(firmwareReadMarker(host('servicing'))).toBe('node-1/provisioned/servicing');
+    expect(hostNodeOrStateChanged.update!(host('OK'), host('servicing'))).toBe(true);
+    expect(hostNodeOrStateChanged.update!(host('servicing'), host('OK'))).toBe(true);
+  });
+
+  it('other operational statuses do not', () => {
+    expect(hostNodeOrStateChanged.update!(host('OK'), host('error'))).toBe(false);
+    expect(hostNodeOrStateChanged.update!(host('OK', 'available'), host('OK', 'preparing'))).toBe(true);
+  });
+});
