@@ -201,6 +201,11 @@ export class Manager {
     return this.#leading;
   }
 
+  /** Whether this replica may change anything now (always, without leader election); for writes outside Kubernetes. */
+  mayWrite(): boolean {
+    return !this.options.leaderElect || this.#fence.allowsWrites();
+  }
+
   /**
    * Runs until `signal` aborts, then shuts down in order: controllers stop taking work and
    * drain (bounded by the graceful shutdown timeout), informers stop, the lease is released,
