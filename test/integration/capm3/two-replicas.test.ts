@@ -17,7 +17,7 @@ jest.setTimeout(300_000);
 // directly as CAPM3's tests do (no Cluster API controllers, no operator). The Lease's terms are
 // long enough that a loaded machine still renews well inside them, so this file runs side by side
 // with the others, and that a replica frozen for a few seconds of the test keeps its Lease.
-const LEASE = { durationS: 20, renewDeadlineS: 15, retryPeriodS: 2 };
+const LEASE = { durationS: 30, renewDeadlineS: 25, retryPeriodS: 2 };
 const IMAGE = { url: 'http://127.0.0.1:1/image.raw', checksum: 'http://127.0.0.1:1/image.raw.sha256sum', diskFormat: 'raw' };
 // What the API server holds that a provider writes: a write shows as a new resourceVersion or a new object.
 const WRITTEN_KINDS = 'bmh,m3m,m3c,m3d,m3dc,secrets,events,machines,clusters';
