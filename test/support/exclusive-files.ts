@@ -6,7 +6,6 @@
  */
 export const EXCLUSIVE_FILES: readonly { path: string; why: string }[] = [
   { path: 'test/e2e/baremetalhost/ironic-outage.test.ts', why: 'stops and restarts Ironic (an outage for every host)' },
-  { path: 'test/e2e/faults/bmc-outage.test.ts', why: "stops sushy-tools, every emulated server's BMC, twice" },
   { path: 'test/e2e/baremetalhost/day2-ironic-db-loss.test.ts', why: "stops Ironic and empties its database under everyone's nodes" },
   { path: 'test/integration/runtime/controller.test.ts', why: "restarts the kube-apiserver (every process's watches break)" },
   { path: 'test/integration/runtime/etcd-restart.test.ts', why: 'restarts etcd under the API servers (every watch and Lease renewal fails meanwhile)' },
