@@ -77,5 +77,6 @@ export async function runProvider(run: ProviderRun): Promise<number> {
 }
 
 if (import.meta.main) {
-  process.exitCode = await runProvider({ argv: process.argv.slice(2), env: process.env });
+  // Exit at once, as the operator does: after a lost leadership nothing of this replica may go on.
+  process.exit(await runProvider({ argv: process.argv.slice(2), env: process.env }));
 }

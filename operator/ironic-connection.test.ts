@@ -6,7 +6,8 @@ import { ProvisionerNotReadyError } from './controllers/baremetalhost/provisione
 import { ScriptedProvisioner } from './controllers/baremetalhost/testing/scripted-provisioner.ts';
 import { bmcAccessFor } from './bmc/index.ts';
 import type { HostIdentity, RegisterOptions } from './provisioner/provisioner.ts';
-import { guardTestOnlyBMC, ironicAuthFor, ironicFileProblems, lazyProvisioner } from './ironic-connection.ts';
+import { guardTestOnlyBMC, ironicAuthFor, ironicFileProblems, lazyProvisioner, writeFence } from './ironic-connection.ts';
+import { NotLeaderError } from './runtime/index.ts';
 
 describe('the Ironic connection', () => {
   it('uses basic auth only when the credential files exist', () => {
@@ -60,5 +61,16 @@ describe('the Ironic connection', () => {
     expect(real.callsOf('register')).toHaveLength(2);
     await refusing.hardwareState({ host: options('redfish://192.168.1.1').host });
     expect(real.callsOf('hardwareState')).toHaveLength(1);
+  });
+});
+
+describe('writeFence', () => {
+  it('refuses an Ironic change, naming it, only while this replica may not write', () => {
+    let mayWrite = true;
+    const fence = writeFence(() => mayWrite);
+    expect(() => fence({ method: 'PATCH', route: '/v1/nodes/{node_ident}' })).not.toThrow();
+    mayWrite = false;
+    expect(() => fence({ method: 'PATCH', route: '/v1/nodes/{node_ident}' })).toThrow(
+      new NotLeaderError('not the leader: Ironic PATCH /v1/nodes/{node_ident} refused'));
   });
 });

@@ -9,6 +9,7 @@ import { ProvisionerNotReadyError } from './controllers/baremetalhost/provisione
 import type { Provisioner } from './provisioner/provisioner.ts';
 import { createIronicProvisioner } from './provisioner/ironic/index.ts';
 import { failed } from './provisioner/result.ts';
+import { NotLeaderError } from './runtime/index.ts';
 import type { Clock } from './runtime/clock.ts';
 import type { Logger } from './runtime/logger.ts';
 import type { OperatorSettings } from './settings.ts';
@@ -114,6 +115,15 @@ export interface IronicProvisionerDeps {
   clock: Clock;
   /** Where the `ironic` readiness check goes (fails while Ironic refuses the operator). */
   readyz?: { add(name: string, check: () => void): void };
+  /** False while this replica may not write (leader election): Ironic writes are then refused unsent. */
+  mayWrite?: () => boolean;
+}
+
+/** A replica that may have lost its Lease sends Ironic no change: another replica may lead now. */
+export function writeFence(mayWrite: () => boolean): (request: { method: string; route: string }) => void {
+  return (request) => {
+    if (!mayWrite()) throw new NotLeaderError(`not the leader: Ironic ${request.method} ${request.route} refused`);
+  };
 }
 
 /** The Ironic provisioner from the compiled settings, connecting (and negotiating the API version) lazily. */
@@ -125,6 +135,7 @@ export function ironicProvisioner(deps: IronicProvisionerDeps): Provisioner {
       auth: ironicAuthFor(settings.authRootDir),
       tls: { ...(settings.ironicCaCertFile ? { caFile: settings.ironicCaCertFile } : {}), insecure: settings.ironicInsecure },
       metricsRegistry: deps.registry,
+      ...(deps.mayWrite ? { beforeWrite: writeFence(deps.mayWrite) } : {}),
     });
     deps.logger.info('connected to ironic', { endpoint: client.endpoint, microversion: client.microversion });
     return createIronicProvisioner({

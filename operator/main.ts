@@ -57,7 +57,8 @@ function buildProvisioner(settings: OperatorSettings, deps: { logger: Logger; re
     deps.logger.info('using the in-memory fixture provisioner: no hardware is touched');
     return new FixtureProvisioner({ recordCalls: false });
   }
-  return ironicProvisioner({ settings, logger: deps.logger, registry: deps.registry, clock: systemClock, readyz: deps.manager.readyz });
+  return ironicProvisioner({ settings, logger: deps.logger, registry: deps.registry, clock: systemClock, readyz: deps.manager.readyz,
+    mayWrite: () => deps.manager.mayWrite() });
 }
 
 /** Runs the operator until SIGTERM/SIGINT; resolves to the process exit code. */

@@ -70,6 +70,8 @@ deploy_ramdisk = ${options.artifactsUrl}/ipa.initramfs
 # Torito EFI entry and nothing here runs it, so the placeholder does.
 bootloader = ${options.artifactsUrl}/esp.img
 sync_power_state_interval = 10
+# A BMC back after an outage: lift the power failure maintenance within seconds (default 300).
+power_failure_recovery_interval = 10
 check_provision_state_interval = 2
 heartbeat_interval = 5
 heartbeat_timeout = 60

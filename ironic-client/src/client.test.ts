@@ -303,3 +303,32 @@ describe('connection pool', () => {
     }
   });
 });
+
+describe('the write guard (beforeWrite)', () => {
+  it('lets reads through and refuses every attempt at a change unsent, retries included', async () => {
+    let allowed = true;
+    const refused: string[] = [];
+    const { client } = await connectTestClient({
+      beforeWrite: (request) => {
+        if (!allowed) {
+          refused.push(`${request.method} ${request.route}`);
+          throw new Error('not the leader');
+        }
+      },
+    });
+    // The first attempt goes out and meets a 503; the guard shuts before the retry.
+    const scope = ironic()
+      .get(`/v1/nodes/${NODE_UUID}`).reply(200, makeNode())
+      .put(`/v1/nodes/${NODE_UUID}/maintenance`).reply(() => {
+        allowed = false;
+        return [503, ironicError('try again')];
+      })
+      .get(`/v1/nodes/${NODE_UUID}`).reply(200, makeNode());
+    await client.nodes.get(NODE_UUID);
+    await expect(client.nodes.setMaintenance(NODE_UUID, { reason: 'x' })).rejects.toThrow('not the leader');
+    // Reads still go out with the guard shut.
+    await client.nodes.get(NODE_UUID);
+    scope.done();
+    expect(refused).toEqual(['PUT /v1/nodes/{node_ident}/maintenance']);
+  });
+});

@@ -48,6 +48,7 @@ export async function connectIronic(options: IronicClientOptions): Promise<Ironi
     authorization: compiled.authorization,
     retry: compiled.retry,
     metrics: createRequestMetrics(compiled.metricsRegistry),
+    beforeWrite: compiled.beforeWrite,
   });
   const close = () => {
     compiled.agents.httpAgent.destroy();

@@ -20,6 +20,11 @@ export interface IronicClientOptions {
   metricsRegistry?: Registry;
   /** @default 'metal3-ts-ironic-client' */
   userAgent?: string;
+  /**
+   * Called before every attempt of a request that changes Ironic (any method but GET and HEAD);
+   * throwing refuses it unsent. A leader-elected caller passes "do I still hold my Lease?".
+   */
+  beforeWrite?: (request: { method: string; route: string }) => void;
 }
 
 export interface CompiledOptions {
@@ -31,6 +36,7 @@ export interface CompiledOptions {
   retry: RetryPolicy;
   metricsRegistry: Registry;
   userAgent: string;
+  beforeWrite: ((request: { method: string; route: string }) => void) | undefined;
 }
 
 export function normalizeEndpoint(endpoint: string): string {
@@ -63,5 +69,6 @@ export async function compileOptions(options: IronicClientOptions): Promise<Comp
     retry: compileRetryPolicy(options.retry),
     metricsRegistry: options.metricsRegistry ?? new Registry(),
     userAgent: options.userAgent ?? 'metal3-ts-ironic-client',
+    beforeWrite: options.beforeWrite,
   };
 }

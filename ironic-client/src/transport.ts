@@ -22,6 +22,7 @@ export interface TransportConfig {
   authorization: string | undefined;
   retry: RetryPolicy;
   metrics: RequestMetrics;
+  beforeWrite?: ((request: { method: string; route: string }) => void) | undefined;
 }
 
 export interface CallResult<T> {
@@ -56,6 +57,7 @@ export class Transport {
   readonly #authorization: string | undefined;
   readonly #retry: RetryPolicy;
   readonly #metrics: RequestMetrics;
+  readonly #beforeWrite: ((request: { method: string; route: string }) => void) | undefined;
   readonly baseUrl: string;
   #microversion: string | undefined;
 
@@ -64,6 +66,7 @@ export class Transport {
     this.#authorization = config.authorization;
     this.#retry = config.retry;
     this.#metrics = config.metrics;
+    this.#beforeWrite = config.beforeWrite;
     this.baseUrl = config.baseUrl;
   }
 
@@ -106,6 +109,8 @@ export class Transport {
     body: unknown,
     attempt: number,
   ): Promise<Omit<CallResult<unknown>, 'request'> | IronicError> {
+    // Each retry too: the caller may have lost the right to write while the last attempt waited.
+    if (request.method !== 'GET' && request.method !== 'HEAD') this.#beforeWrite?.(request);
     const started = performance.now();
     const observe = (code: string) =>
       this.#metrics.observe({ method: request.method, route: request.route, code, seconds: (performance.now() - started) / 1000 });

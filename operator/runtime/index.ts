@@ -119,6 +119,7 @@ export { createEventRecorder } from './event-recorder.ts';
 export type { EventInput, EventObject, EventRecorder, EventRecorderOptions, EventType } from './event-recorder.ts';
 export { EventCorrelator } from './event-correlator.ts';
 export { LeaderElector } from './leader-election.ts';
+export { LeadershipFence, NotLeaderError, fencedTransport } from './leadership-fence.ts';
 export type { Lease, LeaseSpec, LeaderElectorOptions } from './leader-election.ts';
 
 export { HealthChecks } from './health.ts';

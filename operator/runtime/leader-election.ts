@@ -6,6 +6,7 @@ import { isNotFound, toKubeError } from './kube-errors.ts';
 import type { KubeObject } from './kube-object.ts';
 import type { Logger } from './logger.ts';
 import { silentLogger } from './logger.ts';
+import type { LeadershipFence } from './leadership-fence.ts';
 import { formatMicroTime } from './micro-time.ts';
 import type { ResourceClient } from './resource-client.ts';
 
@@ -41,6 +42,8 @@ export interface LeaderElectorOptions {
   onLeadingChange?: (leading: boolean) => void;
   /** Told whenever a different holder is observed. */
   onNewLeader?: (identity: string) => void;
+  /** Opened by each successful renewal, closed when leadership ends: what the replica's writes check. */
+  fence?: LeadershipFence;
 }
 
 /**
@@ -60,6 +63,7 @@ export class LeaderElector {
   readonly #logger: Logger;
   readonly #onLeadingChange: (leading: boolean) => void;
   readonly #onNewLeader: (identity: string) => void;
+  readonly #fence: LeadershipFence | undefined;
   #observed: Lease | undefined;
   #observedAt = 0;
   #leading = false;
@@ -78,6 +82,7 @@ export class LeaderElector {
     this.#logger = (options.logger ?? silentLogger()).child({ lease: `${options.namespace}/${options.name}`, identity: options.identity });
     this.#onLeadingChange = options.onLeadingChange ?? (() => {});
     this.#onNewLeader = options.onNewLeader ?? (() => {});
+    this.#fence = options.fence;
   }
 
   isLeader(): boolean {
@@ -178,6 +183,7 @@ export class LeaderElector {
           { signal },
         );
         this.#observe(created);
+        this.#fence?.renewed(nowMs, this.#renewDeadlineMs);
         return true;
       } catch (createError) {
         this.#logger.debug('error creating lease', { error: toKubeError(createError) });
@@ -208,6 +214,7 @@ export class LeaderElector {
         { signal },
       );
       this.#observe(updated);
+      this.#fence?.renewed(nowMs, this.#renewDeadlineMs);
       return true;
     } catch (error) {
       // Usually a 409: another replica wrote first.
@@ -230,6 +237,7 @@ export class LeaderElector {
   }
 
   #setLeading(leading: boolean): void {
+    if (!leading) this.#fence?.close();
     if (this.#leading === leading) return;
     this.#leading = leading;
     this.#onLeadingChange(leading);

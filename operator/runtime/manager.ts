@@ -20,6 +20,7 @@ import type { KubeTransport } from './kube-client.ts';
 import type { KubeObject, ResourceType } from './kube-object.ts';
 import { LeaderElector } from './leader-election.ts';
 import type { Lease } from './leader-election.ts';
+import { LeadershipFence, fencedTransport } from './leadership-fence.ts';
 import { listerWatcherFor } from './lister-watcher.ts';
 import { startManagerServers } from './manager-servers.ts';
 import type { ManagerServerName } from './manager-servers.ts';
@@ -76,6 +77,7 @@ function inClusterNamespace(): string | undefined {
 export class Manager {
   readonly name: string;
   readonly options: RuntimeOptions;
+  /** What controllers and event recorders use; with leader election, fenced by the Lease. */
   readonly transport: KubeTransport;
   readonly registry: Registry;
   readonly logger: Logger;
@@ -90,6 +92,9 @@ export class Manager {
   readonly #runnables: Runnable[] = [];
   /** Event writes are queued off the reconcile path; a graceful stop waits for them. */
   readonly #eventRecorders: EventRecorder[] = [];
+  /** The Lease's own requests bypass the fence: they are what opens it. */
+  readonly #leaseTransport: KubeTransport;
+  readonly #fence: LeadershipFence;
   #servers = new Map<ManagerServerName, RunningServer>();
   #leading = false;
   #started = false;
@@ -102,11 +107,14 @@ export class Manager {
       this.registry = new Registry();
       collectDefaultMetrics({ register: this.registry });
     }
-    if (options.transport) this.transport = options.transport;
+    if (options.transport) this.#leaseTransport = options.transport;
     else if (options.kubeConfig) {
-      this.transport = new KubeClient(options.kubeConfig, { userAgent: options.name, metrics: createRestClientMetrics(this.registry) });
+      this.#leaseTransport = new KubeClient(options.kubeConfig, { userAgent: options.name, metrics: createRestClientMetrics(this.registry) });
     } else throw new Error('Manager needs a kubeConfig or a transport');
     this.clock = options.clock ?? systemClock;
+    this.#fence = new LeadershipFence(this.clock);
+    // A replica that may have lost its Lease (frozen, partitioned) must not write: another may lead.
+    this.transport = this.options.leaderElect ? fencedTransport(this.#leaseTransport, this.#fence) : this.#leaseTransport;
     this.logger = options.logger ?? createLogger({ level: options.options.logLevel, defaultMeta: { component: options.name } });
     this.metrics = createRuntimeMetrics(this.registry);
     this.identity = options.identity ?? `${options.options.podName ?? hostname()}_${randomUUID()}`;
@@ -193,6 +201,11 @@ export class Manager {
     return this.#leading;
   }
 
+  /** Whether this replica may change anything now (always, without leader election); for writes outside Kubernetes. */
+  mayWrite(): boolean {
+    return !this.options.leaderElect || this.#fence.allowsWrites();
+  }
+
   /**
    * Runs until `signal` aborts, then shuts down in order: controllers stop taking work and
    * drain (bounded by the graceful shutdown timeout), informers stop, the lease is released,
@@ -235,6 +248,8 @@ export class Manager {
             await this.#lead(leaderScope.signal, { drain: () => !lost });
           } finally {
             signal.removeEventListener('abort', onStop);
+            // Queued events are written while the Lease is still ours (the fence shuts on release).
+            if (!lost) await this.#flushEvents();
             stopRenewing.abort();
             await renewing;
             if (!lost) await elector.release();
@@ -244,8 +259,8 @@ export class Manager {
         await this.#lead(signal);
       }
       await this.#bounded(Promise.all(alwaysRunning), 'runnables');
-      // A replica that lost its Lease writes nothing more, events included.
-      if (!lost) await this.#bounded(Promise.all(this.#eventRecorders.map((r) => r.flush())), 'queued event writes');
+      // A replica that lost its Lease writes nothing more, events included; a leader flushed them above.
+      if (!this.options.leaderElect) await this.#flushEvents();
     } finally {
       await Promise.all([...servers.values()].map((s) => s.close()));
       this.#servers = new Map();
@@ -284,6 +299,10 @@ export class Manager {
     }
   }
 
+  async #flushEvents(): Promise<void> {
+    await this.#bounded(Promise.all(this.#eventRecorders.map((r) => r.flush())), 'queued event writes');
+  }
+
   /** Controllers built by hand may watch informers the manager did not create; run those too. */
   #trackInformer(informer: Informer<KubeObject>): void {
     if (![...this.#informers.values()].includes(informer)) this.#informers.set(`unshared|${this.#informers.size}`, informer);
@@ -309,7 +328,7 @@ export class Manager {
     const status = this.metrics.leaderElection(this.options.leaderElectionId);
     status.setLeading(false);
     return new LeaderElector({
-      leases: this.client<Lease>(LeaseResource),
+      leases: createResourceClient<Lease>(this.#leaseTransport, LeaseResource, { fieldManager: this.name }),
       namespace,
       name: this.options.leaderElectionId,
       identity: this.identity,
@@ -319,6 +338,7 @@ export class Manager {
       clock: this.clock,
       logger: this.logger,
       onLeadingChange: (leading) => status.setLeading(leading),
+      fence: this.#fence,
     });
   }
 

@@ -24,3 +24,15 @@ export async function stopIronic(): Promise<void> {
 export async function startIronic(): Promise<void> {
   await startComponent(testStackDir(), 'ironic');
 }
+
+/**
+ * sushy-tools goes away (its state directory kept) until startSushy: every emulated server's BMC
+ * stops answering at once, as a BMC network outage would look to Ironic.
+ */
+export async function stopSushy(): Promise<void> {
+  await stopComponent(testStackDir(), 'sushy-emulator');
+}
+
+export async function startSushy(): Promise<void> {
+  await startComponent(testStackDir(), 'sushy-emulator');
+}

@@ -15,8 +15,8 @@ import { installProviderCrds } from './provider-crds.ts';
 // node-locked 34 and redfish-lifecycle 35. e2e again: day-2 fidelity 38-40, IPMI, Ironic auth and
 // leader election 41-43, provisioning limit 44-48, inspectionMode fast 36, day-2 power fallback,
 // errors and locks 49-51, faults: operator kills 52-59, provider kills 60-63, firmware settings
-// and components 64-66; BMC outage 68-69, servicing 70-71, DataImage 72-73, images and
-// PreprovisioningImage 74-75; 37 and 67 are free.
+// and components 64-66; BMC outage 68-69 (kept for a file run alone: it stops sushy-tools), servicing 70-71,
+// DataImage 72-73, images and PreprovisioningImage 74-75; 37 and 67 are free.
 export const TEST_STACK_SYSTEMS = 76;
 
 /** A recorded stack a run can use: its env matches today's schema and it has enough servers. */

@@ -57,6 +57,11 @@ export class FakeClock implements Clock {
     await flushPromises();
   }
 
+  /** Time passes with no timer firing, as for a process stopped (SIGSTOP) and resumed. */
+  freezeFor(ms: number): void {
+    this.#now += ms;
+  }
+
   #earliestDue(limit: number): PendingTimer | undefined {
     let best: PendingTimer | undefined;
     for (const timer of this.#timers) {
