@@ -33,8 +33,10 @@ debug = true
 use_stderr = true
 log_file =
 # Ironic's own list, plus its database layer at INFO: at DEBUG, a retry on a locked sqlite
-# database logs the SQL parameters, a node's driver_info with the BMC password among them.
-default_log_levels = amqp=WARNING,amqplib=WARNING,qpid.messaging=INFO,oslo.messaging=INFO,oslo_messaging=INFO,stevedore=INFO,iso8601=WARNING,requests=WARNING,urllib3.connectionpool=WARNING,keystonemiddleware.auth_token=INFO,keystoneauth.session=INFO,openstack=WARNING,oslo_policy=WARNING,oslo_concurrency.lockutils=WARNING,ironic.db.sqlalchemy.api=INFO
+# database logs the SQL parameters, a node's driver_info with the BMC password among them. The
+# agent client and deploy code at INFO too: at DEBUG they log the agent's command results, whose
+# echoed write_image arguments carry the OCI registry's image_request_authorization unmasked.
+default_log_levels = amqp=WARNING,amqplib=WARNING,qpid.messaging=INFO,oslo.messaging=INFO,oslo_messaging=INFO,stevedore=INFO,iso8601=WARNING,requests=WARNING,urllib3.connectionpool=WARNING,keystonemiddleware.auth_token=INFO,keystoneauth.session=INFO,openstack=WARNING,oslo_policy=WARNING,oslo_concurrency.lockutils=WARNING,ironic.db.sqlalchemy.api=INFO,ironic.drivers.modules.agent_client=INFO,ironic.drivers.modules.agent_base=INFO
 enabled_hardware_types = ipmi,redfish,fake-hardware,manual-management
 enabled_bios_interfaces = no-bios,redfish,fake
 enabled_boot_interfaces = ipxe,pxe,redfish-virtual-media,redfish-https,fake
