@@ -7,7 +7,9 @@ import { startOperatorProcess, type OperatorProcess } from '../../support/operat
 import { RawIronic } from '../../support/raw-ironic.ts';
 import { readStackEnv } from '../../support/stack-env.ts';
 import { waitFor } from '../../support/wait-for.ts';
-import { hostEvents, inState, tearDownHostTest, waitForHost } from './hosts.ts';
+import {
+  hostEvents, inState, tearDownHostTest, waitForFirmwareSettings, waitForHost,
+} from './hosts.ts';
 
 // HostFirmwareSettings and FirmwareSchema on emulated servers 64 and 65: BIOS settings read from
 // Ironic's BIOS API (which read them from sushy-tools' Redfish BIOS, with sushy-tools' attribute
@@ -67,16 +69,8 @@ const condition = (hfs: HostFirmwareSettings, type: string) => {
   return found?.observedGeneration === hfs.metadata.generation ? found : undefined;
 };
 
-async function waitForSettings(host: HostName, accept: (hfs: HostFirmwareSettings) => boolean, timeoutMs: number): Promise<HostFirmwareSettings> {
-  let last: HostFirmwareSettings | undefined;
-  return waitFor(async () => {
-    const result = await kubectl.run(['get', 'hfs', host, '-n', namespace, '-o', 'json']);
-    if (result.code !== 0) return undefined;
-    last = JSON.parse(result.stdout) as HostFirmwareSettings;
-    return accept(last) ? last : undefined;
-  }, { timeoutMs, intervalMs: 1_000, what: `HostFirmwareSettings ${host}` }).catch((error: unknown) => {
-    throw new Error(`${(error as Error).message}; last: ${JSON.stringify(last ?? null)}`, { cause: error });
-  });
+function waitForSettings(host: HostName, accept: (hfs: HostFirmwareSettings) => boolean, timeoutMs: number): Promise<HostFirmwareSettings> {
+  return waitForFirmwareSettings(kubectl, { namespace, host, accept, timeoutMs });
 }
 
 async function waitForComponents(accept: (hfc: HostFirmwareComponents) => boolean, timeoutMs: number): Promise<HostFirmwareComponents> {

@@ -210,3 +210,19 @@ export function recordsSince(now: SystemRecords, before: SystemRecords): SystemR
     gracefulShutdowns: now.gracefulShutdowns.slice(before.gracefulShutdowns.length),
   };
 }
+
+/** Waits until the host's HostFirmwareSettings satisfies `accept`; a timeout shows the last one read. */
+export async function waitForFirmwareSettings<T>(
+  kubectl: Kubectl,
+  options: { namespace: string; host: string; accept: (settings: T) => boolean; timeoutMs: number },
+): Promise<T> {
+  let last: T | undefined;
+  return waitFor(async () => {
+    const result = await kubectl.run(['get', 'hfs', options.host, '-n', options.namespace, '-o', 'json']);
+    if (result.code !== 0) return undefined;
+    last = JSON.parse(result.stdout) as T;
+    return options.accept(last) ? last : undefined;
+  }, { timeoutMs: options.timeoutMs, intervalMs: 1_000, what: `HostFirmwareSettings ${options.host}` }).catch((error: unknown) => {
+    throw new Error(`${(error as Error).message}; last: ${JSON.stringify(last ?? null)}`, { cause: error });
+  });
+}

@@ -10,7 +10,9 @@ import { RawIronic } from '../../support/raw-ironic.ts';
 import { readStackEnv } from '../../support/stack-env.ts';
 import { waitFor } from '../../support/wait-for.ts';
 import type { Host } from './hosts.ts';
-import { freePort, getHost, inState, metricValue, recordsSince, serverRecords, tearDownHostTest, waitForHost } from './hosts.ts';
+import {
+  freePort, getHost, inState, metricValue, recordsSince, serverRecords, tearDownHostTest, waitForFirmwareSettings, waitForHost,
+} from './hosts.ts';
 
 // Servicing on emulated servers 70 and 71: both hosts provisioned, both get the same BIOS change
 // in their HostFirmwareSettings; only `serviced` has a HostUpdatePolicy with firmwareSettings
@@ -59,16 +61,8 @@ const current = (hfs: HostFirmwareSettings, type: string) => {
   return found?.observedGeneration === hfs.metadata.generation ? found.status : undefined;
 };
 
-async function waitForSettings(host: HostName, accept: (hfs: HostFirmwareSettings) => boolean, timeoutMs: number): Promise<HostFirmwareSettings> {
-  let last: HostFirmwareSettings | undefined;
-  return waitFor(async () => {
-    const result = await kubectl.run(['get', 'hfs', host, '-n', namespace, '-o', 'json']);
-    if (result.code !== 0) return undefined;
-    last = JSON.parse(result.stdout) as HostFirmwareSettings;
-    return accept(last) ? last : undefined;
-  }, { timeoutMs, intervalMs: 1_000, what: `HostFirmwareSettings ${host}` }).catch((error: unknown) => {
-    throw new Error(`${(error as Error).message}; last: ${JSON.stringify(last ?? null)}`, { cause: error });
-  });
+function waitForSettings(host: HostName, accept: (hfs: HostFirmwareSettings) => boolean, timeoutMs: number): Promise<HostFirmwareSettings> {
+  return waitForFirmwareSettings(kubectl, { namespace, host, accept, timeoutMs });
 }
 
 async function reconciles(host: HostName): Promise<number> {
