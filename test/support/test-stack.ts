@@ -16,8 +16,9 @@ import { installProviderCrds } from './provider-crds.ts';
 // leader election 41-43, provisioning limit 44-48, inspectionMode fast 36, day-2 power fallback,
 // errors and locks 49-51, faults: operator kills 52-59, provider kills 60-63, firmware settings
 // and components 64-66; BMC outage 68-69 (kept for a file run alone: it stops sushy-tools), servicing 70-71,
-// DataImage 72-73, images and PreprovisioningImage 74-75; 37 and 67 are free.
-export const TEST_STACK_SYSTEMS = 76;
+// DataImage 72-73, images 74-75, RAID 76-77, PreprovisioningImage 78-79, BMCEventSubscription
+// 80-81; 37 and 67 are free.
+export const TEST_STACK_SYSTEMS = 82;
 
 /** A recorded stack a run can use: its env matches today's schema and it has enough servers. */
 export function reusableTestStack(stateDir: string): boolean {
