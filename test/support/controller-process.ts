@@ -4,6 +4,7 @@ import type { ControllerIdentity } from '../../hack/stack/controller-identity.ts
 import { repoRoot } from '../../hack/stack/paths.ts';
 import { isAlive, startProcess, stopProcess, type TrackedProcess } from '../../hack/stack/processes.ts';
 import { controllerKubeconfig } from './controller-identities.ts';
+import { keepMetricsPage } from './final-metrics.ts';
 import type { StackEnv } from './stack-env.ts';
 
 export interface ControllerProcess {
@@ -16,7 +17,8 @@ export interface ControllerProcess {
 /**
  * One of our controller managers as its own process against the test stack, with the token of
  * its ServiceAccount from deploy/ (never admin): a missing permission fails the test.
- * Metrics and health servers are off, so any number can run side by side.
+ * Metrics are served on a free port (kept beside the log at stop for the secret scan) and the
+ * health server is off, so any number can run side by side.
  */
 export function startControllerProcess(options: {
   env: Pick<StackEnv, 'stateDir'>;
@@ -37,7 +39,7 @@ export function startControllerProcess(options: {
     args: ['--disable-warning=ExperimentalWarning', join(repoRoot, options.main), ...options.args],
     env: {
       KUBECONFIG: controllerKubeconfig(options.env.stateDir, options.identity),
-      METRICS_BIND_ADDRESS: '0',
+      METRICS_BIND_ADDRESS: '127.0.0.1:0',
       HEALTH_PROBE_BIND_ADDRESS: '0',
       LOG_LEVEL: 'debug',
       ...options.vars,
@@ -48,7 +50,9 @@ export function startControllerProcess(options: {
     process: started,
     logPath,
     stop: async () => {
-      if (isAlive(started.pid)) await stopProcess(started, { graceMs: 15_000 });
+      if (!isAlive(started.pid)) return;
+      await keepMetricsPage(logPath);
+      await stopProcess(started, { graceMs: 15_000 });
     },
   };
 }

@@ -5,6 +5,7 @@ import { OPERATOR_IDENTITY } from '../../hack/stack/controller-identity.ts';
 import { operatorEnvironment } from '../../hack/stack/operator-env.ts';
 import { isAlive, startProcess, stopProcess, type TrackedProcess } from '../../hack/stack/processes.ts';
 import { controllerKubeconfig } from './controller-identities.ts';
+import { keepMetricsPage } from './final-metrics.ts';
 import type { StackEnv } from './stack-env.ts';
 
 export interface OperatorProcessOptions {
@@ -32,6 +33,7 @@ export function startOperatorProcess(options: OperatorProcessOptions): OperatorP
   const { env } = options;
   const logDir = join(env.stateDir, 'logs');
   mkdirSync(logDir, { recursive: true });
+  const logPath = join(logDir, `operator-${options.label}.log`);
   const process_ = startProcess({
     name: `operator-${options.label}`,
     command: process.execPath,
@@ -43,13 +45,17 @@ export function startOperatorProcess(options: OperatorProcessOptions): OperatorP
       LOG_LEVEL: 'debug',
       ...options.extraEnv,
     },
-    logPath: join(logDir, `operator-${options.label}.log`),
+    logPath,
   });
   return {
     process: process_,
-    stop: () => stopProcess(process_, { graceMs: 20_000 }),
+    stop: async () => {
+      if (isAlive(process_.pid)) await keepMetricsPage(logPath);
+      await stopProcess(process_, { graceMs: 20_000 });
+    },
     kill: async () => {
       if (!isAlive(process_.pid)) return;
+      await keepMetricsPage(logPath);
       process.kill(-process_.pid, 'SIGKILL');
       await stopProcess(process_, { graceMs: 1_000 });
     },

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { repoRoot } from '../../hack/stack/paths.ts';
+import { METRICS_PAGE_SUFFIX } from './final-metrics.ts';
 import type { Kubectl } from './kubectl.ts';
 import type { StackEnv } from './stack-env.ts';
 
@@ -12,6 +13,8 @@ export interface SecretValue {
 
 export interface SecretScanReport {
   files: number;
+  /** Of those files, the metrics pages our managers served when they stopped (their labels). */
+  metricsPages: number;
   bytes: number;
   /** Events and BareMetalHosts read from the API server. */
   objects: number;
@@ -94,10 +97,11 @@ export async function scanForSecrets(options: {
   kubectl?: Kubectl;
   namespace?: string;
 }): Promise<SecretScanReport> {
-  const report: SecretScanReport = { files: 0, bytes: 0, objects: 0, values: options.secrets.length, found: [] };
+  const report: SecretScanReport = { files: 0, metricsPages: 0, bytes: 0, objects: 0, values: options.secrets.length, found: [] };
   for (const file of options.logFiles) {
     const text = readFileSync(file);
     report.files++;
+    if (file.endsWith(METRICS_PAGE_SUFFIX)) report.metricsPages++;
     report.bytes += text.length;
     scanText(relative(repoRoot, file), text, options.secrets, report.found);
   }
@@ -114,12 +118,12 @@ export async function scanForSecrets(options: {
   return report;
 }
 
-/** Every log the stack and the test support write under a state directory. */
+/** Every log the stack and the test support write under a state directory, and the metrics pages kept beside them. */
 export function stackLogFiles(stateDir: string): string[] {
-  return filesUnder(join(stateDir, 'logs'), (name) => name.endsWith('.log'));
+  return filesUnder(join(stateDir, 'logs'), (name) => name.endsWith('.log') || name.endsWith(METRICS_PAGE_SUFFIX));
 }
 
 export function describeScan(report: SecretScanReport): string {
   const megabytes = (report.bytes / 1024 / 1024).toFixed(1);
-  return `secret scan: ${report.values} values in ${report.files} log files (${megabytes} MB) and ${report.objects} API objects: found ${report.found.length}`;
+  return `secret scan: ${report.values} values in ${report.files} files (${megabytes} MB; ${report.metricsPages} of them metrics pages) and ${report.objects} API objects: found ${report.found.length}`;
 }
