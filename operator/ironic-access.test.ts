@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { IronicApiError, IronicConnectionError, IronicNotFoundError } from '../ironic-client/index.ts';
-import { ProvisionerAccessDeniedError } from './controllers/baremetalhost/provisioner-not-ready.ts';
-import { IronicAccessWatch, ironicAccessProblem } from './ironic-access.ts';
+import { ProvisionerAccessDeniedError, ProvisionerNotReadyError, ProvisionerUnreachableError } from './controllers/baremetalhost/provisioner-not-ready.ts';
+import { IronicAccessWatch, ironicAccessProblem, ironicUnreachableProblem } from './ironic-access.ts';
 import { FixtureProvisioner } from './provisioner/fixture/index.ts';
 import { TransientProvisionerError } from './provisioner/result.ts';
 import { silentLogger } from './runtime/logger.ts';
@@ -59,5 +59,35 @@ describe('IronicAccessWatch', () => {
     const host = { namespace: 'ns', name: 'h', uid: 'u' } as Parameters<typeof inner.health>[0]['host'];
     inner.host(host).health = 'Critical';
     expect(new IronicAccessWatch(silentLogger()).wrap(inner).health({ host })).toBe('Critical');
+  });
+});
+
+describe('Ironic not answering', () => {
+  const refused = () => new IronicConnectionError('connect ECONNREFUSED 127.0.0.1:6385', 'ECONNREFUSED', { ...request, url: 'https://127.0.0.1:6385/v1/nodes/abc?fields=uuid' });
+  const host = { namespace: 'ns', name: 'h', uid: 'u' } as Parameters<FixtureProvisioner['powerOn']>[0]['host'];
+
+  it('is named with the endpoint and the code only, so every call says the same', () => {
+    expect(ironicUnreachableProblem(new TransientProvisionerError('reading the node', { cause: refused() })))
+      .toBe('Ironic at https://127.0.0.1:6385 is unreachable (ECONNREFUSED)');
+    expect(ironicUnreachableProblem(new IronicNotFoundError({ status: 404, faultstring: 'gone' }, request))).toBeUndefined();
+  });
+
+  it('turns calls into ProvisionerUnreachableError, keeping the retry delay, without failing readiness', async () => {
+    const watch = new IronicAccessWatch(silentLogger());
+    const inner = new FixtureProvisioner();
+    inner.powerOn = () => Promise.reject(new TransientProvisionerError('power on', { cause: refused(), retryAfterMs: 1234 }));
+    const error = await watch.wrap(inner).powerOn({ host } as never).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ProvisionerUnreachableError);
+    expect((error as ProvisionerUnreachableError).retryAfterMs).toBe(1234);
+    expect((error as Error).message).toMatch(/^Ironic at https:\/\/127.0.0.1:6385 is unreachable \(ECONNREFUSED\): the host keeps its state/);
+    expect(() => watch.check()).not.toThrow();
+  });
+
+  it('leaves "not connected yet" to BMO\'s not-ready handling', async () => {
+    const watch = new IronicAccessWatch(silentLogger());
+    const inner = new FixtureProvisioner();
+    const notReady = new ProvisionerNotReadyError('provisioner is not ready', { cause: refused() });
+    inner.powerOn = () => Promise.reject(notReady);
+    await expect(watch.wrap(inner).powerOn({ host } as never)).rejects.toBe(notReady);
   });
 });

@@ -1,5 +1,6 @@
-import { IronicApiError } from '../ironic-client/index.ts';
-import { ProvisionerAccessDeniedError } from './controllers/baremetalhost/provisioner-not-ready.ts';
+import { IronicApiError, IronicConnectionError } from '../ironic-client/index.ts';
+import { ProvisionerAccessDeniedError, ProvisionerNotReadyError, ProvisionerUnreachableError } from './controllers/baremetalhost/provisioner-not-ready.ts';
+import { TransientProvisionerError } from './provisioner/result.ts';
 import type { Provisioner } from './provisioner/provisioner.ts';
 import type { Logger } from './runtime/logger.ts';
 
@@ -25,14 +26,32 @@ export function ironicAccessProblem(error: unknown): string | undefined {
 }
 
 /**
- * Watches every provisioner call for Ironic refusing the operator itself. While it does, the
+ * That Ironic did not answer at all, if the error or one of its causes says so, worded the same
+ * for every call (no node or path in it) so a host's repeated events fold into one.
+ */
+export function ironicUnreachableProblem(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; current instanceof Error && depth < 8; depth++, current = current.cause) {
+    if (current instanceof IronicConnectionError) {
+      const where = current.request ? ` at ${new URL(current.request.url).origin}` : '';
+      return `Ironic${where} is unreachable (${current.code ?? current.message})`;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Watches every provisioner call for Ironic refusing the operator itself, or not answering. While it does, the
  * `ironic` readiness check fails with the reason, the first refusal is logged at error level,
  * and calls fail with ProvisionerAccessDeniedError so each host shows it. A call that gets
- * through clears it.
+ * through clears it. While Ironic does not answer, calls fail with ProvisionerUnreachableError
+ * (logged once when it starts and once when it ends); readiness is untouched, as an outage
+ * clears by itself.
  */
 export class IronicAccessWatch {
   readonly #logger: Logger;
   #problem: string | undefined;
+  #unreachable: string | undefined;
 
   constructor(logger: Logger) {
     this.#logger = logger;
@@ -73,13 +92,31 @@ export class IronicAccessWatch {
     try {
       const result = await call();
       this.#update(undefined);
+      this.#updateReachability(undefined);
       return result;
     } catch (error) {
       const problem = ironicAccessProblem(error);
-      if (problem === undefined) throw error;
-      this.#update(problem);
-      throw new ProvisionerAccessDeniedError(problem, { cause: error });
+      if (problem !== undefined) {
+        this.#update(problem);
+        throw new ProvisionerAccessDeniedError(problem, { cause: error });
+      }
+      // Not connected yet at all is BMO's "not ready", with its own delay and metric.
+      const unreachable = error instanceof ProvisionerNotReadyError ? undefined : ironicUnreachableProblem(error);
+      if (unreachable === undefined) throw error;
+      this.#updateReachability(unreachable);
+      const retryAfterMs = error instanceof TransientProvisionerError ? error.retryAfterMs : undefined;
+      throw new ProvisionerUnreachableError(`${unreachable}: the host keeps its state and retries without recording an error`, {
+        cause: error,
+        ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+      });
     }
+  }
+
+  #updateReachability(problem: string | undefined): void {
+    if (problem === this.#unreachable) return;
+    if (problem === undefined) this.#logger.info('ironic answers again');
+    else this.#logger.warn('ironic does not answer; hosts wait without recording errors', { reason: problem });
+    this.#unreachable = problem;
   }
 
   #update(problem: string | undefined): void {

@@ -20,3 +20,10 @@ export class ProvisionerAccessDeniedError extends TransientProvisionerError {
     super(message, { ...options, retryAfterMs: PROVISIONER_NOT_READY_RETRY_MS });
   }
 }
+
+/**
+ * Ironic does not answer at all (connection refused, reset or timed out): hosts wait without
+ * recording an error, as for any outage, but each says so in a Warning event, so a user reading
+ * a host that stopped moving learns why.
+ */
+export class ProvisionerUnreachableError extends TransientProvisionerError {}

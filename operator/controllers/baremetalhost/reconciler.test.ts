@@ -4,7 +4,7 @@ import type { BareMetalHostInput } from '../../api/baremetalhost.ts';
 import { bareMetalHostStatusSchema } from '../../api/baremetalhost-status.ts';
 import { BAREMETALHOST_FINALIZER } from '../../api/finalizers.ts';
 import { TransientProvisionerError } from '../../provisioner/result.ts';
-import { ProvisionerNotReadyError } from './provisioner-not-ready.ts';
+import { ProvisionerNotReadyError, ProvisionerUnreachableError } from './provisioner-not-ready.ts';
 import { ScriptedProvisioner, withNode } from './testing/scripted-provisioner.ts';
 import { BMC_ADDRESS, registeredStatus } from './testing/hosts.ts';
 import { ReconcilerHarness, bmcSecret } from './testing/reconciler-harness.ts';
@@ -99,6 +99,15 @@ describe('the BareMetalHost reconciler', () => {
     expect(await h.reconcile()).toEqual({ requeueAfter: 10_000 });
     expect(h.patches).toEqual([]);
     expect(h.events).toEqual([]);
+  });
+
+  it('says on the host that Ironic does not answer, still recording no error', async () => {
+    const message = 'Ironic at http://127.0.0.1:6385 is unreachable (ECONNREFUSED): the host keeps its state and retries without recording an error';
+    const provisioner = new ScriptedProvisioner().script('register', new ProvisionerUnreachableError(message));
+    const { h } = harness({ host: host({ status: registeredStatus('available') }), provisioner });
+    expect(await h.reconcile()).toEqual({ requeueAfter: 10_000 });
+    expect(h.patches).toEqual([]);
+    expect(h.events).toEqual([expect.objectContaining({ type: 'Warning', reason: 'ProvisionerUnreachable', note: message })]);
   });
 
   it('waits 30 s for a provisioner that is not ready, counting it', async () => {

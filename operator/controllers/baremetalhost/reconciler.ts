@@ -44,7 +44,7 @@ import type { Host } from './host.ts';
 import { identityOf, isDeleting, stateOf } from './host.ts';
 import { createMergePatch } from './merge-patch.ts';
 import type { HostMetrics } from './metrics.ts';
-import { ProvisionerAccessDeniedError, ProvisionerNotReadyError } from './provisioner-not-ready.ts';
+import { ProvisionerAccessDeniedError, ProvisionerNotReadyError, ProvisionerUnreachableError } from './provisioner-not-ready.ts';
 import { ProvisioningSlots } from './provisioning-slots.ts';
 import { RecentWrites } from './recent-writes.ts';
 import { requeueFor } from './requeue.ts';
@@ -247,6 +247,12 @@ export class BareMetalHostReconciler implements Reconciler {
         pass.log.error('the provisioner refuses the operator', { reason: error.message });
         this.#publish(pass, warning('ProvisionerAccessDenied', error.message));
         return { requeueAfter: error.retryAfterMs ?? DELAYS.transientRetryMs };
+      }
+      if (error instanceof ProvisionerUnreachableError) {
+        // An outage is no host error either, but a host that stopped moving says why.
+        pass.log.info('provisioner unreachable; retrying without recording an error', { reason: error.message });
+        this.#publish(pass, warning('ProvisionerUnreachable', error.message));
+        return { requeueAfter: error.retryAfterMs ?? withJitter(DELAYS.transientRetryMs, this.#random) };
       }
       if (error instanceof TransientProvisionerError || error instanceof NeedsRegistrationError) {
         // An Ironic outage must not turn into a recorded, backed-off host error.
