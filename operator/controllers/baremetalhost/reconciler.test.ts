@@ -110,6 +110,15 @@ describe('the BareMetalHost reconciler', () => {
     expect(h.events).toEqual([expect.objectContaining({ type: 'Warning', reason: 'ProvisionerUnreachable', note: message })]);
   });
 
+  it('passes a lost race to claim a shared Secret on as the conflict it is, not as a credentials failure', async () => {
+    const { h } = harness({ host: host({ status: registeredStatus('available') }) });
+    const conflict = Object.assign(new Error('Operation cannot be fulfilled on secrets "bmc-secret"'), { code: 409, body: { reason: 'Conflict' } });
+    h.claimError = conflict;
+    await expect(h.reconcile()).rejects.toBe(conflict);
+    expect(await h.metric('metal3_credentials_unhandled_error_total')).toContain('metal3_credentials_unhandled_error_total 0');
+    expect(h.events).toEqual([]);
+  });
+
   it('waits 30 s for a provisioner that is not ready, counting it', async () => {
     const provisioner = new ScriptedProvisioner().script('register', new ProvisionerNotReadyError('ironic is starting'));
     const { h } = harness({ host: host({ status: registeredStatus('available') }), provisioner });

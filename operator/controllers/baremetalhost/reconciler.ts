@@ -15,6 +15,7 @@ import { TerminalError } from '../../runtime/errors.ts';
 import type { EventRecorder } from '../../runtime/event-recorder.ts';
 import { hasFinalizer } from '../../runtime/finalizers.ts';
 import type { Informer } from '../../runtime/informer.ts';
+import { isConflict } from '../../runtime/kube-errors.ts';
 import { keyOf, objectKey } from '../../runtime/kube-object.ts';
 import type { KubeObject, ObjectName } from '../../runtime/kube-object.ts';
 import type { Logger } from '../../runtime/logger.ts';
@@ -180,6 +181,8 @@ export class BareMetalHostReconciler implements Reconciler {
     try {
       return await loadHostCredentials(pass.host, this.#options.secrets, { signal: pass.signal });
     } catch (error) {
+      // Hosts sharing one Secret race to claim it: a lost race is retried quietly, not a failure.
+      if (isConflict(error)) throw error;
       this.#options.metrics.credentials('unhandled');
       throw new Error('an unhandled failure occurred with the BMC secret', { cause: error });
     }

@@ -50,6 +50,8 @@ export class ReconcilerHarness {
   readonly patches: RecordedPatch[] = [];
   readonly events: EventInput[] = [];
   readonly claims: Array<{ name: string; finalizer: boolean; owner?: string }> = [];
+  /** When set, claiming a Secret fails with it (e.g. a 409 from another host's claim). */
+  claimError: unknown;
   readonly releasedSecrets: string[] = [];
   readonly releasedHardwareData: string[] = [];
   readonly replacedHardwareData: string[] = [];
@@ -76,6 +78,7 @@ export class ReconcilerHarness {
     const secrets: SecretAccess = {
       find: async (name) => this.secrets.get(keyOf(name)),
       claim: async (secret, claim) => {
+        if (this.claimError !== undefined) throw this.claimError;
         this.claims.push({ name: secret.metadata.name ?? '', finalizer: claim.finalizer, ...(claim.owner ? { owner: claim.owner.name } : {}) });
         return secret;
       },
