@@ -10,22 +10,26 @@ import { readStackEnv } from '../../support/stack-env.ts';
 import type { Host } from './hosts.ts';
 import { inState, recordsSince, serverRecords, tearDownHostTest, waitForHost } from './hosts.ts';
 
-// Software RAID on emulated server 76 (77 is kept for hardware RAID): a host with
-// softwareRAIDVolumes goes through preparing, where Ironic's `agent` raid interface runs the
-// manual clean steps raid.delete_configuration, deploy.erase_devices_metadata and
-// raid.create_configuration on the agent simulator, which builds the md devices; then the spec
-// changes on the available host and it is prepared again with the new volumes.
+// RAID through preparing, each host then changing its spec while available and prepared again.
+// Software RAID on emulated server 76: Ironic's `agent` raid interface runs the manual clean
+// steps raid.delete_configuration, deploy.erase_devices_metadata and raid.create_configuration
+// on the agent simulator, which builds the md devices. Hardware RAID on server 77: Ironic's
+// `redfish` raid interface deletes and creates Volumes on the emulated BMC's storage controller
+// (hack/stack/sushy/fake_raid.py).
 const env = readStackEnv();
 const kubectl = new Kubectl(env);
 const ironic = new RawIronic(env.ironicUrl);
 const minutes = (n: number) => n * 60_000;
 const HOST = 'mirrored';
 const system = env.systems[76]!;
+const HARDWARE_HOST = 'controller';
+const hardwareSystem = env.systems[77]!;
 
 interface RaidHost extends Host {
   spec: Host['spec'] & { raid?: { softwareRAIDVolumes?: unknown[] } };
   status?: Host['status'] & { provisioning?: { raid?: unknown; rootDeviceHints?: unknown } };
 }
+interface RedfishVolume { Id: string; Name: string; RAIDType?: string; CapacityBytes: number; Links: { Drives: { '@odata.id': string }[] } }
 interface LogicalDisk { size_gb: number | 'MAX'; raid_level: string; controller?: string; is_root_volume?: boolean; physical_disks?: unknown[] }
 interface IronicRaidNode {
   raid_interface: string;
@@ -37,6 +41,20 @@ interface IronicRaidNode {
 let namespace = '';
 let operator: OperatorProcess;
 let baseline: SystemRecords;
+
+const authorization = `Basic ${Buffer.from(`${env.bmcCredentials!.username}:${env.bmcCredentials!.password}`).toString('base64')}`;
+async function redfish<T>(path: string): Promise<T> {
+  const response = await fetch(`${env.sushyUrl}${path}`, { headers: { authorization } });
+  if (!response.ok) throw new Error(`GET ${path}: HTTP ${response.status}`);
+  return (await response.json()) as T;
+}
+/** The Volumes on the emulated BMC's storage controller, as Redfish serves them. */
+async function bmcVolumes(): Promise<RedfishVolume[]> {
+  const collection = await redfish<{ Members: { '@odata.id': string }[] }>(`/redfish/v1/Systems/${hardwareSystem.uuid}/Storage/1/Volumes`);
+  return Promise.all(collection.Members.map((member) => redfish<RedfishVolume>(member['@odata.id'])));
+}
+const drivesOf = (volume: RedfishVolume) => volume.Links.Drives.map((drive) => drive['@odata.id'].split('/').pop());
+const GiB = 1024 ** 3;
 
 const ironicNode = async (host: RaidHost) => ironic.request<IronicRaidNode>('GET', `/v1/nodes/${host.status!.provisioning!.ID!}`);
 const raidSteps = (records: SystemRecords) => records.raidConfigurations.map((entry) => entry.step);
@@ -65,6 +83,16 @@ beforeAll(async () => {
           online: false, bootMACAddress: system.macs[0], automatedCleaningMode: 'disabled',
           bmc: { address: system.redfishAddress, credentialsName: `${HOST}-bmc` },
           raid: { softwareRAIDVolumes: [{ level: '1', rootVolume: true, physicalDisks: [{ deviceName: '/dev/sda' }, { deviceName: '/dev/sdb' }] }] },
+        },
+      },
+      { apiVersion: 'v1', kind: 'Secret', metadata: { name: `${HARDWARE_HOST}-bmc`, namespace }, type: 'Opaque', stringData: env.bmcCredentials! },
+      {
+        apiVersion: 'metal3.io/v1alpha1', kind: 'BareMetalHost',
+        metadata: { name: HARDWARE_HOST, namespace, annotations: { 'inspect.metal3.io': 'disabled' } },
+        spec: {
+          online: false, bootMACAddress: hardwareSystem.macs[0], automatedCleaningMode: 'disabled',
+          bmc: { address: hardwareSystem.redfishAddress, credentialsName: `${HARDWARE_HOST}-bmc` },
+          raid: { hardwareRAIDVolumes: [{ level: '1', name: 'root', controller: '1', physicalDisks: ['Disk.0', 'Disk.1'] }] },
         },
       },
     ],
@@ -136,4 +164,37 @@ describe('software RAID through real Ironic and the agent', () => {
     ]);
     expect(records.softwareRaidVolumes).toEqual(created.volumes);
   }, minutes(6));
+});
+
+describe('hardware RAID through real Ironic and the emulated BMC', () => {
+  it('creates the RAID-1 volume on the two named drives while preparing', async () => {
+    const host = (await waitForHost(kubectl, namespace, HARDWARE_HOST, preparedWith, { timeoutMs: minutes(4), failOnError: true })) as RaidHost;
+    expect(host.status?.provisioning?.raid).toEqual({ hardwareRAIDVolumes: [{ level: '1', name: 'root', controller: '1', physicalDisks: ['Disk.0', 'Disk.1'] }] });
+    const node = await ironicNode(host);
+    expect(node.raid_interface).toBe('redfish');
+    // The hardware profile's root device hints are set, so the volume is not marked as the root.
+    expect(node.target_raid_config.logical_disks).toEqual([
+      { size_gb: 'MAX', raid_level: '1', volume_name: 'root', controller: '1', physical_disks: ['Disk.0', 'Disk.1'] },
+    ]);
+    // On the BMC: one RAID-1 volume of the two drives, as large as the smaller one.
+    const volumes = await bmcVolumes();
+    expect(volumes.map((volume) => [volume.Name, volume.RAIDType, drivesOf(volume)])).toEqual([['root', 'RAID1', ['Disk.0', 'Disk.1']]]);
+    // Ironic read the volumes back from the BMC into raid_config.
+    expect(node.raid_config.logical_disks).toEqual([
+      { id: volumes[0]!.Id, name: 'root', controller: '1', size_gb: Math.trunc(volumes[0]!.CapacityBytes / GiB), raid_level: '1' },
+    ]);
+  }, minutes(5));
+
+  it('prepares the available host again when its RAID spec changes, replacing the volume on the BMC', async () => {
+    const [before] = await bmcVolumes();
+    const volumes = [{ level: '0', name: 'scratch', controller: '1', physicalDisks: ['Disk.2'], sizeGibibytes: 100 }];
+    await kubectl.ok(['patch', 'bmh', HARDWARE_HOST, '-n', namespace, '--type=merge', '-p', JSON.stringify({ spec: { raid: { hardwareRAIDVolumes: volumes } } })]);
+    const host = (await waitForHost(kubectl, namespace, HARDWARE_HOST, preparedWith, { timeoutMs: minutes(4), failOnError: true })) as RaidHost;
+    expect(host.status?.provisioning?.raid).toEqual({ hardwareRAIDVolumes: volumes });
+    const after = await bmcVolumes();
+    expect(after.map((volume) => [volume.Name, volume.RAIDType, drivesOf(volume), volume.CapacityBytes])).toEqual([['scratch', 'RAID0', ['Disk.2'], 100 * GiB]]);
+    expect(after[0]!.Id).not.toBe(before!.Id);
+    const node = await ironicNode(host);
+    expect(node.raid_config.logical_disks).toEqual([{ id: after[0]!.Id, name: 'scratch', controller: '1', size_gb: 100, raid_level: '0' }]);
+  }, minutes(5));
 });
