@@ -53,6 +53,15 @@ async function bmcVolumes(): Promise<RedfishVolume[]> {
   const collection = await redfish<{ Members: { '@odata.id': string }[] }>(`/redfish/v1/Systems/${hardwareSystem.uuid}/Storage/1/Volumes`);
   return Promise.all(collection.Members.map((member) => redfish<RedfishVolume>(member['@odata.id'])));
 }
+/** A volume left on the controller before the host is prepared: preparing must delete it. */
+async function leaveStaleVolume(): Promise<void> {
+  const storage = `/redfish/v1/Systems/${hardwareSystem.uuid}/Storage/1`;
+  const response = await fetch(`${env.sushyUrl}${storage}/Volumes`, {
+    method: 'POST', headers: { authorization, 'content-type': 'application/json' },
+    body: JSON.stringify({ Name: 'stale', RAIDType: 'RAID0', Links: { Drives: [{ '@odata.id': `${storage}/Drives/Disk.2` }] } }),
+  });
+  if (response.status !== 201) throw new Error(`creating a stale volume: HTTP ${response.status} ${await response.text()}`);
+}
 const drivesOf = (volume: RedfishVolume) => volume.Links.Drives.map((drive) => drive['@odata.id'].split('/').pop());
 const GiB = 1024 ** 3;
 
@@ -72,6 +81,7 @@ beforeAll(async () => {
   namespace = await createUniqueNamespace(kubectl, 'e2e-raid');
   // The simulator keeps every run's records and the arrays earlier runs left on the disks.
   baseline = await serverRecords(env, system.uuid);
+  await leaveStaleVolume();
   operator = startOperatorProcess({ env, namespace, label: 'e2e-raid' });
   await kubectl.ok(['apply', '-f', '-'], JSON.stringify({
     apiVersion: 'v1', kind: 'List', items: [
@@ -123,6 +133,7 @@ describe('software RAID through real Ironic and the agent', () => {
     const records = recordsSince(await serverRecords(env, system.uuid), baseline);
     expect(raidSteps(records)).toEqual(['delete_configuration', 'create_configuration']);
     const [deleted, created] = records.raidConfigurations as [RaidConfigurationRecord, RaidConfigurationRecord];
+    expect(deleted.volumes).toEqual(baseline.softwareRaidVolumes);
     const md0 = { device: '/dev/md0', level: '1', sizeGb: 'MAX', rootVolume: true, members: ['/dev/sda', '/dev/sdb'] };
     expect(created.volumes).toEqual([md0]);
     expect(created.nodeUuid).toBe(host.status!.provisioning!.ID);
@@ -176,7 +187,7 @@ describe('hardware RAID through real Ironic and the emulated BMC', () => {
     expect(node.target_raid_config.logical_disks).toEqual([
       { size_gb: 'MAX', raid_level: '1', volume_name: 'root', controller: '1', physical_disks: ['Disk.0', 'Disk.1'] },
     ]);
-    // On the BMC: one RAID-1 volume of the two drives, as large as the smaller one.
+    // On the BMC: the stale volume gone, one RAID-1 volume of the two drives.
     const volumes = await bmcVolumes();
     expect(volumes.map((volume) => [volume.Name, volume.RAIDType, drivesOf(volume)])).toEqual([['root', 'RAID1', ['Disk.0', 'Disk.1']]]);
     // Ironic read the volumes back from the BMC into raid_config.
