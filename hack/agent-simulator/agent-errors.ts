@@ -86,6 +86,8 @@ export const agentErrors = {
       summary: 'Hardware managers version mismatch, reload agent with correct version',
       details: `Current versions: ${JSON.stringify(agentVersion)}, versions used by ironic: ${JSON.stringify(nodeVersion)}`,
     }),
+  softwareRaid: (details: string) =>
+    new AgentError({ type: 'SoftwareRAIDError', summary: 'Software RAID caused unknown error', details }),
   deployment: (details: string) => new AgentError({ type: 'DeploymentError', summary: 'Deploy step failed', details }),
   deviceNotFound: (details: string) =>
     new AgentError({

@@ -76,6 +76,25 @@ export interface CustomDeployStepRecord {
   device: string;
 }
 
+/** A software RAID (md) device on the server's disks, as IPA's create_configuration builds it. */
+export interface SoftwareRaidVolumeRecord {
+  device: string;
+  level: string;
+  /** `MAX` takes what is left on the smallest member. */
+  sizeGb: number | 'MAX';
+  rootVolume: boolean;
+  /** The member disks (IPA puts one partition of each into the array). */
+  members: string[];
+}
+
+/** A RAID clean step the ramdisk ran: the md devices it created, or the ones it removed. */
+export interface RaidConfigurationRecord {
+  at: string;
+  nodeUuid: string | null;
+  step: 'create_configuration' | 'delete_configuration';
+  volumes: SoftwareRaidVolumeRecord[];
+}
+
 /** The installed OS's Node in the workload cluster (only with `workloadKubeconfig`). */
 export type NodeRecord =
   | { at: string; kind: 'node-registered'; node: string; uuid: string | null; addresses: string[] }
@@ -107,6 +126,9 @@ export interface SystemRecords {
   customDeploySteps: CustomDeployStepRecord[];
   nodes: NodeRecord[];
   gracefulShutdowns: GracefulShutdownRecord[];
+  raidConfigurations: RaidConfigurationRecord[];
+  /** The md devices on the disks now (they outlive power cycles until a delete_configuration). */
+  softwareRaidVolumes: SoftwareRaidVolumeRecord[];
 }
 
 type Omitted<T> = Omit<T, 'at'>;
@@ -120,7 +142,10 @@ export class RecordStore {
   constructor(systems: readonly { uuid: string; name: string }[], now: () => Date = () => new Date()) {
     this.#now = now;
     for (const { uuid, name } of systems) {
-      this.#systems.set(uuid.toLowerCase(), { uuid, name, boots: [], inspections: [], diskWipes: [], imageWrites: [], customDeploySteps: [], nodes: [], gracefulShutdowns: [] });
+      this.#systems.set(uuid.toLowerCase(), {
+        uuid, name, boots: [], inspections: [], diskWipes: [], imageWrites: [], customDeploySteps: [], nodes: [], gracefulShutdowns: [],
+        raidConfigurations: [], softwareRaidVolumes: [],
+      });
     }
   }
 
@@ -160,6 +185,17 @@ export class RecordStore {
 
   addGracefulShutdown(systemUuid: string, entry: Omitted<GracefulShutdownRecord>): void {
     this.#for(systemUuid).gracefulShutdowns.push(this.#stamp(entry));
+  }
+
+  /** A RAID step ran: recorded, and the disks now carry `current` md devices. */
+  addRaidConfiguration(systemUuid: string, entry: Omitted<RaidConfigurationRecord>, current: SoftwareRaidVolumeRecord[]): void {
+    const records = this.#for(systemUuid);
+    records.raidConfigurations.push(this.#stamp(entry));
+    records.softwareRaidVolumes = structuredClone(current);
+  }
+
+  softwareRaidVolumes(systemUuid: string): SoftwareRaidVolumeRecord[] {
+    return structuredClone(this.#for(systemUuid).softwareRaidVolumes);
   }
 
   get(systemUuid: string): SystemRecords | undefined {

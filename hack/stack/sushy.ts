@@ -36,7 +36,7 @@ function fakeFirmwareConfig(): string[] {
 /**
  * sushy-tools' fake Redfish driver: every system notifies the agent simulator of changes, serves
  * its hardware (processors, memory, drives) for out-of-band inspection through
- * `sushy/fake_hardware.py`, BIOS and firmware through `sushy/fake_firmware.py`, and a graceful
+ * `sushy/fake_hardware.py` (whose storage controller does hardware RAID, `sushy/fake_raid.py`), BIOS and firmware through `sushy/fake_firmware.py`, and a graceful
  * shutdown asks the simulator whether the server's software shuts down
  * (`sushy/graceful_shutdown.py`); the config file loads all three.
  */

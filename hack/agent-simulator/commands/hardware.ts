@@ -2,6 +2,7 @@ import type { RamdiskAgent } from '../agent.ts';
 import type { DiskWipeRecord } from '../records.ts';
 import { osInstallDisk, usableDisks } from './disks.ts';
 import { prepareImage } from './image-write.ts';
+import { createSoftwareRaid, deleteSoftwareRaid } from './software-raid.ts';
 import { CUSTOM_DEPLOY_STEPS } from './step-lists.ts';
 import type { CommandParams } from './types.ts';
 
@@ -46,8 +47,8 @@ export const hardwareSteps: Readonly<Record<string, StepImplementation>> = {
   erase_devices_express: wipeDisks(() => 'express'),
   erase_pstore: nothingToDo,
   clean_uefi_nvram: nothingToDo,
-  delete_configuration: nothingToDo,
-  create_configuration: nothingToDo,
+  delete_configuration: deleteSoftwareRaid,
+  create_configuration: createSoftwareRaid,
   apply_configuration: nothingToDo,
   burnin_cpu: nothingToDo,
   burnin_gpu: nothingToDo,

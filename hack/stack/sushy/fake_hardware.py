@@ -7,11 +7,14 @@ Importing this module (from the emulator's config file) lets the driver answer f
 system's ``hardware`` entry (written by hack/stack/sushy-hardware.ts); ``storage_settings`` turns
 the same entries into sushy-tools' static Storage, Drives and Volumes settings, and the drive
 template here reports each drive's own media type, protocol, model and serial number.
+Its controller does hardware RAID (``fake_raid``): Volumes are created with a RAID type and
+member drives, and deleted.
 """
 
 import os
 
 import jinja2
+import fake_raid
 from sushy_tools import error
 from sushy_tools.emulator import main as emulator
 from sushy_tools.emulator.resources.systems import fakedriver
@@ -52,7 +55,8 @@ def storage_settings(systems):
             'Id': entry['id'],
             'Name': entry['name'],
             'StorageControllers': [
-                {'MemberId': '0', 'Name': 'Integrated Controller', 'SpeedGbps': 12},
+                {'MemberId': '0', 'Name': 'Integrated RAID Controller', 'SpeedGbps': 12,
+                 'SupportedRAIDTypes': list(fake_raid.SUPPORTED_RAID_TYPES)},
             ],
             'Drives': [drive['Id'] for drive in entry['drives']],
         }]
@@ -64,6 +68,7 @@ def storage_settings(systems):
 fakedriver.FakeDriver.get_processors = get_processors
 fakedriver.FakeDriver.get_total_cpus = get_total_cpus
 fakedriver.FakeDriver.get_total_memory = get_total_memory
-# Our templates first (drive.json), sushy-tools' own for everything else.
+fake_raid.install(emulator.app)
+# Our templates first (drive.json, storage.json, volume.json), sushy-tools' own for everything else.
 emulator.app.jinja_loader = jinja2.ChoiceLoader([
     jinja2.FileSystemLoader(TEMPLATES), emulator.app.jinja_loader])

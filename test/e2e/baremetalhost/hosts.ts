@@ -208,6 +208,7 @@ export function recordsSince(now: SystemRecords, before: SystemRecords): SystemR
     customDeploySteps: now.customDeploySteps.slice(before.customDeploySteps.length),
     nodes: now.nodes.slice(before.nodes.length),
     gracefulShutdowns: now.gracefulShutdowns.slice(before.gracefulShutdowns.length),
+    raidConfigurations: now.raidConfigurations.slice(before.raidConfigurations.length),
   };
 }
 
