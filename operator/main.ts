@@ -2,6 +2,7 @@
 // the BareMetalHost controller are built here, once, and passed down. No singletons.
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import { setupBareMetalHostController } from './controllers/baremetalhost/index.ts';
+import { setupBMCEventSubscriptionController } from './controllers/bmceventsubscription/index.ts';
 import { setupDataImageController } from './controllers/dataimage/index.ts';
 import { setupHostFirmwareComponentsController } from './controllers/hostfirmwarecomponents/index.ts';
 import { setupHostFirmwareSettingsController } from './controllers/hostfirmwaresettings/index.ts';
@@ -97,6 +98,7 @@ export async function runOperator(run: OperatorRun): Promise<number> {
     setupHostFirmwareSettingsController(manager, { provisioner, maxConcurrentReconciles: settings.concurrency });
     setupHostFirmwareComponentsController(manager, { provisioner, maxConcurrentReconciles: settings.concurrency });
     setupDataImageController(manager, { provisioner, maxConcurrentReconciles: settings.concurrency });
+    setupBMCEventSubscriptionController(manager, { provisioner, maxConcurrentReconciles: settings.concurrency });
     setupWebhooks(manager, settings, logger);
     logger.info('starting', {
       provisioner: settings.provisioner,
