@@ -81,6 +81,8 @@ export class IronicAccessWatch {
       dataImageStatus: (o) => guard(() => provisioner.dataImageStatus(o)),
       attachDataImage: (o) => guard(() => provisioner.attachDataImage(o)),
       detachDataImage: (o) => guard(() => provisioner.detachDataImage(o)),
+      addEventSubscription: (o) => guard(() => provisioner.addEventSubscription(o)),
+      removeEventSubscription: (o) => guard(() => provisioner.removeEventSubscription(o)),
       delete: (o) => guard(() => provisioner.delete(o)),
       detach: (o) => guard(() => provisioner.detach(o)),
       // Read from what earlier calls fetched: no request to Ironic, nothing to watch.

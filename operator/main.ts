@@ -2,6 +2,7 @@
 // the BareMetalHost controller are built here, once, and passed down. No singletons.
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import { setupBareMetalHostController } from './controllers/baremetalhost/index.ts';
+import { setupBMCEventSubscriptionController } from './controllers/bmceventsubscription/index.ts';
 import { setupDataImageController } from './controllers/dataimage/index.ts';
 import { setupHostFirmwareComponentsController } from './controllers/hostfirmwarecomponents/index.ts';
 import { setupHostFirmwareSettingsController } from './controllers/hostfirmwaresettings/index.ts';
@@ -13,7 +14,7 @@ import type { Logger, SignalProcess } from './runtime/index.ts';
 import { OPERATOR_NAME, compileOperatorSettings } from './settings.ts';
 import type { OperatorSettings } from './settings.ts';
 import {
-  BAREMETALHOST_WEBHOOK_PATH, DATAIMAGE_WEBHOOK_PATH, HOSTFIRMWARECOMPONENTS_WEBHOOK_PATH, WebhookServer, reviewBareMetalHost, reviewDataImage,
+  BAREMETALHOST_WEBHOOK_PATH, BMCEVENTSUBSCRIPTION_WEBHOOK_PATH, DATAIMAGE_WEBHOOK_PATH, HOSTFIRMWARECOMPONENTS_WEBHOOK_PATH, WebhookServer, reviewBareMetalHost, reviewBMCEventSubscription, reviewDataImage,
   reviewHostFirmwareComponents,
 } from './webhooks/index.ts';
 
@@ -35,6 +36,7 @@ function setupWebhooks(manager: Manager, settings: OperatorSettings, logger: Log
   const hostLogger = logger.child({ webhook: 'BareMetalHost' });
   const componentsLogger = logger.child({ webhook: 'HostFirmwareComponents' });
   const dataImageLogger = logger.child({ webhook: 'DataImage' });
+  const subscriptionLogger = logger.child({ webhook: 'BMCEventSubscription' });
   const server = new WebhookServer({
     port: settings.webhookPort,
     certDir: settings.webhookCertDir,
@@ -45,6 +47,7 @@ function setupWebhooks(manager: Manager, settings: OperatorSettings, logger: Log
         reviewBareMetalHost(request, { options: { allowFakeHardware: settings.allowFakeHardware }, logger: hostLogger }),
       [HOSTFIRMWARECOMPONENTS_WEBHOOK_PATH]: (request) => reviewHostFirmwareComponents(request, { logger: componentsLogger }),
       [DATAIMAGE_WEBHOOK_PATH]: (request) => reviewDataImage(request, { logger: dataImageLogger }),
+      [BMCEVENTSUBSCRIPTION_WEBHOOK_PATH]: (request) => reviewBMCEventSubscription(request, { logger: subscriptionLogger }),
     },
     logger,
   });
@@ -97,6 +100,7 @@ export async function runOperator(run: OperatorRun): Promise<number> {
     setupHostFirmwareSettingsController(manager, { provisioner, maxConcurrentReconciles: settings.concurrency });
     setupHostFirmwareComponentsController(manager, { provisioner, maxConcurrentReconciles: settings.concurrency });
     setupDataImageController(manager, { provisioner, maxConcurrentReconciles: settings.concurrency });
+    setupBMCEventSubscriptionController(manager, { provisioner, maxConcurrentReconciles: settings.concurrency });
     setupWebhooks(manager, settings, logger);
     logger.info('starting', {
       provisioner: settings.provisioner,

@@ -36,7 +36,9 @@ log_file =
 # database logs the SQL parameters, a node's driver_info with the BMC password among them. The
 # agent client and deploy code at INFO too: at DEBUG they log the agent's command results, whose
 # echoed write_image arguments carry the OCI registry's image_request_authorization unmasked.
-default_log_levels = amqp=WARNING,amqplib=WARNING,qpid.messaging=INFO,oslo.messaging=INFO,oslo_messaging=INFO,stevedore=INFO,iso8601=WARNING,requests=WARNING,urllib3.connectionpool=WARNING,keystonemiddleware.auth_token=INFO,keystoneauth.session=INFO,openstack=WARNING,oslo_policy=WARNING,oslo_concurrency.lockutils=WARNING,ironic.db.sqlalchemy.api=INFO,ironic.drivers.modules.agent_client=INFO,ironic.drivers.modules.agent_base=INFO
+# sushy's connector at INFO: at DEBUG it logs every Redfish request body, an event
+# subscription's HttpHeaders (the receiver's credentials) among them.
+default_log_levels = amqp=WARNING,amqplib=WARNING,qpid.messaging=INFO,oslo.messaging=INFO,oslo_messaging=INFO,stevedore=INFO,iso8601=WARNING,requests=WARNING,urllib3.connectionpool=WARNING,keystonemiddleware.auth_token=INFO,keystoneauth.session=INFO,openstack=WARNING,oslo_policy=WARNING,oslo_concurrency.lockutils=WARNING,ironic.db.sqlalchemy.api=INFO,ironic.drivers.modules.agent_client=INFO,ironic.drivers.modules.agent_base=INFO,sushy.connector=INFO
 enabled_hardware_types = ipmi,redfish,fake-hardware,manual-management
 enabled_bios_interfaces = no-bios,redfish,fake
 enabled_boot_interfaces = ipxe,pxe,redfish-virtual-media,redfish-https,fake

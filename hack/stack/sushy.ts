@@ -38,7 +38,8 @@ function fakeFirmwareConfig(): string[] {
  * its hardware (processors, memory, drives) for out-of-band inspection through
  * `sushy/fake_hardware.py` (whose storage controller does hardware RAID, `sushy/fake_raid.py`), BIOS and firmware through `sushy/fake_firmware.py`, and a graceful
  * shutdown asks the simulator whether the server's software shuts down
- * (`sushy/graceful_shutdown.py`); the config file loads all three.
+ * (`sushy/graceful_shutdown.py`), and the BMC keeps Redfish event subscriptions
+ * (`sushy/fake_events.py`); the config file loads all four.
  */
 export async function startSushy(options: SushyOptions): Promise<SushyStarted> {
   const dir = join(options.stateDir, 'sushy');
@@ -72,6 +73,10 @@ export async function startSushy(options: SushyOptions): Promise<SushyStarted> {
     ...(options.auth ? [`SUSHY_EMULATOR_AUTH_FILE = ${JSON.stringify(authFile)}`] : []),
     // The config file is Python: it also lets the agent simulator decide about graceful shutdowns.
     'import graceful_shutdown',
+    // Redfish EventService subscriptions (BMCEventSubscription), kept by this BMC in memory.
+    'import fake_events',
+    'from sushy_tools.emulator import main as _sushy_main_events',
+    'fake_events.install(_sushy_main_events.app)',
     `graceful_shutdown.install(${JSON.stringify(options.notificationUrl)})`,
     ...fakeFirmwareConfig(),
   ].join('\n');

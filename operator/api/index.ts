@@ -4,6 +4,7 @@ export * from './annotations.ts';
 export * from './baremetalhost-enums.ts';
 export * from './baremetalhost.ts';
 export * from './bmc-details.ts';
+export * from './bmceventsubscription.ts';
 export * from './conditions.ts';
 export * from './credentials-status.ts';
 export * from './custom-deploy.ts';

@@ -174,6 +174,14 @@ export interface DataImageReading {
   lastFailure?: string;
 }
 
+/** BMO's BMCEventSubscription as the BMC gets it: where events go, with what context and headers. */
+export interface EventSubscriptionRequest {
+  destination: string;
+  context: string;
+  /** One `{name: value}` per header, values from the user's Secret: never logged or recorded. */
+  httpHeaders: Record<string, string>[];
+}
+
 /**
  * The server's health as its BMC last reported it (Ironic's node `health`, API 1.109):
  * `OK`, `Warning` or `Critical`; undefined when not known.
@@ -214,6 +222,10 @@ export interface Provisioner {
   attachDataImage(options: { host: HostIdentity; url: string }): Promise<ProvisionerResult>;
   /** BMO's DetachDataImage: eject the host's virtual media. Done once the request is accepted. */
   detachDataImage(options: { host: HostIdentity }): Promise<ProvisionerResult>;
+  /** BMO's AddBMCEventSubscriptionForNode: a Redfish event subscription on the host's BMC; done with its Id there. */
+  addEventSubscription(options: { host: HostIdentity; subscription: EventSubscriptionRequest }): Promise<ProvisionerResult<{ subscriptionId: string }>>;
+  /** BMO's RemoveBMCEventSubscriptionForNode; a subscription or node already gone counts as done. */
+  removeEventSubscription(options: { host: HostIdentity; subscriptionId: string }): Promise<ProvisionerResult>;
   /** Remove the node from the back end. Done when it is gone; a missing node counts as done. */
   delete(options: DeleteOptions): Promise<ProvisionerResult>;
   /** Remove the node without deprovisioning (the detached annotation). */

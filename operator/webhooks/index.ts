@@ -8,3 +8,4 @@ export { aggregateMessage, validateHost, validateHostUpdate } from './baremetalh
 export type { HostValidationOptions, Violation } from './baremetalhost/index.ts';
 export { WebhookServer } from './webhook-server.ts';
 export type { AdmissionHandler, WebhookServerOptions } from './webhook-server.ts';
+export { BMCEVENTSUBSCRIPTION_WEBHOOK_PATH, reviewBMCEventSubscription, validateBMCEventSubscription } from './bmceventsubscription-validator.ts';

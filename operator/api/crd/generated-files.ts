@@ -1,4 +1,5 @@
 import { bareMetalHostCrdSource } from './baremetalhost-crd.ts';
+import { bmcEventSubscriptionCrdSource } from './bmceventsubscription-crd.ts';
 import { buildCustomResourceDefinition, type CrdSource } from './custom-resource-definition.ts';
 import { dataImageCrdSource } from './dataimage-crd.ts';
 import { firmwareSchemaCrdSource, hostFirmwareComponentsCrdSource, hostFirmwareSettingsCrdSource, hostUpdatePolicyCrdSource } from './firmware-crds.ts';
@@ -12,7 +13,7 @@ export type { GeneratedFile };
 export const CRD_DIRECTORY = 'deploy/crds';
 export const CRD_SOURCES: readonly CrdSource[] = [
   bareMetalHostCrdSource, hardwareDataCrdSource, hostFirmwareSettingsCrdSource, firmwareSchemaCrdSource, hostFirmwareComponentsCrdSource, dataImageCrdSource,
-  hostUpdatePolicyCrdSource,
+  hostUpdatePolicyCrdSource, bmcEventSubscriptionCrdSource,
 ];
 
 export function crdFileName(source: CrdSource): string {

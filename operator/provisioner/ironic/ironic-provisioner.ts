@@ -8,6 +8,7 @@ import type { ProvisionerContext } from './context.ts';
 import { attachDataImage, dataImageStatus, detachDataImage } from './data-image.ts';
 import { deleteHostNode } from './delete.ts';
 import { deprovision } from './deprovision.ts';
+import { addEventSubscription, removeEventSubscription } from './event-subscription.ts';
 import { ironicNodeName } from './node-name.ts';
 import { firmwareComponents } from './firmware-components.ts';
 import { firmwareSettings } from './firmware-settings.ts';
@@ -59,6 +60,8 @@ export function createIronicProvisioner(options: IronicProvisionerOptions): Prov
     dataImageStatus: (o) => run(context, 'dataImageStatus', o.host, (c) => dataImageStatus(c, o)),
     attachDataImage: (o) => run(context, 'attachDataImage', o.host, (c) => attachDataImage(c, o)),
     detachDataImage: (o) => run(context, 'detachDataImage', o.host, (c) => detachDataImage(c, o)),
+    addEventSubscription: (o) => run(context, 'addEventSubscription', o.host, (c) => addEventSubscription(c, o)),
+    removeEventSubscription: (o) => run(context, 'removeEventSubscription', o.host, (c) => removeEventSubscription(c, o)),
     health: (o) => context.nodes.lastHealth(o.host.nodeId || ironicNodeName(o.host)),
     delete: (o) => run(context, 'delete', o.host, (c) => deleteHostNode(c, { ...o, force: false })),
     detach: (o) => run(context, 'detach', o.host, (c) => deleteHostNode(c, o)),

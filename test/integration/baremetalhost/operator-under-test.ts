@@ -50,6 +50,8 @@ function withOutages(fixture: FixtureProvisioner): { provisioner: Provisioner; s
     dataImageStatus: (o) => fixture.dataImageStatus(o),
     attachDataImage: (o) => fixture.attachDataImage(o),
     detachDataImage: (o) => fixture.detachDataImage(o),
+    addEventSubscription: (o) => fixture.addEventSubscription(o),
+    removeEventSubscription: (o) => fixture.removeEventSubscription(o),
     health: (o) => fixture.health(o),
     delete: (o) => fixture.delete(o),
     detach: (o) => fixture.detach(o),

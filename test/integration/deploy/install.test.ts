@@ -91,12 +91,14 @@ describe('kustomize installs in deploy/ on the real API server', () => {
     expect(await dryRunApply(kubectl, rest)).toHaveLength(rest.length);
     type WebhookConfiguration = Manifest & { webhooks: { name: string; failurePolicy: string; clientConfig: { service: { name: string; namespace: string; path: string } } }[] };
     const configuration = objects.find((object) => object.kind === 'ValidatingWebhookConfiguration') as WebhookConfiguration;
-    const [webhook, componentsWebhook, dataImageWebhook] = configuration.webhooks;
+    const [webhook, componentsWebhook, dataImageWebhook, subscriptionWebhook] = configuration.webhooks;
     expect(webhook).toMatchObject({ name: 'baremetalhost.metal3.io', failurePolicy: 'Fail', clientConfig: { service: { namespace, path: '/validate-metal3-io-v1alpha1-baremetalhost' } } });
     expect(componentsWebhook).toMatchObject({ name: 'hostfirmwarecomponents.metal3.io', failurePolicy: 'Fail',
       clientConfig: { service: { name: webhook?.clientConfig.service.name, namespace, path: '/validate-metal3-io-v1alpha1-hostfirmwarecomponents' } } });
     expect(dataImageWebhook).toMatchObject({ name: 'dataimage.metal3.io', failurePolicy: 'Fail',
       clientConfig: { service: { name: webhook?.clientConfig.service.name, namespace, path: '/validate-metal3-io-v1alpha1-dataimage' } } });
+    expect(subscriptionWebhook).toMatchObject({ name: 'bmceventsubscription.metal3.io', failurePolicy: 'Fail',
+      clientConfig: { service: { name: webhook?.clientConfig.service.name, namespace, path: '/validate-metal3-io-v1alpha1-bmceventsubscription' } } });
     const service = objects.find((object) => object.kind === 'Service' && object.metadata.name === webhook?.clientConfig.service.name) as unknown as
       Manifest & { spec: { ports: { port: number; targetPort: string }[] } };
     expect(service.spec.ports).toEqual([expect.objectContaining({ port: 443, targetPort: 'webhook-server' })]);

@@ -31,6 +31,8 @@ const OPERATOR_GRANTS = [
   ...verbs('metal3.io/firmwareschemas', ['get', 'list', 'watch', 'create', 'update']),
   ...verbs('metal3.io/dataimages', ['get', 'list', 'watch', 'patch']),
   'patch metal3.io/dataimages/status',
+  ...verbs('metal3.io/bmceventsubscriptions', ['get', 'list', 'watch', 'patch']),
+  'patch metal3.io/bmceventsubscriptions/status',
   ...verbs('metal3.io/hostupdatepolicies', ['get', 'list', 'watch', 'update']),
   ...verbs('core/secrets', ['get', 'list', 'watch', 'patch']),
   ...EVENTS,

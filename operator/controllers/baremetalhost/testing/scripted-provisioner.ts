@@ -4,6 +4,7 @@ import type { Image } from '../../../api/image.ts';
 import type {
   AdoptOptions,
   DataImageReading,
+  EventSubscriptionRequest,
   DeleteOptions,
   DeprovisionOptions,
   FirmwareSettingsReading,
@@ -236,6 +237,15 @@ export class ScriptedProvisioner implements Provisioner {
     if (scripted) return scripted;
     delete this.#node(options.host).virtualMedia;
     return done();
+  }
+
+  async addEventSubscription(options: { host: HostIdentity; subscription: EventSubscriptionRequest }): Promise<ProvisionerResult<{ subscriptionId: string }>> {
+    const scripted = this.#scripted<{ subscriptionId: string }>('addEventSubscription', options);
+    return scripted ?? done({ subscriptionId: `subscription-${this.calls.length}` });
+  }
+
+  async removeEventSubscription(options: { host: HostIdentity; subscriptionId: string }): Promise<ProvisionerResult> {
+    return this.#scripted<undefined>('removeEventSubscription', options) ?? done();
   }
 
   /** Read from the node's state with no call of its own, as the Ironic provisioner does. */
