@@ -20,11 +20,15 @@ export const hostUpdatePolicySpecSchema = z.object({
   firmwareUpdates: z.enum(UPDATE_POLICIES).optional().describe('When HostFirmwareComponents updates are applied: onPreparing, or onReboot (servicing of a provisioned host).'),
 });
 
+/** BMO's HostUpdatePolicyStatus is an empty struct: the CRD has the field, nothing writes it. */
+export const hostUpdatePolicyStatusSchema = z.object({});
+
 export const hostUpdatePolicySchema = z.looseObject({
   apiVersion: z.string().optional(),
   kind: z.string().optional(),
   metadata: objectMetaSchema,
   spec: hostUpdatePolicySpecSchema.prefault({}),
+  status: hostUpdatePolicyStatusSchema.optional(),
 });
 
 export type HostUpdatePolicySpec = z.output<typeof hostUpdatePolicySpecSchema>;

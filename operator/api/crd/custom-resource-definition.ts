@@ -20,9 +20,11 @@ export interface CrdSource {
   description: string;
   spec: z.ZodType;
   specDescription: string;
-  /** Also turns on the status subresource. */
+  /** Also turns on the status subresource, unless `statusSubresource` is false. */
   status?: z.ZodType;
   statusDescription?: string;
+  /** False for a kind with a status field but no status subresource (BMO's HostUpdatePolicy). */
+  statusSubresource?: boolean;
   printerColumns: PrinterColumn[];
 }
 
@@ -77,7 +79,7 @@ export function buildCustomResourceDefinition(source: CrdSource): CustomResource
           served: true,
           storage: true,
           schema: { openAPIV3Schema: { type: 'object', description: source.description, properties } },
-          ...(source.status ? { subresources: { status: {} } } : {}),
+          ...(source.status && source.statusSubresource !== false ? { subresources: { status: {} } } : {}),
           additionalPrinterColumns: source.printerColumns,
         },
       ],

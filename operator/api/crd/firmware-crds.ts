@@ -1,7 +1,7 @@
 import { FirmwareSchemaResource, firmwareSchemaSpecSchema } from '../firmwareschema.ts';
 import { HostFirmwareComponentsResource, hostFirmwareComponentsSpecSchema, hostFirmwareComponentsStatusSchema } from '../hostfirmwarecomponents.ts';
 import { HostFirmwareSettingsResource, hostFirmwareSettingsSpecSchema, hostFirmwareSettingsStatusSchema } from '../hostfirmwaresettings.ts';
-import { HostUpdatePolicyResource, hostUpdatePolicySpecSchema } from '../hostupdatepolicy.ts';
+import { HostUpdatePolicyResource, hostUpdatePolicySpecSchema, hostUpdatePolicyStatusSchema } from '../hostupdatepolicy.ts';
 import type { CrdSource } from './custom-resource-definition.ts';
 import type { PrinterColumn } from './printer-column.ts';
 
@@ -82,7 +82,7 @@ export const hostFirmwareComponentsCrdSource: CrdSource = {
   ],
 };
 
-/** BMO's HostUpdatePolicy: named after its host, it opts the host into servicing; no status. */
+/** BMO's HostUpdatePolicy: named after its host, it opts the host into servicing; an empty status and no status subresource, as BMO's CRD. */
 export const hostUpdatePolicyCrdSource: CrdSource = {
   group: HostUpdatePolicyResource.group,
   version: HostUpdatePolicyResource.version,
@@ -94,6 +94,9 @@ export const hostUpdatePolicyCrdSource: CrdSource = {
   description: 'When firmware changes reach the BareMetalHost of the same name: onReboot lets a provisioned host take them through servicing when it next powers on.',
   spec: hostUpdatePolicySpecSchema,
   specDescription: 'The policy for firmware settings and for firmware updates.',
+  status: hostUpdatePolicyStatusSchema,
+  statusDescription: 'Empty: nothing is observed about a policy.',
+  statusSubresource: false,
   printerColumns: [
     { name: 'Settings', type: 'string', jsonPath: '.spec.firmwareSettings', description: 'When HostFirmwareSettings changes are applied' },
     { name: 'Updates', type: 'string', jsonPath: '.spec.firmwareUpdates', description: 'When HostFirmwareComponents updates are applied' },

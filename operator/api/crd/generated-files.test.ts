@@ -24,6 +24,13 @@ describe('generated CRD files', () => {
     });
   });
 
+  it("give HostUpdatePolicy BMO's empty status and no status subresource", () => {
+    const file = generatedFiles().find(({ path }) => path.endsWith('metal3.io_hostupdatepolicies.yaml'))!;
+    const [version] = (parse(file.content) as { spec: { versions: { schema: { openAPIV3Schema: { properties: Record<string, unknown> } }; subresources?: unknown }[] } }).spec.versions;
+    expect(version!.schema.openAPIV3Schema.properties.status).toEqual({ type: 'object', description: expect.any(String) });
+    expect(version).not.toHaveProperty('subresources');
+  });
+
   it('carry the do-not-edit header and sorted keys', () => {
     for (const file of generatedFiles()) {
       expect(file.content.startsWith(GENERATED_HEADER)).toBe(true);

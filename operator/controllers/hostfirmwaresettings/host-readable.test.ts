@@ -14,6 +14,14 @@ describe('when the firmware is read again', () => {
     expect(hostNodeOrStateChanged.update!(host('servicing'), host('OK'))).toBe(true);
   });
 
+  it('starting provisioning or deprovisioning does not (nothing changed since available or provisioned); their end does', () => {
+    expect(hostNodeOrStateChanged.update!(host('OK', 'available'), host('OK', 'provisioning'))).toBe(false);
+    expect(hostNodeOrStateChanged.update!(host('OK', 'provisioning'), host('OK', 'provisioned'))).toBe(true);
+    expect(hostNodeOrStateChanged.update!(host('OK', 'provisioned'), host('OK', 'deprovisioning'))).toBe(false);
+    expect(hostNodeOrStateChanged.update!(host('OK', 'deprovisioning'), host('OK', 'available'))).toBe(true);
+    expect(hostNodeOrStateChanged.update!(host('OK', 'inspecting'), host('OK', 'preparing'))).toBe(true);
+  });
+
   it('other operational statuses do not', () => {
     expect(hostNodeOrStateChanged.update!(host('OK'), host('error'))).toBe(false);
     expect(hostNodeOrStateChanged.update!(host('OK', 'available'), host('OK', 'preparing'))).toBe(true);

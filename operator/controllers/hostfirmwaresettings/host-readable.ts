@@ -28,11 +28,19 @@ interface MarkedStatus {
 }
 
 /**
+ * States whose start changes nothing in the firmware since the state they come from: the
+ * provisioning of an available host and the deprovisioning of a provisioned one. Ironic refreshes
+ * its copy when they end (deploy, cleaning), which the next state's read sees.
+ */
+const FIRMWARE_AS_IN: Readonly<Record<string, string>> = { provisioning: 'available', deprovisioning: 'provisioned' };
+
+/**
  * The host's Ironic node, provisioning state and whether it is servicing: a change of any is
  * when Ironic refreshed its copy of the firmware (servicing keeps the host `provisioned`).
  */
 export function firmwareReadMarker(host: KubeObject): string {
   const status = (host as { status?: unknown }).status as MarkedStatus | undefined;
   const servicing = status?.operationalStatus === 'servicing' ? '/servicing' : '';
-  return `${status?.provisioning?.ID ?? ''}/${status?.provisioning?.state ?? ''}${servicing}`;
+  const state = status?.provisioning?.state ?? '';
+  return `${status?.provisioning?.ID ?? ''}/${FIRMWARE_AS_IN[state] ?? state}${servicing}`;
 }

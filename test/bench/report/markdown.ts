@@ -1,11 +1,10 @@
-// The report as markdown: three small tables (time, requests per host, operator process).
+// The report as markdown: small tables (time, requests per host, operator process, firmware reads).
+import { firmwareReadsTable } from './firmware-reads.ts';
+import { markdownTable } from './markdown-table.ts';
 import { PHASES, PHASE_TITLES } from './types.ts';
 import type { BenchReport, OperatorRun, PhaseTiming } from './types.ts';
 
-export function markdownTable(header: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
-  const line = (cells: readonly string[]) => `| ${cells.join(' | ')} |`;
-  return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
-}
+export { markdownTable } from './markdown-table.ts';
 
 const num = (value: number | undefined, digits = 1): string => (value === undefined ? '–' : value.toFixed(digits));
 
@@ -110,6 +109,8 @@ export function renderMarkdown(report: BenchReport): string {
     '',
     processTable(report),
   ];
+  const firmwareReads = firmwareReadsTable(report);
+  if (firmwareReads) lines.push('', firmwareReads);
   for (const table of report.runs.map(heapTable)) if (table) lines.push('', table);
   if (report.notes.length > 0) lines.push('', ...report.notes.map((note) => `- ${note}`));
   return `${lines.join('\n')}\n`;

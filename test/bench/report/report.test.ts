@@ -120,6 +120,8 @@ describe('assembling and writing the report', () => {
     expect(markdown).toContain('| Informer | 3 | 0.5 |');
     expect(markdown).toContain('| peak RSS (VmHWM), MiB | 100 |');
     expect(markdown).toContain('| RSS / V8 heap used, MiB, after created → available | 90 / 40 |');
+    expect(markdown).toContain('| firmware reads per host | poll 3s/10s: GET …/bios | poll 3s/10s: GET …/firmware |'.replaceAll('poll 3s/10s', run.label));
+    expect(markdown).toContain('| whole run | 0.0 | 0.0 |');
     expect(markdown).toContain('- one host failed');
   });
 

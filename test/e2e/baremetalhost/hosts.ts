@@ -212,18 +212,19 @@ export function recordsSince(now: SystemRecords, before: SystemRecords): SystemR
   };
 }
 
-/** Waits until the host's HostFirmwareSettings satisfies `accept`; a timeout shows the last one read. */
+/** Waits until the host's HostFirmwareSettings (or, with `kind: 'hfc'`, HostFirmwareComponents) satisfies `accept`; a timeout shows the last one read. */
 export async function waitForFirmwareSettings<T>(
   kubectl: Kubectl,
-  options: { namespace: string; host: string; accept: (settings: T) => boolean; timeoutMs: number },
+  options: { namespace: string; host: string; accept: (settings: T) => boolean; timeoutMs: number; kind?: 'hfs' | 'hfc' },
 ): Promise<T> {
   let last: T | undefined;
+  const kind = options.kind ?? 'hfs';
   return waitFor(async () => {
-    const result = await kubectl.run(['get', 'hfs', options.host, '-n', options.namespace, '-o', 'json']);
+    const result = await kubectl.run(['get', kind, options.host, '-n', options.namespace, '-o', 'json']);
     if (result.code !== 0) return undefined;
     last = JSON.parse(result.stdout) as T;
     return options.accept(last) ? last : undefined;
-  }, { timeoutMs: options.timeoutMs, intervalMs: 1_000, what: `HostFirmwareSettings ${options.host}` }).catch((error: unknown) => {
+  }, { timeoutMs: options.timeoutMs, intervalMs: 1_000, what: `${kind === 'hfs' ? 'HostFirmwareSettings' : 'HostFirmwareComponents'} ${options.host}` }).catch((error: unknown) => {
     throw new Error(`${(error as Error).message}; last: ${JSON.stringify(last ?? null)}`, { cause: error });
   });
 }

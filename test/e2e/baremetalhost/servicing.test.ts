@@ -15,11 +15,12 @@ import {
 } from './hosts.ts';
 
 // Servicing on emulated servers 70 and 71: both hosts provisioned, both get the same BIOS change
-// in their HostFirmwareSettings; only `serviced` has a HostUpdatePolicy with firmwareSettings
-// onReboot. Nothing happens until the hosts are rebooted; then Ironic services `serviced` (a
-// `service` with the bios.apply_configuration step, the host `servicing` meanwhile), its emulated
-// BIOS takes the setting, and the host is back to OK, still provisioned and never re-imaged.
-// `plain` just reboots.
+// in their HostFirmwareSettings and the same BIOS update in their HostFirmwareComponents; only
+// `serviced` has a HostUpdatePolicy with firmwareSettings and firmwareUpdates onReboot. Nothing
+// happens until the hosts are rebooted; then Ironic services `serviced` (a `service` with the
+// bios.apply_configuration and firmware.update steps, the host `servicing` meanwhile), its
+// emulated BIOS takes the setting, its emulated BMC flashes the new BIOS version, and the host is
+// back to OK, still provisioned and never re-imaged. `plain` just reboots.
 const env = readStackEnv();
 const kubectl = new Kubectl(env);
 const ironic = new RawIronic(env.ironicUrl);
@@ -37,13 +38,24 @@ interface HostFirmwareSettings {
 /** What the emulated server's firmware went through (hack/stack/sushy/fake_firmware.py). */
 interface FirmwareRecord {
   bios: Record<string, unknown>;
-  record: { kind: string; attributes?: Record<string, unknown> }[];
+  versions: Record<string, string>;
+  record: { kind: string; attributes?: Record<string, unknown>; versions?: Record<string, string> }[];
+}
+interface HostFirmwareComponents {
+  metadata: { generation: number };
+  status?: {
+    updates?: { component: string; url: string }[];
+    components?: { component: string; initialVersion: string; currentVersion?: string; lastVersionFlashed?: string }[];
+    conditions?: Condition[];
+  };
 }
 
 let namespace = '';
 let operator: OperatorProcess;
 let metricsUrl = '';
 const recordsBefore = {} as Record<HostName, SystemRecords>;
+/** The BIOS version of each server before this run (the emulated BMC keeps what earlier runs flashed). */
+const biosVersionBefore = {} as Record<HostName, string>;
 /** `kubectl` output at each step, for the README (logs/servicing-session.txt). */
 const sessionFile = join(env.stateDir, 'logs', 'servicing-session.txt');
 
@@ -56,14 +68,21 @@ async function firmwareRecord(host: HostName): Promise<FirmwareRecord> {
   return (await response.json()) as FirmwareRecord;
 }
 
-const current = (hfs: HostFirmwareSettings, type: string) => {
-  const found = hfs.status?.conditions?.find((c) => c.type === type);
-  return found?.observedGeneration === hfs.metadata.generation ? found.status : undefined;
+/** A condition's status, when it speaks of the current generation (HostFirmwareSettings or Components). */
+const current = (object: { metadata: { generation: number }; status?: { conditions?: Condition[] } }, type: string) => {
+  const found = object.status?.conditions?.find((c) => c.type === type);
+  return found?.observedGeneration === object.metadata.generation ? found.status : undefined;
 };
 
 function waitForSettings(host: HostName, accept: (hfs: HostFirmwareSettings) => boolean, timeoutMs: number): Promise<HostFirmwareSettings> {
   return waitForFirmwareSettings(kubectl, { namespace, host, accept, timeoutMs });
 }
+function waitForComponents(host: HostName, accept: (hfc: HostFirmwareComponents) => boolean, timeoutMs: number): Promise<HostFirmwareComponents> {
+  return waitForFirmwareSettings(kubectl, { namespace, host, accept, timeoutMs, kind: 'hfc' });
+}
+const biosComponent = (hfc: HostFirmwareComponents) => hfc.status?.components?.find((c) => c.component === 'bios');
+/** sushy-tools' UpdateService raises the BIOS version's minor number. */
+const nextMinor = (version: string) => version.split('.').map((part, index) => (index === 1 ? String(Number(part) + 1) : part)).join('.');
 
 async function reconciles(host: HostName): Promise<number> {
   return metricValue(await (await fetch(metricsUrl)).text(), 'metal3_reconcile_total', { namespace, host });
@@ -95,14 +114,15 @@ beforeAll(async () => {
     });
     if (!response.ok) throw new Error(`ResetBios on ${host}: HTTP ${response.status}`);
     recordsBefore[host] = await serverRecords(env, system(host).uuid);
+    biosVersionBefore[host] = (await firmwareRecord(host)).versions.BiosVersion!;
   }
   await kubectl.ok(['apply', '--server-side', '--force-conflicts', '-k', join(repoRoot, 'deploy', 'crds')]);
-  await kubectl.ok(['wait', '--for=condition=Established', 'crd/baremetalhosts.metal3.io', 'crd/hostfirmwaresettings.metal3.io', 'crd/hostupdatepolicies.metal3.io']);
+  await kubectl.ok(['wait', '--for=condition=Established', 'crd/baremetalhosts.metal3.io', 'crd/hostfirmwaresettings.metal3.io', 'crd/hostfirmwarecomponents.metal3.io', 'crd/hostupdatepolicies.metal3.io']);
   namespace = await createUniqueNamespace(kubectl, 'e2e-servicing');
   const port = await freePort();
   metricsUrl = `http://127.0.0.1:${port}/metrics`;
   operator = startOperatorProcess({ env, namespace, label: 'servicing', extraEnv: { METRICS_BIND_ADDRESS: `127.0.0.1:${port}` } });
-  const items: unknown[] = [{ apiVersion: 'metal3.io/v1alpha1', kind: 'HostUpdatePolicy', metadata: { name: 'serviced', namespace }, spec: { firmwareSettings: 'onReboot' } }];
+  const items: unknown[] = [{ apiVersion: 'metal3.io/v1alpha1', kind: 'HostUpdatePolicy', metadata: { name: 'serviced', namespace }, spec: { firmwareSettings: 'onReboot', firmwareUpdates: 'onReboot' } }];
   for (const host of HOSTS) {
     items.push(
       { apiVersion: 'v1', kind: 'Secret', metadata: { name: `${host}-bmc`, namespace }, type: 'Opaque', stringData: env.bmcCredentials! },
@@ -128,7 +148,7 @@ afterAll(async () => {
 }, minutes(5));
 
 describe('servicing a provisioned host through real Ironic (HostUpdatePolicy onReboot)', () => {
-  it('applies a BIOS change at the next reboot, only with the policy, without re-imaging', async () => {
+  it('applies a BIOS change and a BIOS update at the next reboot, only with the policy, without re-imaging', async () => {
     // BMO's owner reference: the policy goes with its host.
     const policy = await kubectl.json<{ metadata: { ownerReferences?: { kind: string; name: string; controller?: boolean }[] } }>(
       ['get', 'hostupdatepolicy', 'serviced', '-n', namespace, '-o', 'json']);
@@ -136,13 +156,16 @@ describe('servicing a provisioned host through real Ironic (HostUpdatePolicy onR
     expect(policy.metadata.ownerReferences![0]).not.toHaveProperty('controller');
 
     await Promise.all(HOSTS.map((host) => waitForSettings(host, (hfs) => hfs.status?.settings?.ProcTurboMode === 'Enabled', minutes(2))));
+    await Promise.all(HOSTS.map((host) => waitForComponents(host, (hfc) => biosComponent(hfc)?.currentVersion === biosVersionBefore[host], minutes(2))));
     const nodes = { serviced: await nodeIdOf('serviced'), plain: await nodeIdOf('plain') };
     const firmwareBefore = { serviced: (await firmwareRecord('serviced')).record.length, plain: (await firmwareRecord('plain')).record.length };
 
     for (const host of HOSTS) {
       await kubectl.ok(['patch', 'hfs', host, '-n', namespace, '--type=merge', '-p', JSON.stringify({ spec: { settings: { ProcTurboMode: 'Disabled' } } })]);
+      await kubectl.ok(['patch', 'hfc', host, '-n', namespace, '--type=merge', '-p', JSON.stringify({ spec: { updates: [{ component: 'bios', url: image.url }] } })]);
     }
     await Promise.all(HOSTS.map((host) => waitForSettings(host, (hfs) => current(hfs, 'Valid') === 'True' && current(hfs, 'ChangeDetected') === 'True', minutes(2))));
+    await Promise.all(HOSTS.map((host) => waitForComponents(host, (hfc) => current(hfc, 'Valid') === 'True' && current(hfc, 'ChangeDetected') === 'True', minutes(2))));
     // The operator has looked at both hosts since the change was judged valid (a probe annotation
     // wakes them): a running host is left alone until it reboots.
     for (const host of HOSTS) {
@@ -156,7 +179,7 @@ describe('servicing a provisioned host through real Ironic (HostUpdatePolicy onR
       expect(await servicingHistory(nodes[host])).toEqual([]);
       expect((await getHost(kubectl, namespace, host))?.status?.operationalStatus).toBe('OK');
     }
-    await recordSession(['get', 'bmh,hfs,hostupdatepolicy', '-o', 'wide']);
+    await recordSession(['get', 'bmh,hfs,hfc,hostupdatepolicy', '-o', 'wide']);
 
     // The reboot: `serviced` goes through servicing on its way back on, `plain` just reboots.
     const seen = new Set<string>();
@@ -188,16 +211,25 @@ describe('servicing a provisioned host through real Ironic (HostUpdatePolicy onR
     expect(applied.filter((entry) => entry.kind === 'bios-pending')).toEqual([expect.objectContaining({ attributes: { ProcTurboMode: 'Disabled' } })]);
     expect(applied.filter((entry) => entry.kind === 'bios-applied')).toEqual([expect.objectContaining({ attributes: { ProcTurboMode: 'Disabled' } })]);
     expect(record.bios).toMatchObject({ ProcTurboMode: 'Disabled' });
+    // Its emulated BMC flashed the BIOS once, to the next version.
+    const flashedVersion = nextMinor(biosVersionBefore.serviced);
+    expect(applied.filter((entry) => entry.kind === 'firmware-flashed')).toEqual([expect.objectContaining({ versions: { BiosVersion: flashedVersion } })]);
+    expect(record.versions.BiosVersion).toBe(flashedVersion);
     // Ironic ran it as servicing, is back to active, and its BIOS API has the new value.
     const history = await servicingHistory(nodes.serviced);
     const started = history.filter((event) => event.startsWith('Starting servicing'));
     expect(started).toHaveLength(1);
     expect(started[0]).toContain("'step': 'apply_configuration'");
+    expect(started[0]).toContain("'step': 'update'");
     expect(history.filter((event) => event.startsWith('Servicing completed successfully'))).toHaveLength(1);
     expect((await ironic.node(nodes.serviced)).provision_state).toBe('active');
     expect(await biosInIronic(nodes.serviced)).toMatchObject({ ProcTurboMode: 'Disabled' });
     const settled = await waitForSettings('serviced', (hfs) => current(hfs, 'ChangeDetected') === 'False', minutes(2));
     expect(settled.status?.settings?.ProcTurboMode).toBe('Disabled');
+    // HostFirmwareComponents: the version at registration, the flashed one now, the update recorded.
+    const components = await waitForComponents('serviced', (hfc) => biosComponent(hfc)?.currentVersion === flashedVersion && current(hfc, 'ChangeDetected') === 'False', minutes(2));
+    expect(biosComponent(components)).toMatchObject({ initialVersion: biosVersionBefore.serviced, currentVersion: flashedVersion });
+    expect(components.status?.updates).toEqual([{ component: 'bios', url: image.url }]);
 
     // `plain` has no policy: its BIOS, Ironic and its HostFirmwareSettings are as before.
     expect((await firmwareRecord('plain')).record.slice(firmwareBefore.plain)).toEqual([]);
@@ -205,6 +237,9 @@ describe('servicing a provisioned host through real Ironic (HostUpdatePolicy onR
     expect(await biosInIronic(nodes.plain)).toMatchObject({ ProcTurboMode: 'Enabled' });
     const waiting = await waitForSettings('plain', () => true, minutes(1));
     expect([waiting.status?.settings?.ProcTurboMode, current(waiting, 'ChangeDetected')]).toEqual(['Enabled', 'True']);
+    expect((await firmwareRecord('plain')).versions.BiosVersion).toBe(biosVersionBefore.plain);
+    const unflashed = await waitForComponents('plain', () => true, minutes(1));
+    expect([biosComponent(unflashed)?.currentVersion, current(unflashed, 'ChangeDetected'), unflashed.status?.updates ?? []]).toEqual([biosVersionBefore.plain, 'True', []]);
 
     // Both still provisioned on their first image write: servicing never re-imaged anything.
     for (const host of HOSTS) {
@@ -214,6 +249,6 @@ describe('servicing a provisioned host through real Ironic (HostUpdatePolicy onR
       expect(since.imageWrites.map((write) => write.outcome)).toEqual(['written']);
       expect(since.boots.filter((boot) => boot.into === 'disk').length).toBeGreaterThanOrEqual(2);
     }
-    await recordSession(['get', 'bmh,hfs', '-o', 'wide']);
+    await recordSession(['get', 'bmh,hfs,hfc', '-o', 'wide']);
   }, minutes(15));
 });
