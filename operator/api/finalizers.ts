@@ -5,3 +5,5 @@ export const HARDWARE_DATA_FINALIZER = `${BAREMETALHOST_FINALIZER}/hardwareData`
 export const PREPROVISIONING_IMAGE_FINALIZER = `${BAREMETALHOST_FINALIZER}/preprovisioningImage`;
 /** BMO's DataImage finalizer: held until the image is detached from the host. */
 export const DATAIMAGE_FINALIZER = 'dataimage.metal3.io';
+/** BMO's PreprovisioningImage finalizer, held by the image provider until it discarded the image. */
+export const PREPROVISIONINGIMAGE_FINALIZER = 'preprovisioningimage.metal3.io';
