@@ -13,9 +13,9 @@ export const PreprovisioningImageResource = {
   namespaced: true,
 } as const satisfies ResourceType;
 
-/** BMO's ImageFormat values. */
-export const IMAGE_FORMATS = ['iso', 'initrd'] as const;
-export type ImageFormat = (typeof IMAGE_FORMATS)[number];
+/** BMO's PreprovisioningImageFormat values. */
+export const PREPROVISIONING_IMAGE_FORMATS = ['iso', 'initrd'] as const;
+export type PreprovisioningImageFormat = (typeof PREPROVISIONING_IMAGE_FORMATS)[number];
 
 /** Condition types on a PreprovisioningImage (BMO's names). */
 export const IMAGE_CONDITION_READY = 'Ready';
@@ -24,7 +24,7 @@ export const IMAGE_CONDITION_ERROR = 'Error';
 export const preprovisioningImageSpecSchema = z.object({
   networkDataName: z.string().optional().describe('A Secret in this namespace with network data to build into the image.'),
   architecture: z.string().optional().describe('The processor architecture to build the image for.'),
-  acceptFormats: z.array(z.enum(IMAGE_FORMATS)).optional().describe('The image formats the host can boot, preferred first.'),
+  acceptFormats: z.array(z.enum(PREPROVISIONING_IMAGE_FORMATS)).optional().describe('The image formats the host can boot, preferred first.'),
 });
 
 export const secretStatusSchema = z.object({
@@ -36,7 +36,7 @@ export const preprovisioningImageStatusSchema = z.object({
   imageUrl: z.string().optional().describe('Where the image can be downloaded.'),
   kernelUrl: z.string().optional().describe('For initrd images: where the kernel to boot it with can be downloaded.'),
   extraKernelParams: z.string().optional().describe('For initrd images: extra kernel parameters for a network boot.'),
-  format: z.enum(IMAGE_FORMATS).optional().describe('The format of the image at imageUrl: iso or initrd.'),
+  format: z.enum(PREPROVISIONING_IMAGE_FORMATS).optional().describe('The format of the image at imageUrl: iso or initrd.'),
   networkData: secretStatusSchema.optional().describe('The version of the network data Secret the image was built with.'),
   architecture: z.string().optional().describe('The processor architecture the image is built for.'),
   conditions: conditionsSchema.optional().describe('Ready and Error.'),
