@@ -147,6 +147,7 @@ export class PreprovisioningImageStore implements PreprovisioningImageAccess {
   async #availability(host: KubeObject, image: PreprovisioningImageObject): Promise<PreprovisioningImageOutcome> {
     const { spec } = image;
     const status = image.status ?? {};
+    if (!status.imageUrl && (status.conditions ?? []).length === 0) return pending('no image provider has filled it in yet');
     if ((status.architecture ?? '') !== (spec.architecture ?? '')) {
       return pending(`the image is for architecture "${status.architecture ?? ''}", not "${spec.architecture ?? ''}"`);
     }
