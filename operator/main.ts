@@ -123,6 +123,7 @@ export async function runOperator(run: OperatorRun): Promise<number> {
       concurrency: settings.concurrency,
       provisioningLimit: settings.provisioningLimit,
       hardwareLabels: settings.hardwareLabels,
+      buildPreprovImage: settings.buildPreprovImage,
     });
     await manager.start(signals.signal);
     return 0;
