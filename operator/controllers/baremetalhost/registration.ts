@@ -1,6 +1,7 @@
 import type { Image } from '../../api/image.ts';
 import type { PreprovisioningImageFormat } from '../../api/preprovisioningimage.ts';
-import type { PreprovisioningImage } from '../../provisioner/provisioner.ts';
+import type { PreprovisioningImage, RegisterOptions } from '../../provisioner/provisioner.ts';
+import type { ProvisionerResult } from '../../provisioner/result.ts';
 import { NeedsPreprovisioningImageError } from '../../provisioner/result.ts';
 import { DELAYS } from './delays.ts';
 import type { Action } from './action.ts';
@@ -73,22 +74,13 @@ function waitForPreprovisioningImage(host: Host, context: StateContext, options:
   return options.saveStatus ? update(DELAYS.preprovisioningImageMs) : continueAfter(DELAYS.preprovisioningImageMs);
 }
 
-type Registration = { kind: 'registered'; changed: boolean } | { kind: 'pending'; action: Action };
-
-async function registerHost(host: Host, context: StateContext, credentials: HostCredentials): Promise<Registration> {
+/** What the provisioner is told about the host on every registration. */
+function registerOptionsFor(host: Host, context: StateContext, options: {
+  credentials: HostCredentials; credentialsChanged: boolean; image: ImageForRegistration;
+}): RegisterOptions {
+  const { credentials, credentialsChanged, image } = options;
   const status = host.status;
-  let changed = false;
-  const credentialsChanged = !credentialsMatch(status.triedCredentials, credentials.secret);
-  if (credentialsChanged) {
-    status.triedCredentials = credentialsStatusFor(credentials.secret);
-    note(context, { metric: 'credentialsUpdated' });
-    changed = true;
-  }
-  const image = await preprovisioningImageFor(host, context, credentials);
-  if (image.kind === 'failed') return { kind: 'pending', action: failed('registration error', image.message) };
-  let result;
-  try {
-    result = await context.provisioner.register({
+  return {
     host: identityOf(host),
     bmc: credentials.access,
     credentials: credentials.login,
@@ -106,7 +98,25 @@ async function registerHost(host: Host, context: StateContext, credentials: Host
     ...(image.kind === 'ready' ? { preprovisioningImage: image.image } : {}),
     state: stateOf(host),
     servicing: status.operationalStatus === 'servicing',
-  });
+  };
+}
+
+type Registration = { kind: 'registered'; changed: boolean } | { kind: 'pending'; action: Action };
+
+async function registerHost(host: Host, context: StateContext, credentials: HostCredentials): Promise<Registration> {
+  const status = host.status;
+  let changed = false;
+  const credentialsChanged = !credentialsMatch(status.triedCredentials, credentials.secret);
+  if (credentialsChanged) {
+    status.triedCredentials = credentialsStatusFor(credentials.secret);
+    note(context, { metric: 'credentialsUpdated' });
+    changed = true;
+  }
+  const image = await preprovisioningImageFor(host, context, credentials);
+  if (image.kind === 'failed') return { kind: 'pending', action: failed('registration error', image.message) };
+  let result: ProvisionerResult<{ nodeId: string }>;
+  try {
+    result = await context.provisioner.register(registerOptionsFor(host, context, { credentials, credentialsChanged, image }));
   } catch (error) {
     if (!(error instanceof NeedsPreprovisioningImageError) || image.kind === 'none') throw error;
     if (image.kind === 'ready') return { kind: 'pending', action: failed('registration error', 'Preprovisioning Image is not acceptable to provisioner') };
