@@ -151,6 +151,7 @@ export function ironicProvisioner(deps: IronicProvisionerDeps): Provisioner {
       ...(settings.deployKernelUrl ? { deployKernelUrl: settings.deployKernelUrl } : {}),
       ...(settings.deployRamdiskUrl ? { deployRamdiskUrl: settings.deployRamdiskUrl } : {}),
       ...(settings.deployIsoUrl ? { deployIsoUrl: settings.deployIsoUrl } : {}),
+      preprovisioningImageBuilder: settings.buildPreprovImage,
     });
   });
   const access = new IronicAccessWatch(deps.logger);

@@ -6,6 +6,8 @@ import { setupBMCEventSubscriptionController } from './controllers/bmceventsubsc
 import { setupDataImageController } from './controllers/dataimage/index.ts';
 import { setupHostFirmwareComponentsController } from './controllers/hostfirmwarecomponents/index.ts';
 import { setupHostFirmwareSettingsController } from './controllers/hostfirmwaresettings/index.ts';
+import { canProvideImages, defaultImageProvider, setupPreprovisioningImageController } from './controllers/preprovisioningimage/index.ts';
+import type { ImageProvider } from './controllers/preprovisioningimage/index.ts';
 import { ironicFileProblems, ironicProvisioner } from './ironic-connection.ts';
 import { FixtureProvisioner } from './provisioner/fixture/index.ts';
 import type { Provisioner } from './provisioner/provisioner.ts';
@@ -55,6 +57,19 @@ function setupWebhooks(manager: Manager, settings: OperatorSettings, logger: Log
   manager.addReadyzCheck('webhook', server.readyCheck);
 }
 
+/**
+ * BMO's --build-preprov-image: the built-in provider fills PreprovisioningImages only when the
+ * DEPLOY_* variables name an image; otherwise an external provider is expected to.
+ */
+function setupPreprovisioningImages(manager: Manager, options: { provider: ImageProvider | undefined; concurrency: number; logger: Logger }): void {
+  if (!options.provider) return;
+  if (!canProvideImages(options.provider)) {
+    options.logger.info('not starting preprovisioning image controller; no image data available (an external image provider must fill PreprovisioningImages)');
+    return;
+  }
+  setupPreprovisioningImageController(manager, { provider: options.provider, maxConcurrentReconciles: options.concurrency });
+}
+
 function buildProvisioner(settings: OperatorSettings, deps: { logger: Logger; registry: Registry; manager: Manager }): Provisioner {
   if (settings.provisioner === 'fixture') {
     deps.logger.info('using the in-memory fixture provisioner: no hardware is touched');
@@ -69,8 +84,10 @@ export async function runOperator(run: OperatorRun): Promise<number> {
   const stdout = run.stdout ?? ((text) => process.stdout.write(text));
   const stderr = run.stderr ?? ((text) => process.stderr.write(text));
   let settings: OperatorSettings;
+  let imageProvider: ImageProvider | undefined;
   try {
     settings = compileOperatorSettings({ argv: run.argv, env: run.env });
+    if (settings.buildPreprovImage) imageProvider = defaultImageProvider(run.env);
     const problems = settings.provisioner === 'ironic' ? ironicFileProblems(settings) : [];
     if (problems.length > 0) throw new ConfigError(problems);
   } catch (error) {
@@ -96,7 +113,9 @@ export async function runOperator(run: OperatorRun): Promise<number> {
       provisioningLimit: settings.provisioningLimit,
       maxConcurrentReconciles: settings.concurrency,
       hardwareLabels: settings.hardwareLabels,
+      preprovisioningImages: settings.buildPreprovImage,
     });
+    setupPreprovisioningImages(manager, { provider: imageProvider, concurrency: settings.concurrency, logger });
     setupHostFirmwareSettingsController(manager, { provisioner, maxConcurrentReconciles: settings.concurrency });
     setupHostFirmwareComponentsController(manager, { provisioner, maxConcurrentReconciles: settings.concurrency });
     setupDataImageController(manager, { provisioner, maxConcurrentReconciles: settings.concurrency });
@@ -108,6 +127,7 @@ export async function runOperator(run: OperatorRun): Promise<number> {
       concurrency: settings.concurrency,
       provisioningLimit: settings.provisioningLimit,
       hardwareLabels: settings.hardwareLabels,
+      buildPreprovImage: settings.buildPreprovImage,
     });
     await manager.start(signals.signal);
     return 0;

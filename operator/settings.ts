@@ -137,6 +137,15 @@ export function operatorSettings(defaults: { concurrency: number }) {
       description: 'IPA ISO for virtual-media BMCs.',
       schema: httpUrl(),
     },
+    buildPreprovImage: {
+      env: 'BUILD_PREPROV_IMAGE',
+      flag: '--build-preprov-image',
+      description:
+        'BMO\'s PreprovisioningImage integration: each host boots the ramdisk of its PreprovisioningImage, made ready by the built-in image provider when DEPLOY_ISO_URL or DEPLOY_KERNEL_URL and DEPLOY_RAMDISK_URL are set (per architecture with DEPLOY_*_URL_<ARCH> or DEPLOY_*_BY_ARCH), else by an external one.',
+      default: 'false',
+      schema: s.boolean(),
+      isBoolean: true,
+    },
     provisioningLimit: {
       env: 'PROVISIONING_LIMIT',
       flag: '--provisioning-limit',

@@ -18,6 +18,7 @@ describe('parseGrubConfig', () => {
       title: 'boot_partition',
       kernel: '/vmlinuz',
       commandLine: 'ipa-agent-token=abc boot_method=vmedia --',
+      initrd: '/initrd',
     });
   });
 
@@ -40,7 +41,7 @@ describe('parseGrubConfig', () => {
   });
 
   it('takes a linux line outside any menu, and gives nothing when no kernel is started', () => {
-    expect(parseGrubConfig('linux /vmlinuz x=1\ninitrd /initrd\nboot\n')).toEqual({ title: '', kernel: '/vmlinuz', commandLine: 'x=1' });
+    expect(parseGrubConfig('linux /vmlinuz x=1\ninitrd /initrd\nboot\n')).toEqual({ title: '', kernel: '/vmlinuz', commandLine: 'x=1', initrd: '/initrd' });
     expect(parseGrubConfig('menuentry "uefi firmware" {\n  fwsetup\n}\n')).toBeUndefined();
     expect(parseGrubConfig('')).toBeUndefined();
   });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
 import { bootFromCd, NotBootableError } from './boot-media.ts';
 import { buildIso, requireMkisofs, IRONIC_UEFI_ARGS } from './test-support/mkisofs.ts';
@@ -23,6 +24,9 @@ describe('bootFromCd', () => {
       const boot = bootFromCd(iso, 'uefi');
       expect(boot).toMatchObject({ volumeId: 'VMEDIA_BOOT_ISO', platform: 'efi', configPath: '/EFI/BOOT/grub.cfg' });
       expect(boot.entry.kernel).toBe('/vmlinuz');
+      // What the CD carried, for tests to tell which kernel and ramdisk the server booted.
+      const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+      expect(boot).toMatchObject({ kernelSha256: sha256('k'), initrdSha256: sha256('r'), entry: { initrd: '/initrd' } });
       expect(boot.commandLine.parameters).toEqual([
         { key: 'ipa-agent-token', value: 'tok' },
         { key: 'boot_method', value: 'vmedia' },

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readBootCatalog, type BootPlatform } from './el-torito.ts';
 import { parseGrubConfig, type BootLoaderEntry } from './grub-config.ts';
 import { Iso9660Image, IsoFormatError } from './iso9660.ts';
@@ -12,6 +13,9 @@ export interface CdBoot {
   configPath: string;
   entry: BootLoaderEntry;
   commandLine: KernelCommandLine;
+  /** sha256 of the kernel and initramfs files the entry loads, as read from the CD. */
+  kernelSha256: string | null;
+  initrdSha256: string | null;
 }
 
 /** The CD cannot start anything on this server; a real one would stop in its firmware. */
@@ -59,7 +63,14 @@ function boot(image: Iso9660Image, bootMode: 'uefi' | 'bios'): CdBoot {
     configPath: located.path,
     entry,
     commandLine: parseKernelCommandLine(entry.commandLine),
+    kernelSha256: fileSha256(image, entry.kernel),
+    initrdSha256: entry.initrd === undefined ? null : fileSha256(image, entry.initrd),
   };
+}
+
+function fileSha256(image: Iso9660Image, path: string): string | null {
+  const contents = image.readFile(path);
+  return contents === undefined ? null : createHash('sha256').update(contents).digest('hex');
 }
 
 function findConfig(image: Iso9660Image, preferred: string[], fileName: string): { path: string; contents: Buffer } | undefined {

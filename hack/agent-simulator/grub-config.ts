@@ -4,7 +4,11 @@ export interface BootLoaderEntry {
   kernel: string;
   /** Everything after the kernel path, as written. */
   commandLine: string;
+  /** The initramfs the entry loads with it (`initrd`/`initrdefi`), if any. */
+  initrd?: string;
 }
+
+const INITRD_COMMANDS = new Set(['initrd', 'initrdefi', 'initrd16']);
 
 const LINUX_COMMANDS = new Set(['linux', 'linuxefi', 'linux16']);
 
@@ -38,6 +42,11 @@ export function parseGrubConfig(text: string): BootLoaderEntry | undefined {
       continue;
     }
     const linux = /^(\S+)\s+(\S+)\s*(.*)$/.exec(line);
+    if (linux !== null && INITRD_COMMANDS.has(linux[1]!)) {
+      const owner = open !== undefined ? open.entry : topLevel;
+      if (owner !== undefined) owner.initrd ??= linux[2]!;
+      continue;
+    }
     if (linux === null || !LINUX_COMMANDS.has(linux[1]!)) continue;
     const entry = { title: open?.title ?? '', kernel: linux[2]!, commandLine: linux[3]! };
     if (open !== undefined) open.entry ??= entry;

@@ -20,6 +20,13 @@ export interface VirtualMediaBootRecord {
   /** The boot loader configuration read, e.g. /EFI/BOOT/grub.cfg. */
   config: string;
   kernel: string;
+  /** sha256 of the kernel file on the CD (null when the path names no file). */
+  kernelSha256: string | null;
+  /** The initramfs the boot loader loads, and its sha256. */
+  initrd: string | null;
+  initrdSha256: string | null;
+  /** The kernel command line, the agent token's value masked as `***`. */
+  commandLine: string;
   /** The kernel command line carried `ipa-agent-token` (the token itself is not recorded). */
   agentToken: boolean;
   apiUrl: string | null;

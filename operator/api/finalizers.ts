@@ -7,3 +7,5 @@ export const PREPROVISIONING_IMAGE_FINALIZER = `${BAREMETALHOST_FINALIZER}/prepr
 export const DATAIMAGE_FINALIZER = 'dataimage.metal3.io';
 /** BMO's BMCEventSubscription finalizer: held until the subscription is removed from the BMC. */
 export const BMCEVENTSUBSCRIPTION_FINALIZER = 'bmceventsubscription.metal3.io';
+/** BMO's PreprovisioningImage finalizer, held by the image provider until it discarded the image. */
+export const PREPROVISIONINGIMAGE_FINALIZER = 'preprovisioningimage.metal3.io';

@@ -26,6 +26,7 @@ export * from './object-meta.ts';
 export * from './object-reference.ts';
 export * from './operation-history.ts';
 export * from './operational-status.ts';
+export * from './preprovisioningimage.ts';
 export * from './provision-status.ts';
 export * from './provisioning-state.ts';
 export * from './raid.ts';

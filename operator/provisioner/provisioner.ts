@@ -4,6 +4,7 @@ import type { SettingSchema } from '../api/firmwareschema.ts';
 import type { FirmwareComponentStatus } from '../api/hostfirmwarecomponents.ts';
 import type { HardwareDetails } from '../api/hardware-details.ts';
 import type { Image } from '../api/image.ts';
+import type { ProvisioningState } from '../api/provisioning-state.ts';
 import type { RaidConfig } from '../api/raid.ts';
 import type { RootDeviceHints } from '../api/root-device-hints.ts';
 import type { BMCAccess, BMCCredentials } from '../bmc/index.ts';
@@ -44,6 +45,12 @@ export interface RegisterOptions {
   hasCustomDeploy?: boolean;
   /** A ready PreprovisioningImage overrides the provisioner's deploy kernel/ramdisk/ISO. */
   preprovisioningImage?: PreprovisioningImage;
+  /**
+   * Where the host is (BMO's ManagementAccessData.State and OperationalStatus): with a
+   * PreprovisioningImage builder, the states that boot the ramdisk need an image.
+   */
+  state?: ProvisioningState;
+  servicing?: boolean;
 }
 
 /** The ramdisk a PreprovisioningImage built for this host (BMO's `provisioner.PreprovisioningImage`). */

@@ -47,6 +47,18 @@ export class TransientProvisionerError extends Error {
   }
 }
 
+/**
+ * BMO's ErrNeedsPreprovisioningImage: the host is in a state that boots the ramdisk, and no
+ * PreprovisioningImage the provisioner can use was given, so nothing can go on until one is ready.
+ */
+export class NeedsPreprovisioningImageError extends Error {
+  override readonly name = 'NeedsPreprovisioningImageError';
+
+  constructor() {
+    super('no suitable Preprovisioning image available');
+  }
+}
+
 /** Registration must run again before this call makes sense (e.g. the node vanished from Ironic). */
 export class NeedsRegistrationError extends Error {
   override readonly name = 'NeedsRegistrationError';

@@ -4,6 +4,7 @@ import { buildCustomResourceDefinition, type CrdSource } from './custom-resource
 import { dataImageCrdSource } from './dataimage-crd.ts';
 import { firmwareSchemaCrdSource, hostFirmwareComponentsCrdSource, hostFirmwareSettingsCrdSource, hostUpdatePolicyCrdSource } from './firmware-crds.ts';
 import { hardwareDataCrdSource } from './hardwaredata-crd.ts';
+import { preprovisioningImageCrdSource } from './preprovisioningimage-crd.ts';
 import { renderYaml } from './render-yaml.ts';
 
 import type { GeneratedFile } from './sync-files.ts';
@@ -13,7 +14,7 @@ export type { GeneratedFile };
 export const CRD_DIRECTORY = 'deploy/crds';
 export const CRD_SOURCES: readonly CrdSource[] = [
   bareMetalHostCrdSource, hardwareDataCrdSource, hostFirmwareSettingsCrdSource, firmwareSchemaCrdSource, hostFirmwareComponentsCrdSource, dataImageCrdSource,
-  hostUpdatePolicyCrdSource, bmcEventSubscriptionCrdSource,
+  hostUpdatePolicyCrdSource, bmcEventSubscriptionCrdSource, preprovisioningImageCrdSource,
 ];
 
 export function crdFileName(source: CrdSource): string {

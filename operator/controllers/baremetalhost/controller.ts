@@ -4,6 +4,7 @@ import { HardwareDataResource } from '../../api/hardwaredata.ts';
 import { HostFirmwareComponentsResource, hostFirmwareComponentsSchema } from '../../api/hostfirmwarecomponents.ts';
 import { HostFirmwareSettingsResource, hostFirmwareSettingsSchema } from '../../api/hostfirmwaresettings.ts';
 import { HostUpdatePolicyResource } from '../../api/hostupdatepolicy.ts';
+import { PreprovisioningImageResource } from '../../api/preprovisioningimage.ts';
 import { patchStatus } from '../../runtime/status.ts';
 import type { Provisioner } from '../../provisioner/provisioner.ts';
 import type { Controller } from '../../runtime/controller.ts';
@@ -25,6 +26,7 @@ import { CLAIMED_SECRET_SELECTOR, SecretStore } from './secret-store.ts';
 import type { SecretObject } from './secret-store.ts';
 import type { StateMachineSettings } from './state-context.ts';
 import { UpdatePolicyStore } from './update-policy-store.ts';
+import { PreprovisioningImageStore } from './preprovisioning-image-store.ts';
 
 export const CONTROLLER_NAME = 'baremetalhost';
 
@@ -37,6 +39,8 @@ export interface BareMetalHostControllerOptions {
   maxConcurrentReconciles: number;
   /** Keep hardware.metal3.io/ labels from status.hardware (HARDWARE_LABELS). */
   hardwareLabels?: boolean;
+  /** BMO's --build-preprov-image: hosts create and wait for their PreprovisioningImage. */
+  preprovisioningImages?: boolean;
   random?: () => number;
 }
 
@@ -97,6 +101,9 @@ export function setupBareMetalHostController(manager: Manager, options: BareMeta
         await patchStatus(dataImageClient, image, status);
       },
     },
+    ...(options.preprovisioningImages
+      ? { preprovisioningImages: new PreprovisioningImageStore({ client: manager.client(PreprovisioningImageResource), cache: manager.informer(PreprovisioningImageResource), secrets }) }
+      : {}),
     updatePolicies: new UpdatePolicyStore({ client: manager.client(HostUpdatePolicyResource), cache: manager.informer(HostUpdatePolicyResource) }),
     provisioner: options.provisioner,
     events: manager.eventRecorder(EVENT_SOURCE),
@@ -107,7 +114,7 @@ export function setupBareMetalHostController(manager: Manager, options: BareMeta
     clock: manager.clock,
     ...(options.random ? { random: options.random } : {}),
   });
-  return manager
+  const builder = manager
     .controller(CONTROLLER_NAME)
     // With hardware labels on, a hand edit of one of them wakes the host so it is put right.
     .for(BareMetalHostResource, { predicates: [options.hardwareLabels ? or(hostChanged, hardwareLabelsChanged) : hostChanged] })
@@ -118,6 +125,8 @@ export function setupBareMetalHostController(manager: Manager, options: BareMeta
     // A HostFirmwareSettings status with a new verdict may send an available host to preparing.
     .watches(HostFirmwareSettingsResource, (settings) => [objectName(settings)], { predicates: [firmwareVerdictChanged] })
     .watches(HostFirmwareComponentsResource, (components) => [objectName(components)], { predicates: [firmwareVerdictChanged] })
-    .withOptions({ maxConcurrentReconciles: options.maxConcurrentReconciles })
-    .complete(reconciler);
+    .withOptions({ maxConcurrentReconciles: options.maxConcurrentReconciles });
+  // A PreprovisioningImage made ready (or failing) wakes its host at once, not at the 5-minute retry.
+  if (options.preprovisioningImages) builder.owns(PreprovisioningImageResource);
+  return builder.complete(reconciler);
 }

@@ -8,6 +8,8 @@ export const DELAYS = {
   missingSecretMs: 10_000,
   /** Retry after a transient provisioner failure (Ironic unreachable, busy), before jitter. */
   transientRetryMs: 10_000,
+  /** Waiting for a PreprovisioningImage (its status changes wake the host earlier). */
+  preprovisioningImageMs: 5 * 60_000,
 } as const;
 
 /** Failures in the deletion path tolerated before giving up on that step (BMO's `retryCount`). */

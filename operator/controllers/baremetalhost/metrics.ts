@@ -54,9 +54,9 @@ export function createHostMetrics(registry: Registry, options: { hosts: () => Ho
   const deleteWithoutPoweringOff = counter('metal3_delete_without_powering_off_total', 'Number of times a host is deleted despite powering off failing');
   const provisionerNotReady = counter('metal3_provisioner_not_ready_total', 'Number of times a host is not provision ready');
   const deleteDelayedForDetached = counter('metal3_delete_delayed_for_detached_total', 'Number of times a host delete action was delayed due to the detached annotation');
-  // Registered for name parity with BMO; nothing here increments them yet (no PreprovisioningImage
-  // support; provisioner outages are transient errors, not recorded per host).
-  counter('metal3_waiting_for_preprov_image_total', 'Number of times the preprovisioning image is required but not available');
+  const waitingForPreprovImage = counter('metal3_waiting_for_preprov_image_total', 'Number of times the preprovisioning image is required but not available');
+  // Registered for name parity with BMO; nothing here increments it (provisioner outages are
+  // transient errors, not recorded per host).
   counter('metal3_credentials_no_management_access_total', 'Number of times a host management interface is unavailable');
 
   const histogram = (name: string, help: string, buckets?: number[]) =>
@@ -112,6 +112,8 @@ export function createHostMetrics(registry: Registry, options: { hosts: () => Ho
           return deleteWithoutPoweringOff.inc();
         case 'deleteDelayedForDetached':
           return deleteDelayedForDetached.inc();
+        case 'waitingForPreprovImage':
+          return waitingForPreprovImage.inc();
         case 'hostConfigDataError':
           return hostConfigDataError.inc({ host_data_type: note.dataType });
       }

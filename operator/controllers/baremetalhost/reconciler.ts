@@ -52,6 +52,7 @@ import { requeueFor } from './requeue.ts';
 import type { SecretAccess } from './secret-store.ts';
 import type { HostCredentials, StateContext, StateMachineSettings } from './state-context.ts';
 import type { UpdatePolicyAccess } from './update-policy-store.ts';
+import type { PreprovisioningImageAccess } from './preprovisioning-image-store.ts';
 import { reconcileState } from './state-machine.ts';
 
 export interface BareMetalHostReconcilerOptions {
@@ -72,6 +73,8 @@ export interface BareMetalHostReconcilerOptions {
   };
   /** The host's HostUpdatePolicy (same name): when servicing may apply firmware changes. */
   updatePolicies?: UpdatePolicyAccess;
+  /** With --build-preprov-image: the host's PreprovisioningImage (same name). */
+  preprovisioningImages?: PreprovisioningImageAccess;
   provisioner: Provisioner;
   events: EventRecorder;
   metrics: HostMetrics;
@@ -221,6 +224,7 @@ export class BareMetalHostReconciler implements Reconciler {
         readDataImage: () => this.#options.dataImages?.get(pass.request),
         writeDataImageStatus: async (image, status) => this.#options.dataImages?.writeStatus(image, status),
         acquireUpdatePolicy: async () => this.#options.updatePolicies?.acquire(pass.session.latest),
+        ...(this.#options.preprovisioningImages ? { preprovisioningImage: async (wanted) => this.#options.preprovisioningImages!.acquire(pass.session.latest, wanted) } : {}),
       },
       takeProvisioningSlot: () => this.#slots.take(keyOf(pass.request)),
       now: () => pass.now,
@@ -315,6 +319,7 @@ export class BareMetalHostReconciler implements Reconciler {
     const credentialsName = host.spec.bmc?.credentialsName;
     if (credentialsName) await this.#options.secrets.release({ namespace, name: credentialsName });
     await this.#options.hardwareData.release({ namespace, name: host.metadata.name ?? '' });
+    await this.#options.preprovisioningImages?.release({ namespace, name: host.metadata.name ?? '' });
     await pass.session.removeFinalizer();
     pass.log.info('cleanup is complete, removed finalizer');
   }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { busy, failed } from '../../provisioner/result.ts';
+import { NeedsPreprovisioningImageError, busy, failed } from '../../provisioner/result.ts';
+import type { PreprovisioningImageOutcome, WantedPreprovisioningImage } from './preprovisioning-image-store.ts';
 import { ensureRegistered } from './registration.ts';
 import { ScriptedProvisioner, withNode } from './testing/scripted-provisioner.ts';
 import { contextFor, credentialsFor, hostFor, reasonsOf, registeredStatus } from './testing/hosts.ts';
@@ -96,5 +97,46 @@ describe('registration before every handler', () => {
       inspectionMode: 'agent',
       knownMacAddresses: ['00:00:5e:00:53:01'],
     });
+  });
+});
+
+describe('registration with PreprovisioningImages (--build-preprov-image)', () => {
+  const withImages = (provisioner: ScriptedProvisioner, outcome: PreprovisioningImageOutcome) => {
+    const asked: WantedPreprovisioningImage[] = [];
+    const context = contextFor(provisioner);
+    context.ports.preprovisioningImage = async (wanted) => {
+      asked.push(wanted);
+      return outcome;
+    };
+    return { context, asked };
+  };
+
+  it('asks for no image while registering, and for one the BMC can boot afterwards', async () => {
+    const provisioner = new ScriptedProvisioner();
+    withNode(provisioner, { namespace: 'test', name: 'host-0' });
+    const registering = withImages(provisioner, { kind: 'pending', reason: 'created' });
+    await ensureRegistered(hostFor({ status: registeredStatus('registering') }), registering.context);
+    expect(registering.asked).toEqual([]);
+    const inspecting = withImages(provisioner, { kind: 'ready', image: { format: 'initrd', imageUrl: 'http://i/r', kernelUrl: 'http://i/k' } });
+    await ensureRegistered(hostFor({ spec: { architecture: 'aarch64' }, status: registeredStatus('inspecting') }), inspecting.context);
+    expect(inspecting.asked).toEqual([{ acceptFormats: ['initrd'], architecture: 'aarch64', networkDataName: undefined }]);
+    expect(provisioner.callsOf('register').at(-1)).toMatchObject({ state: 'inspecting', preprovisioningImage: { imageUrl: 'http://i/r' } });
+  });
+
+  it('waits for an image not ready yet (metric, event, 5 minutes), and fails on an image the provisioner cannot use or a build error', async () => {
+    const provisioner = new ScriptedProvisioner().script('register', new NeedsPreprovisioningImageError());
+    const waiting = withImages(provisioner, { kind: 'pending', reason: 'the PreprovisioningImage is not ready' });
+    expect(await ensureRegistered(hostFor({ status: registeredStatus('inspecting') }), waiting.context)).toEqual({ kind: 'continue', afterMs: 300_000 });
+    expect(waiting.context.metrics).toContainEqual({ metric: 'waitingForPreprovImage' });
+    expect(reasonsOf(waiting.context)).toEqual(['WaitingForPreprovisioningImage']);
+
+    provisioner.script('register', new NeedsPreprovisioningImageError());
+    const unusable = withImages(provisioner, { kind: 'ready', image: { format: 'iso', imageUrl: 'http://i/x.iso' } });
+    expect(await ensureRegistered(hostFor({ status: registeredStatus('inspecting') }), unusable.context))
+      .toEqual({ kind: 'failed', errorType: 'registration error', message: 'Preprovisioning Image is not acceptable to provisioner' });
+
+    const broken = withImages(provisioner, { kind: 'error', message: 'No acceptable image format supported' });
+    expect(await ensureRegistered(hostFor({ status: registeredStatus('preparing') }), broken.context))
+      .toEqual({ kind: 'failed', errorType: 'registration error', message: 'No acceptable image format supported' });
   });
 });

@@ -1,4 +1,9 @@
 import type { Image } from '../../api/image.ts';
+import type { PreprovisioningImageFormat } from '../../api/preprovisioningimage.ts';
+import type { PreprovisioningImage, RegisterOptions } from '../../provisioner/provisioner.ts';
+import type { ProvisionerResult } from '../../provisioner/result.ts';
+import { NeedsPreprovisioningImageError } from '../../provisioner/result.ts';
+import { DELAYS } from './delays.ts';
 import type { Action } from './action.ts';
 import { continueAfter, failed, update } from './action.ts';
 import { hostArchitecture } from './architecture.ts';
@@ -29,18 +34,53 @@ function currentDeployment(host: Host): { currentImage?: Image; hasCustomDeploy:
   return { ...(image ? { currentImage: image } : {}), hasCustomDeploy };
 }
 
-type Registration = { kind: 'registered'; changed: boolean } | { kind: 'pending'; action: Action };
+/** BMO: states in which no PreprovisioningImage is needed (not registered yet, or going away). */
+const NO_IMAGE_STATES = new Set(['registering', 'deleting', 'powering off before delete']);
 
-async function registerHost(host: Host, context: StateContext, credentials: HostCredentials): Promise<Registration> {
+/** BMO's PreprovisioningImageFormats and registerHost's filter: what the host's image may be, or undefined when it needs none now. */
+function wantedImageFormats(host: Host, credentials: HostCredentials): PreprovisioningImageFormat[] | undefined {
+  const state = stateOf(host);
+  if (NO_IMAGE_STATES.has(state)) return undefined;
+  if ((state === 'provisioned' || state === 'externally provisioned') && host.status.operationalStatus !== 'servicing') return undefined;
+  if (state === 'deprovisioning' && host.spec.automatedCleaningMode === 'disabled') return undefined;
+  if (state === 'inspecting' && host.spec.inspectionMode === 'fast') return undefined;
+  return credentials.access.supportsIsoPreprovisioningImage ? ['iso', 'initrd'] : ['initrd'];
+}
+
+type ImageForRegistration =
+  | { kind: 'none' }
+  | { kind: 'pending'; reason: string }
+  | { kind: 'ready'; image: PreprovisioningImage }
+  | { kind: 'failed'; message: string };
+
+async function preprovisioningImageFor(host: Host, context: StateContext, credentials: HostCredentials): Promise<ImageForRegistration> {
+  const acquire = context.ports.preprovisioningImage;
+  const formats = acquire ? wantedImageFormats(host, credentials) : undefined;
+  if (!acquire || !formats) return { kind: 'none' };
+  const outcome = await acquire({ acceptFormats: formats, architecture: hostArchitecture(host), networkDataName: host.spec.preprovisioningNetworkDataName });
+  if (outcome.kind === 'error') return { kind: 'failed', message: outcome.message };
+  return outcome;
+}
+
+/**
+ * BMO waits 5 minutes (the image's status wakes the host sooner), counting it in
+ * metal3_waiting_for_preprov_image_total; we also say so in an event, since nothing in the
+ * host's status shows why it does not go on.
+ */
+function waitForPreprovisioningImage(host: Host, context: StateContext, options: { reason: string; saveStatus: boolean }): Action {
+  context.log.info('waiting for the PreprovisioningImage', { reason: options.reason });
+  note(context, { metric: 'waitingForPreprovImage' });
+  publish(context, normal('WaitingForPreprovisioningImage', `waiting for PreprovisioningImage ${host.metadata.name ?? ''}: ${options.reason}`));
+  return options.saveStatus ? update(DELAYS.preprovisioningImageMs) : continueAfter(DELAYS.preprovisioningImageMs);
+}
+
+/** What the provisioner is told about the host on every registration. */
+function registerOptionsFor(host: Host, context: StateContext, options: {
+  credentials: HostCredentials; credentialsChanged: boolean; image: ImageForRegistration;
+}): RegisterOptions {
+  const { credentials, credentialsChanged, image } = options;
   const status = host.status;
-  let changed = false;
-  const credentialsChanged = !credentialsMatch(status.triedCredentials, credentials.secret);
-  if (credentialsChanged) {
-    status.triedCredentials = credentialsStatusFor(credentials.secret);
-    note(context, { metric: 'credentialsUpdated' });
-    changed = true;
-  }
-  const result = await context.provisioner.register({
+  return {
     host: identityOf(host),
     bmc: credentials.access,
     credentials: credentials.login,
@@ -55,7 +95,33 @@ async function registerHost(host: Host, context: StateContext, credentials: Host
     inspectionDisabled: inspectionDisabled(host),
     ...(host.spec.inspectionMode ? { inspectionMode: host.spec.inspectionMode } : {}),
     ...currentDeployment(host),
-  });
+    ...(image.kind === 'ready' ? { preprovisioningImage: image.image } : {}),
+    state: stateOf(host),
+    servicing: status.operationalStatus === 'servicing',
+  };
+}
+
+type Registration = { kind: 'registered'; changed: boolean } | { kind: 'pending'; action: Action };
+
+async function registerHost(host: Host, context: StateContext, credentials: HostCredentials): Promise<Registration> {
+  const status = host.status;
+  let changed = false;
+  const credentialsChanged = !credentialsMatch(status.triedCredentials, credentials.secret);
+  if (credentialsChanged) {
+    status.triedCredentials = credentialsStatusFor(credentials.secret);
+    note(context, { metric: 'credentialsUpdated' });
+    changed = true;
+  }
+  const image = await preprovisioningImageFor(host, context, credentials);
+  if (image.kind === 'failed') return { kind: 'pending', action: failed('registration error', image.message) };
+  let result: ProvisionerResult<{ nodeId: string }>;
+  try {
+    result = await context.provisioner.register(registerOptionsFor(host, context, { credentials, credentialsChanged, image }));
+  } catch (error) {
+    if (!(error instanceof NeedsPreprovisioningImageError) || image.kind === 'none') throw error;
+    if (image.kind === 'ready') return { kind: 'pending', action: failed('registration error', 'Preprovisioning Image is not acceptable to provisioner') };
+    return { kind: 'pending', action: waitForPreprovisioningImage(host, context, { reason: image.reason, saveStatus: changed }) };
+  }
   if (result.kind === 'failed') return { kind: 'pending', action: failed('registration error', result.message) };
   if (result.kind === 'busy') {
     clearError(status);

@@ -12,6 +12,7 @@ import type { Logger } from '../../runtime/logger.ts';
 import type { FirmwareSettingChange } from '../hostfirmwaresettings/index.ts';
 import type { HostEvent } from './events.ts';
 import type { ImagePullSecretResult } from './image-pull-secret-reader.ts';
+import type { PreprovisioningImageOutcome, WantedPreprovisioningImage } from './preprovisioning-image-store.ts';
 
 /** The operations whose durations BMO records in operationHistory and histograms. */
 export type Operation = 'register' | 'inspect' | 'provision' | 'deprovision';
@@ -29,7 +30,8 @@ export type MetricNote =
   | { metric: 'deleteWithoutDeprovisioning' }
   | { metric: 'deleteWithoutPoweringOff' }
   | { metric: 'deleteDelayedForDetached' }
-  | { metric: 'hostConfigDataError'; dataType: string };
+  | { metric: 'hostConfigDataError'; dataType: string }
+  | { metric: 'waitingForPreprovImage' };
 
 /** Kubernetes work a handler may need, kept behind functions so handlers stay testable without an API server. */
 export interface HostPorts {
@@ -52,6 +54,11 @@ export interface HostPorts {
    * an owner when it lacks it; undefined when there is none.
    */
   acquireUpdatePolicy(): Promise<HostUpdatePolicySpec | undefined>;
+  /**
+   * BMO's getPreprovImage, only with --build-preprov-image: the host's PreprovisioningImage
+   * created or brought in line with `wanted`, and its image once ready for it.
+   */
+  preprovisioningImage?(wanted: WantedPreprovisioningImage): Promise<PreprovisioningImageOutcome>;
 }
 
 /** The credentials Secret as status.triedCredentials/goodCredentials record it. */

@@ -17,6 +17,8 @@ export function deployImageInfo(options: {
   /** The BMC boots ISOs over virtual media. */
   allowIso: boolean;
   preprovisioningImage?: PreprovisioningImage | undefined;
+  /** BMO's havePreprovImgBuilder: hosts wait for their PreprovisioningImage instead of using the configured images. */
+  imageBuilder?: boolean;
 }): DesiredValues | undefined {
   const { configured, allowIso } = options;
   const image = options.preprovisioningImage;
@@ -32,6 +34,7 @@ export function deployImageInfo(options: {
       ...(image.extraKernelParams ? { kernel_append_params: `%default% ${image.extraKernelParams}` } : {}),
     };
   }
+  if (options.imageBuilder) return undefined;
   if (allowIso && configured.isoUrl) return { ...CLEARED, deploy_iso: configured.isoUrl };
   if (configured.kernelUrl && configured.ramdiskUrl) {
     return { ...CLEARED, deploy_kernel: configured.kernelUrl, deploy_ramdisk: configured.ramdiskUrl };

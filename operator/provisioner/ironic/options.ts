@@ -20,6 +20,13 @@ export interface IronicProvisionerOptions {
   deployRamdiskUrl?: string;
   /** DEPLOY_ISO_URL: used instead of kernel/ramdisk for virtual-media BMCs. */
   deployIsoUrl?: string;
+  /**
+   * BMO's --build-preprov-image: hosts get their ramdisk from a PreprovisioningImage, so the
+   * configured DEPLOY_* images are not used (only DEPLOY_KERNEL_URL, for an initrd image without
+   * a kernel of its own), and inspection, preparing, cleaning and servicing wait for the image.
+   * @default false
+   */
+  preprovisioningImageBuilder?: boolean;
   log: Logger;
   clock?: Clock;
   /** Random source in [0, 1) for jitter; injectable for tests. @default Math.random */
@@ -42,6 +49,7 @@ export interface IronicProvisionerOptions {
 export interface IronicProvisionerConfig {
   client: IronicClient;
   deployImages: { kernelUrl: string; ramdiskUrl: string; isoUrl: string };
+  preprovisioningImageBuilder: boolean;
   log: Logger;
   clock: Clock;
   random: () => number;
@@ -71,6 +79,7 @@ export function compileOptions(options: IronicProvisionerOptions): IronicProvisi
       ramdiskUrl: options.deployRamdiskUrl ?? '',
       isoUrl: options.deployIsoUrl ?? '',
     },
+    preprovisioningImageBuilder: options.preprovisioningImageBuilder ?? false,
     log: options.log,
     clock: options.clock ?? systemClock,
     random: options.random ?? Math.random,

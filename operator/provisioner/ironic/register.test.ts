@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { ironicError, lockedError, makeNode, makePort, NODE_UUID } from '../../../ironic-client/test-support/fixtures.ts';
 import { useNock } from '../../../ironic-client/test-support/nock-lifecycle.ts';
 import type { RegisterOptions } from '../provisioner.ts';
-import { TransientProvisionerError } from '../result.ts';
+import { NeedsPreprovisioningImageError, TransientProvisionerError } from '../result.ts';
 import { BOOT_MAC, HOST, KERNEL_URL, NEW_HOST, NODE_PATH, RAMDISK_URL, redfishBmc, startKit } from './testing/ironic-test-kit.ts';
 
 useNock();
@@ -229,6 +229,40 @@ describe('register', () => {
       `GET ${NODE_PATH}`,
       `PATCH ${NODE_PATH} add /driver_info/deploy_kernel, add /driver_info/deploy_ramdisk, add /automated_clean, add /properties/capabilities`,
     ]);
+  });
+
+  describe('with a PreprovisioningImage builder (BMO\'s --build-preprov-image)', () => {
+    const builder = { provisioner: { preprovisioningImageBuilder: true } };
+    const bare = () => registeredNode({ driver_info: { redfish_address: 'http://bmc.test:8000', redfish_system_id: '/redfish/v1/Systems/1', redfish_username: 'admin' } });
+
+    it('does not use the configured images, and a state that boots the ramdisk needs the host\'s image', async () => {
+      const kit = await startKit(builder);
+      kit.ironic.get(NODE_PATH).times(3).reply(200, bare());
+      kit.ironic.get('/v1/ports').query(true).reply(200, { ports: [makePort()] });
+
+      expect(await kit.provisioner.register(registerOptions({ state: 'registering' }))).toEqual({ kind: 'done', value: { nodeId: NODE_UUID } });
+      await expect(kit.provisioner.register(registerOptions({ state: 'inspecting' }))).rejects.toThrow(NeedsPreprovisioningImageError);
+      // Fast inspection reads the BMC: no ramdisk, no image.
+      expect((await kit.provisioner.register(registerOptions({ state: 'inspecting', inspectionMode: 'fast' }))).kind).toBe('done');
+      expect(kit.calls().filter((call) => call.startsWith('PATCH'))).toEqual([]);
+    });
+
+    it('sends the image\'s kernel, ramdisk and kernel parameters (%default% first)', async () => {
+      const kit = await startKit(builder);
+      kit.ironic.get(NODE_PATH).reply(200, bare());
+      kit.ironic.get('/v1/ports').query(true).reply(200, { ports: [makePort()] });
+      kit.ironic.patch(NODE_PATH).reply(200, registeredNode());
+
+      const image = { format: 'initrd' as const, imageUrl: 'http://img.test/r', kernelUrl: 'http://img.test/k', extraKernelParams: 'a=1' };
+      const result = await kit.provisioner.register(registerOptions({ state: 'inspecting', preprovisioningImage: image }));
+
+      expect(result.kind).toBe('done');
+      expect(kit.requests.find((request) => request.method === 'PATCH')?.body).toEqual(expect.arrayContaining([
+        { op: 'add', path: '/driver_info/deploy_kernel', value: 'http://img.test/k' },
+        { op: 'add', path: '/driver_info/deploy_ramdisk', value: 'http://img.test/r' },
+        { op: 'add', path: '/driver_info/kernel_append_params', value: '%default% a=1' },
+      ]));
+    });
   });
 
   it('gives a re-registered node of a deployed host its instance_uuid and image before adoption', async () => {

@@ -4,7 +4,7 @@ import type { Node } from '../../../ironic-client/index.ts';
 import { bootMACProblem, driverCompatibilityProblem } from '../../bmc/index.ts';
 import { instanceSettings, nodeCapabilities } from '../../configdrive/index.ts';
 import type { RegisterOptions } from '../provisioner.ts';
-import { done, failed } from '../result.ts';
+import { NeedsPreprovisioningImageError, done, failed } from '../result.ts';
 import type { ProvisionerResult } from '../result.ts';
 import type { ProvisionerContext } from './context.ts';
 import { createNode, nodeCreateBody } from './create-node.ts';
@@ -115,6 +115,7 @@ export async function register(context: ProvisionerContext, options: RegisterOpt
       configured: context.config.deployImages,
       allowIso: access.supportsIsoPreprovisioningImage,
       preprovisioningImage: options.preprovisioningImage,
+      imageBuilder: context.config.preprovisioningImageBuilder,
     }),
   };
 
@@ -141,7 +142,32 @@ export async function register(context: ProvisionerContext, options: RegisterOpt
     if (patched.kind !== 'patched') return patched;
     node = patched.node;
   }
-  return registrationProgress(context, node, options);
+  const progress = await registrationProgress(context, node, options);
+  if (progress.kind === 'done' && context.config.preprovisioningImageBuilder && desired.images === undefined && bootsRamdisk(options)) {
+    throw new NeedsPreprovisioningImageError();
+  }
+  return progress;
+}
+
+/**
+ * BMO's configureNode: the states in which Ironic boots the IPA ramdisk, so a host whose
+ * PreprovisioningImage is not ready cannot go on (fast inspection, cleaning turned off and
+ * provisioned hosts that are not being serviced need none).
+ */
+function bootsRamdisk(options: RegisterOptions): boolean {
+  switch (options.state) {
+    case 'inspecting':
+      return options.inspectionMode !== 'fast';
+    case 'preparing':
+      return true;
+    case 'deprovisioning':
+      return options.automatedCleaningMode !== 'disabled';
+    case 'provisioned':
+    case 'externally provisioned':
+      return options.servicing === true;
+    default:
+      return false;
+  }
 }
 
 /** Where the node is on its way to manageable, and what to do about it. */

@@ -148,14 +148,14 @@ export function ironicPowerChanges(env: { stateDir: string }, nodeUuid: string):
 
 /**
  * Clears what a BareMetalHost test left in its namespace once its operator has stopped (hosts
- * and HardwareData would keep their finalizers for ever), then the namespace.
+ * HardwareData and PreprovisioningImages would keep their finalizers for ever), then the namespace.
  */
 export async function deleteHostNamespace(kubectl: Kubectl, namespace: string): Promise<void> {
-  for (const kind of ['bmh', 'hardwaredata', 'secret']) {
+  for (const kind of ['bmh', 'hardwaredata', 'preprovisioningimage', 'secret']) {
     const names = (await kubectl.ok(['get', kind, '-n', namespace, '-o', 'name'])).split('\n').filter(Boolean);
     for (const name of names) await kubectl.run(['patch', name, '-n', namespace, '--type=merge', '-p', '{"metadata":{"finalizers":null}}']);
   }
-  await kubectl.run(['delete', 'bmh,hardwaredata,secret', '--all', '-n', namespace, '--wait=false']);
+  await kubectl.run(['delete', 'bmh,hardwaredata,preprovisioningimage,secret', '--all', '-n', namespace, '--wait=false']);
   await deleteNamespace(kubectl, namespace);
 }
 

@@ -34,6 +34,8 @@ const OPERATOR_GRANTS = [
   ...verbs('metal3.io/bmceventsubscriptions', ['get', 'list', 'watch', 'patch']),
   'patch metal3.io/bmceventsubscriptions/status',
   ...verbs('metal3.io/hostupdatepolicies', ['get', 'list', 'watch', 'update']),
+  ...verbs('metal3.io/preprovisioningimages', ['get', 'list', 'watch', 'create', 'patch']),
+  'patch metal3.io/preprovisioningimages/status',
   ...verbs('core/secrets', ['get', 'list', 'watch', 'patch']),
   ...EVENTS,
 ];
