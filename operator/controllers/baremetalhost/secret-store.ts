@@ -4,7 +4,7 @@ import { SECRET_FINALIZER } from '../../api/finalizers.ts';
 import type { Informer } from '../../runtime/informer.ts';
 import { isNotFound } from '../../runtime/kube-errors.ts';
 import { keyOf } from '../../runtime/kube-object.ts';
-import type { KubeObject, ObjectName, OwnerReference } from '../../runtime/kube-object.ts';
+import type { KubeObject, ObjectName } from '../../runtime/kube-object.ts';
 import type { ResourceClient } from '../../runtime/resource-client.ts';
 import { RecentWrites } from './recent-writes.ts';
 
@@ -63,22 +63,27 @@ export class SecretStore implements SecretAccess {
     }
   }
 
-  /** Adds what is missing of label, owner reference and finalizer; returns the Secret as stored. */
+  /**
+   * Adds what is missing of label, owner reference and finalizer; returns the Secret as stored.
+   * A strategic merge patch adds this host's owner reference (keyed by uid) and the finalizer
+   * (a set) to whatever the Secret holds by then, so hosts sharing one Secret never conflict:
+   * with a merge patch pinned to a resourceVersion, 1,000 hosts racing for one Secret kept
+   * losing, backing off and mostly stayed registering.
+   */
   async claim(secret: SecretObject, options: ClaimOptions): Promise<SecretObject> {
     const metadata = secret.metadata;
     const patch: Record<string, unknown> = {};
     if (metadata.labels?.[ENVIRONMENT_LABEL] === undefined) patch.labels = { [ENVIRONMENT_LABEL]: ENVIRONMENT_LABEL_VALUE };
     if (options.owner) {
-      const owners = metadata.ownerReferences ?? [];
-      const mine = owners.find((ref) => ref.uid === options.owner?.uid);
-      // BMO once set controller references on these Secrets; a plain owner reference is right.
+      const mine = (metadata.ownerReferences ?? []).find((ref) => ref.uid === options.owner?.uid);
+      // BMO once set controller references on these Secrets; a plain owner reference is right
+      // (null deletes the field from the merged entry).
       if (!mine || mine.controller !== undefined) {
-        const reference: OwnerReference = { apiVersion: METAL3_API_VERSION, kind: 'BareMetalHost', name: options.owner.name, uid: options.owner.uid };
-        patch.ownerReferences = [...owners.filter((ref) => ref.uid !== options.owner?.uid), reference];
+        const reference = { apiVersion: METAL3_API_VERSION, kind: 'BareMetalHost', name: options.owner.name, uid: options.owner.uid };
+        patch.ownerReferences = [mine?.controller !== undefined ? { ...reference, controller: null } : reference];
       }
     }
-    const finalizers = metadata.finalizers ?? [];
-    if (options.finalizer && !finalizers.includes(SECRET_FINALIZER)) patch.finalizers = [...finalizers, SECRET_FINALIZER];
+    if (options.finalizer && !(metadata.finalizers ?? []).includes(SECRET_FINALIZER)) patch.finalizers = [SECRET_FINALIZER];
     if (Object.keys(patch).length === 0) return secret;
     return this.#write(secret, patch);
   }
@@ -88,17 +93,16 @@ export class SecretStore implements SecretAccess {
     const secret = await this.find(name);
     if (!secret?.metadata.finalizers?.includes(SECRET_FINALIZER)) return;
     try {
-      await this.#write(secret, { finalizers: secret.metadata.finalizers.filter((f) => f !== SECRET_FINALIZER) });
+      await this.#write(secret, { '$deleteFromPrimitiveList/finalizers': [SECRET_FINALIZER] });
     } catch (error) {
       if (!isNotFound(error)) throw error;
     }
   }
 
   async #write(secret: SecretObject, metadataPatch: Record<string, unknown>): Promise<SecretObject> {
-    // Lists in a merge patch replace the stored ones, so the write is pinned to the version read.
-    const body = { metadata: { ...metadataPatch, resourceVersion: secret.metadata.resourceVersion } };
+    // Strategic: each list entry merges into what is stored, so no resourceVersion is needed.
     const name = { namespace: secret.metadata.namespace, name: secret.metadata.name ?? '' };
-    const written = await this.#client.patch(name, body, { type: 'merge' });
+    const written = await this.#client.patch(name, { metadata: metadataPatch }, { type: 'strategic' });
     this.#recent.remember(keyOf(name), secret.metadata.resourceVersion, written);
     return written;
   }

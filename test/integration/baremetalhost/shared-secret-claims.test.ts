@@ -1,0 +1,65 @@
+import { beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { SECRET_FINALIZER } from '../../../operator/api/finalizers.ts';
+import { ENVIRONMENT_LABEL, ENVIRONMENT_LABEL_VALUE } from '../../../operator/api/labels.ts';
+import { SecretStore, type SecretObject } from '../../../operator/controllers/baremetalhost/secret-store.ts';
+import { SecretResource, createResourceClient } from '../../../operator/runtime/index.ts';
+import type { Informer, ResourceClient } from '../../../operator/runtime/index.ts';
+import { createNamespace, stackTransport } from '../runtime/toy-cluster.ts';
+
+// Many hosts claiming one BMC Secret at once, each from the copy it read before the others
+// wrote, on the real API server: every claim lands, none is lost and none conflicts.
+jest.setTimeout(180_000);
+
+const HOSTS = 60;
+const FOREIGN_FINALIZER = 'example.com/keep';
+const foreignOwner = { apiVersion: 'v1', kind: 'ConfigMap', name: 'someone-else', uid: '00000000-0000-0000-0000-0000000000ff' };
+const hostUid = (index: number) => `00000000-0000-0000-0000-${index.toString(16).padStart(12, '0')}`;
+
+let namespace = '';
+let secrets: ResourceClient<SecretObject>;
+let store: SecretStore;
+
+beforeAll(async () => {
+  const { transport } = stackTransport();
+  namespace = await createNamespace(transport, 'it-shared-secret-claims');
+  secrets = createResourceClient<SecretObject>(transport, SecretResource);
+  // Claims and releases never read the cache here: every call passes the copy it read.
+  store = new SecretStore({ client: secrets, cache: { get: () => undefined } as unknown as Informer<SecretObject> });
+});
+
+describe('claiming one Secret from many hosts', () => {
+  it(`takes ${HOSTS} simultaneous claims from the same stale copy without a conflict, keeping what others put there`, async () => {
+    const created = await secrets.create({
+      metadata: { name: 'shared-bmc', namespace, finalizers: [FOREIGN_FINALIZER], ownerReferences: [foreignOwner] },
+      data: { username: Buffer.from('admin').toString('base64') },
+    });
+    const outcomes = await Promise.allSettled(Array.from({ length: HOSTS }, (_, index) =>
+      store.claim(created, { owner: { name: `host-${index}`, uid: hostUid(index) }, finalizer: true })));
+    expect(outcomes.filter((outcome) => outcome.status === 'rejected')).toEqual([]);
+
+    const stored = await secrets.get({ namespace, name: 'shared-bmc' });
+    expect(stored.metadata.labels?.[ENVIRONMENT_LABEL]).toBe(ENVIRONMENT_LABEL_VALUE);
+    expect([...(stored.metadata.finalizers ?? [])].sort()).toEqual([SECRET_FINALIZER, FOREIGN_FINALIZER].sort());
+    const uids = (stored.metadata.ownerReferences ?? []).map((ref) => ref.uid).sort();
+    expect(uids).toEqual([foreignOwner.uid, ...Array.from({ length: HOSTS }, (_, index) => hostUid(index))].sort());
+    expect(stored.metadata.ownerReferences?.filter((ref) => ref.controller !== undefined)).toEqual([]);
+  });
+
+  it('turns an old controller reference into a plain one, and releases only its own finalizer', async () => {
+    const created = await secrets.create({
+      metadata: {
+        name: 'old-claim', namespace, finalizers: [SECRET_FINALIZER, FOREIGN_FINALIZER],
+        ownerReferences: [{ apiVersion: 'metal3.io/v1alpha1', kind: 'BareMetalHost', name: 'host-0', uid: hostUid(0), controller: true }, foreignOwner],
+      },
+    });
+    await store.claim(created, { owner: { name: 'host-0', uid: hostUid(0) }, finalizer: true });
+    const claimed = await secrets.get({ namespace, name: 'old-claim' });
+    expect(claimed.metadata.ownerReferences).toEqual([
+      { apiVersion: 'metal3.io/v1alpha1', kind: 'BareMetalHost', name: 'host-0', uid: hostUid(0) },
+      foreignOwner,
+    ]);
+
+    await store.release({ namespace, name: 'old-claim' });
+    expect((await secrets.get({ namespace, name: 'old-claim' })).metadata.finalizers).toEqual([FOREIGN_FINALIZER]);
+  });
+});
