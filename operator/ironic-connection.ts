@@ -73,6 +73,7 @@ export function lazyProvisioner(connect: () => Promise<Provisioner>): Provisione
     attachDataImage: async (o) => (await ready()).attachDataImage(o),
     detachDataImage: async (o) => (await ready()).detachDataImage(o),
     health: (o) => connected?.health(o),
+    bmcProblem: (o) => connected?.bmcProblem(o),
     delete: async (o) => (await ready()).delete(o),
     detach: async (o) => (await ready()).detach(o),
   };
@@ -103,6 +104,7 @@ export function guardTestOnlyBMC(provisioner: Provisioner, options: { allowFakeH
     attachDataImage: (o) => provisioner.attachDataImage(o),
     detachDataImage: (o) => provisioner.detachDataImage(o),
     health: (o) => provisioner.health(o),
+    bmcProblem: (o) => provisioner.bmcProblem(o),
     delete: (o) => provisioner.delete(o),
     detach: (o) => provisioner.detach(o),
   };

@@ -17,6 +17,21 @@ export function deletionDeadlineExceeded(host: Host, context: StateContext): str
   return elapsedMs > timeoutMs ? `deletion has been running for more than ${formatDuration(timeoutMs)}` : undefined;
 }
 
+/**
+ * Past the deadline the node's removal is forced; this second bound (twice the timeout) is when
+ * even that has not worked, e.g. a conductor that never lets go of the node's lock or a
+ * provisioner that stays unreachable, and the host is released anyway, with a Warning.
+ */
+export function forcedRemovalExhausted(host: Host, context: StateContext): string | undefined {
+  const timeoutMs = context.settings.deletionTimeoutMs;
+  const requestedAt = Date.parse(host.metadata.deletionTimestamp ?? '');
+  if (!timeoutMs || Number.isNaN(requestedAt)) return undefined;
+  const elapsedMs = context.now().getTime() - requestedAt;
+  return elapsedMs > 2 * timeoutMs
+    ? `deletion has been running for more than ${formatDuration(2 * timeoutMs)}, forcing the node's removal for the last ${formatDuration(timeoutMs)}`
+    : undefined;
+}
+
 export function tooManyFailures(host: Host): string | undefined {
   return host.status.errorCount > DELETION_RETRY_COUNT ? `failed ${host.status.errorCount} times` : undefined;
 }

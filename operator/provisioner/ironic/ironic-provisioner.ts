@@ -60,6 +60,7 @@ export function createIronicProvisioner(options: IronicProvisionerOptions): Prov
     attachDataImage: (o) => run(context, 'attachDataImage', o.host, (c) => attachDataImage(c, o)),
     detachDataImage: (o) => run(context, 'detachDataImage', o.host, (c) => detachDataImage(c, o)),
     health: (o) => context.nodes.lastHealth(o.host.nodeId || ironicNodeName(o.host)),
+    bmcProblem: (o) => context.nodes.lastBmcProblem(o.host.nodeId || ironicNodeName(o.host)),
     delete: (o) => run(context, 'delete', o.host, (c) => deleteHostNode(c, { ...o, force: false })),
     detach: (o) => run(context, 'detach', o.host, (c) => deleteHostNode(c, o)),
   };

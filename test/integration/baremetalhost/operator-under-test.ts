@@ -51,6 +51,7 @@ function withOutages(fixture: FixtureProvisioner): { provisioner: Provisioner; s
     attachDataImage: (o) => fixture.attachDataImage(o),
     detachDataImage: (o) => fixture.detachDataImage(o),
     health: (o) => fixture.health(o),
+    bmcProblem: (o) => fixture.bmcProblem(o),
     delete: (o) => fixture.delete(o),
     detach: (o) => fixture.detach(o),
   };
