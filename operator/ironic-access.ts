@@ -87,6 +87,7 @@ export class IronicAccessWatch {
       detach: (o) => guard(() => provisioner.detach(o)),
       // Read from what earlier calls fetched: no request to Ironic, nothing to watch.
       health: (o) => provisioner.health(o),
+      bmcProblem: (o) => provisioner.bmcProblem(o),
     };
   }
 

@@ -75,6 +75,7 @@ export function lazyProvisioner(connect: () => Promise<Provisioner>): Provisione
     addEventSubscription: async (o) => (await ready()).addEventSubscription(o),
     removeEventSubscription: async (o) => (await ready()).removeEventSubscription(o),
     health: (o) => connected?.health(o),
+    bmcProblem: (o) => connected?.bmcProblem(o),
     delete: async (o) => (await ready()).delete(o),
     detach: async (o) => (await ready()).detach(o),
   };
@@ -107,6 +108,7 @@ export function guardTestOnlyBMC(provisioner: Provisioner, options: { allowFakeH
     addEventSubscription: (o) => provisioner.addEventSubscription(o),
     removeEventSubscription: (o) => provisioner.removeEventSubscription(o),
     health: (o) => provisioner.health(o),
+    bmcProblem: (o) => provisioner.bmcProblem(o),
     delete: (o) => provisioner.delete(o),
     detach: (o) => provisioner.detach(o),
   };

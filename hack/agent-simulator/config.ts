@@ -75,6 +75,8 @@ const systemSchema = z.object({
   name: z.string().min(1),
   nics: z.array(nicSchema).min(1),
   bmcAddress: z.string().min(1).optional(),
+  /** The Redfish emulator serving this server's BMC when it is not `redfish.url` (a BMC of its own a test can stop). */
+  redfishUrl: z.url().optional(),
   inventory: inventoryOverridesSchema.optional(),
 });
 

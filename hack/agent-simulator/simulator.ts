@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import type { SimulatorConfig } from './config.ts';
+import type { SimulatorConfig, SystemConfig } from './config.ts';
 import { allNics, buildInventory } from './inventory.ts';
 import { IronicRamdiskApi } from './ironic-api.ts';
 import { createLogger, type Logger } from './log.ts';
@@ -33,6 +33,7 @@ export async function startSimulator(config: SimulatorConfig, logger: Logger = c
     return client;
   };
   const redfish = new RedfishClient(config.redfish);
+  const redfishFor = (system: SystemConfig) => (system.redfishUrl ? new RedfishClient({ ...config.redfish, url: system.redfishUrl }) : redfish);
   const workload =
     config.workloadKubeconfig === undefined
       ? undefined
@@ -86,7 +87,7 @@ export async function startSimulator(config: SimulatorConfig, logger: Logger = c
         },
         ironic,
         ironicAt,
-        redfish,
+        redfish: redfishFor(system),
         records,
         logger,
         workload,

@@ -13,6 +13,8 @@ export interface AgentSimulatorOptions {
   redfishUrl: string;
   redfishAuth?: BasicCredentials;
   systems: EmulatedSystem[];
+  /** Servers whose BMC is not at `redfishUrl`: system UUID to the base URL of the Redfish emulator serving it. */
+  redfishUrlBySystem?: ReadonlyMap<string, string>;
   /**
    * Kubeconfig of the workload cluster: the servers' installed OS registers a Node there when it
    * boots from disk after a deploy, and deletes it when the host is deprovisioned. Unset: no Nodes.
@@ -41,6 +43,7 @@ export async function startAgentSimulator(options: AgentSimulatorOptions): Promi
       uuid: system.uuid,
       name: system.name,
       nics: system.macs.map((mac) => ({ mac })),
+      ...(options.redfishUrlBySystem?.has(system.uuid) ? { redfishUrl: options.redfishUrlBySystem.get(system.uuid) } : {}),
     })),
   };
   writeFileSync(configPath, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });

@@ -35,7 +35,9 @@ try {
     console.log(`  kube-apiserver   ${env.apiServerUrl}   (kubeconfig ${env.kubeconfig})`);
     console.log(`  workload API     ${env.workload.apiServerUrl}   (kubeconfig ${env.workload.kubeconfig})`);
     console.log(`  ironic           ${env.ironicUrl}${env.ironicAuth ? ' (http_basic)' : ' (noauth)'}`);
-    console.log(`  sushy-emulator   ${env.sushyUrl}   (${env.systems.length} systems)`);
+    const isolated = env.isolatedBmc?.systems.length ?? 0;
+    console.log(`  sushy-emulator   ${env.sushyUrl}   (${env.systems.length - isolated} systems)`);
+    if (env.isolatedBmc) console.log(`  ${env.isolatedBmc.component}   ${env.isolatedBmc.url}   (servers ${env.isolatedBmc.systems.join(', ')})`);
     console.log(`  agent simulator  ${env.agentSimulatorUrl}   (records at /records)`);
     console.log(`  artifacts        ${env.artifactsUrl}`);
     console.log(`  env file: source ${envShellFile(stateDir)}   (json: ${envJsonFile(stateDir)})`);

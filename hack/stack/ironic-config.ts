@@ -122,6 +122,11 @@ hooks = $default_hooks,parse-lldp,local-link-connection,memory,cpu-capabilities,
 [redfish]
 # Virtual media ISOs are published under [deploy] http_root/http_url instead of Swift.
 use_swift = false
+# A BMC that does not answer (a stopped sushy-tools): each Redfish call gives up after 2 attempts
+# of about 30 s instead of 5 (2.5 minutes with the node's lock held), so the failure reaches
+# last_error within a minute.
+connection_attempts = 2
+connection_retry_interval = 1
 kernel_append_params = nofb vga=normal
 # An emulated BMC is back at once after a flash: check update tasks and the BMC every 5 s and
 # accept the first good answer (defaults: 60 s and three answers 30 s apart, 90 s per update).

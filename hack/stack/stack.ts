@@ -24,6 +24,11 @@ export interface StackOptions {
   systems: number;
   /** Run Ironic with http_basic and generated credentials instead of noauth. */
   ironicBasicAuth: boolean;
+  /**
+   * Indices of emulated servers whose BMC is a Redfish emulator of their own (component
+   * `sushy-emulator-isolated`), so stopping it is an outage for them alone. Default: none.
+   */
+  isolatedBmcSystems?: readonly number[];
   /** Protect the emulated BMCs with basic auth (what a BareMetalHost's credentials Secret unlocks). */
   bmcBasicAuth: boolean;
   /** Progress lines for a person watching. */
@@ -47,7 +52,8 @@ export async function stackUp(options: StackOptions): Promise<StackEnv> {
   try {
     log('building or reusing kube-apiserver/etcd/kubectl and the Ironic venv');
     const [binaries, venv] = await Promise.all([buildKubeBinaries(), installIronicVenv()]);
-    const [artifactsPort, simulatorPort, sushyPort, ironicPort, ipmiPort] = (await freePorts(5)) as [number, number, number, number, number];
+    const [artifactsPort, simulatorPort, sushyPort, ironicPort, ipmiPort, isolatedSushyPort] =
+      (await freePorts(6)) as [number, number, number, number, number, number];
 
     log('starting etcd and kube-apiserver');
     const kube = await startKube(stateDir, binaries);
@@ -73,19 +79,35 @@ export async function stackUp(options: StackOptions): Promise<StackEnv> {
     const ironicAuth = options.ironicBasicAuth ? { username: 'ironic', password: randomBytes(12).toString('hex') } : undefined;
     const bmcAuth = options.bmcBasicAuth ? defaultBmcCredentials : undefined;
     const systems = emulatedSystems(options.systems);
+    const isolatedIndices = [...new Set(options.isolatedBmcSystems ?? [])].sort((a, b) => a - b);
+    const outOfRange = isolatedIndices.filter((index) => !Number.isInteger(index) || index < 0 || index >= systems.length);
+    if (outOfRange.length > 0) throw new Error(`isolated BMC servers ${outOfRange.join(', ')} are not among the ${systems.length} emulated servers`);
+    const isolatedSystems = isolatedIndices.map((index) => systems[index]!);
+    const sharedSystems = systems.filter((system) => !isolatedSystems.includes(system));
     log(`starting the agent simulator for ${systems.length} systems`);
     const sushyUrl = `http://127.0.0.1:${sushyPort}`;
+    const isolatedSushyUrl = `http://127.0.0.1:${isolatedSushyPort}`;
+    const bmcUrlOf = (system: (typeof systems)[number]) => (isolatedSystems.includes(system) ? isolatedSushyUrl : sushyUrl);
     const simulator = await startAgentSimulator({
       stateDir, port: simulatorPort, ironicUrl, redfishUrl: sushyUrl, systems, workloadKubeconfig: workload.kubeconfig,
+      redfishUrlBySystem: new Map(isolatedSystems.map((system) => [system.uuid, isolatedSushyUrl])),
       trustedCaFile: kube.ca.cert,
       ...(ironicAuth ? { ironicAuth } : {}), ...(bmcAuth ? { redfishAuth: bmcAuth } : {}),
     });
     track(simulator, { kind: 'http', url: `${simulator.url}/healthz` });
 
     log('starting sushy-emulator');
-    const sushy = await startSushy({ stateDir, venv, port: sushyPort, systems, notificationUrl: `${simulator.url}/`,
+    const sushy = await startSushy({ stateDir, venv, port: sushyPort, systems: sharedSystems, notificationUrl: `${simulator.url}/`,
       ...(bmcAuth ? { auth: bmcAuth } : {}) });
     track(sushy, { kind: 'http', url: `${sushy.url}/redfish/v1/` });
+    let isolatedBmc: StackEnv['isolatedBmc'];
+    if (isolatedSystems.length > 0) {
+      log(`starting the isolated sushy-emulator for servers ${isolatedIndices.join(', ')}`);
+      const isolated = await startSushy({ stateDir, venv, port: isolatedSushyPort, systems: isolatedSystems, instance: 'isolated',
+        notificationUrl: `${simulator.url}/`, ...(bmcAuth ? { auth: bmcAuth } : {}) });
+      track(isolated, { kind: 'http', url: `${isolated.url}/redfish/v1/` });
+      isolatedBmc = { component: isolated.process.name, url: isolated.url, systems: isolatedIndices };
+    }
 
     log('starting the IPMI BMC emulator');
     const ipmiBmc = await startIpmiBmc({ stateDir, venv, port: ipmiPort, credentials: bmcAuth ?? defaultBmcCredentials });
@@ -105,7 +127,6 @@ export async function stackUp(options: StackOptions): Promise<StackEnv> {
       writeFileSync(join(directory, 'password'), ironicAuth.password, { mode: 0o600 });
       ironicAuthEnv = { ...ironicAuth, directory };
     }
-    const sushyHostPort = sushyUrl.replace('http://', '');
     const env: StackEnv = {
       stateDir,
       kubeconfig: kube.kubeconfig,
@@ -119,6 +140,7 @@ export async function stackUp(options: StackOptions): Promise<StackEnv> {
       ironicVenv: venv,
       baremetal: join(venv, 'bin', 'baremetal'),
       sushyUrl: sushy.url,
+      ...(isolatedBmc ? { isolatedBmc } : {}),
       ...(bmcAuth ? { bmcCredentials: bmcAuth } : {}),
       agentSimulatorUrl: simulator.url,
       artifactsUrl: artifacts.url,
@@ -132,7 +154,8 @@ export async function stackUp(options: StackOptions): Promise<StackEnv> {
       ipmiBmc: { address: ipmiBmc.address, bootMacAddress: '00:5a:91:ff:ff:01', credentials: bmcAuth ?? defaultBmcCredentials },
       systems: systems.map((system) => ({
         ...system,
-        redfishAddress: `redfish+http://${sushyHostPort}/redfish/v1/Systems/${system.uuid}`,
+        redfishAddress: `redfish+${bmcUrlOf(system)}/redfish/v1/Systems/${system.uuid}`,
+        bmcUrl: bmcUrlOf(system),
       })),
     };
     writeState(stateDir, { components, env });

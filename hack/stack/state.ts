@@ -32,6 +32,8 @@ const systemRecord = z.object({
   macs: z.array(z.string()),
   /** BareMetalHost `spec.bmc.address` for this system over Redfish with network boot. */
   redfishAddress: z.string(),
+  /** Base URL of the Redfish emulator serving this system: `sushyUrl`, or `isolatedBmc.url` for those servers. */
+  bmcUrl: z.string(),
 });
 
 const credentials = z.object({ username: z.string(), password: z.string() });
@@ -50,6 +52,11 @@ export const stackEnvSchema = z.object({
   ironicVenv: z.string(),
   baremetal: z.string(),
   sushyUrl: z.string(),
+  /**
+   * A second Redfish emulator serving only `systems` (indices into `systems`), run as the stack
+   * component `component`: a test stops it to take those servers' BMCs away and nobody else's.
+   */
+  isolatedBmc: z.object({ component: z.string(), url: z.string(), systems: z.array(z.number().int()) }).optional(),
   bmcCredentials: credentials.optional(),
   agentSimulatorUrl: z.string(),
   artifactsUrl: z.string(),

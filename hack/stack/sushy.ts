@@ -8,6 +8,11 @@ import type { EmulatedSystem } from './systems.ts';
 
 export interface SushyOptions {
   stateDir: string;
+  /**
+   * Names a second emulator beside the main one (component `sushy-emulator-<instance>`, state in
+   * `sushy-<instance>/`, its own log): a BMC a test can stop without touching the other servers.
+   */
+  instance?: string;
   venv: string;
   port: number;
   systems: EmulatedSystem[];
@@ -42,7 +47,9 @@ function fakeFirmwareConfig(): string[] {
  * (`sushy/fake_events.py`); the config file loads all four.
  */
 export async function startSushy(options: SushyOptions): Promise<SushyStarted> {
-  const dir = join(options.stateDir, 'sushy');
+  const suffix = options.instance ? `-${options.instance}` : '';
+  const name = `sushy-emulator${suffix}`;
+  const dir = join(options.stateDir, `sushy${suffix}`);
   mkdirSync(join(dir, 'state'), { recursive: true });
   const authFile = join(dir, 'htpasswd');
   if (options.auth) await writeHtpasswd(authFile, options.auth, options.venv);
@@ -83,10 +90,10 @@ export async function startSushy(options: SushyOptions): Promise<SushyStarted> {
   const configPath = join(dir, 'conf.py');
   writeFileSync(configPath, `${config}\n`);
   const spec: ProcessSpec = {
-    name: 'sushy-emulator',
+    name,
     command: join(options.venv, 'bin', 'sushy-emulator'),
     args: ['--config', configPath],
-    logPath: join(options.stateDir, 'logs', 'sushy-emulator.log'),
+    logPath: join(options.stateDir, 'logs', `${name}.log`),
   };
   const process = startProcess(spec);
   const url = `http://127.0.0.1:${options.port}`;
@@ -94,7 +101,7 @@ export async function startSushy(options: SushyOptions): Promise<SushyStarted> {
     ? { authorization: `Basic ${Buffer.from(`${options.auth.username}:${options.auth.password}`).toString('base64')}` }
     : {};
   await waitUntil(async () => (await fetch(`${url}/redfish/v1/Systems`, { headers })).ok, {
-    what: 'sushy-emulator', timeoutMs: 30_000, process,
+    what: name, timeoutMs: 30_000, process,
   });
   return { spec, process, url };
 }

@@ -158,6 +158,11 @@ export interface PowerOptions {
 
 export interface DeleteOptions {
   host: HostIdentity;
+  /**
+   * Past the deletion deadline: stop waiting for whatever the back end is doing with the node
+   * and remove it anyway (Ironic: maintenance on, then delete; a lock is waited out).
+   */
+  forceRemoval?: boolean;
 }
 
 export interface HardwareState {
@@ -219,6 +224,11 @@ export interface Provisioner {
    * provisioner last read it (every pass reads the node), or undefined.
    */
   health(options: { host: HostIdentity }): NodeHealth;
+  /**
+   * Like health, from the last read: why the host's BMC is not answering (the back end's own
+   * words), or undefined while it answers or nothing says otherwise.
+   */
+  bmcProblem(options: { host: HostIdentity }): string | undefined;
   /** BMO's GetFirmwareSettings: the node's BIOS settings and their schema as the back end cached them. */
   firmwareSettings(options: { host: HostIdentity }): Promise<FirmwareSettingsReading>;
   /** BMO's GetFirmwareComponents: the node's firmware components and versions as the back end cached them. */

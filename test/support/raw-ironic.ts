@@ -13,6 +13,8 @@ export interface RawIronicNode {
   target_provision_state: string | null;
   power_state: string | null;
   last_error: string | null;
+  maintenance?: boolean;
+  maintenance_reason?: string | null;
 }
 
 const NODE_LOCKED_ATTEMPTS = 30;

@@ -1,4 +1,5 @@
 import { restartComponent, startComponent, stopComponent } from '../../hack/stack/stack.ts';
+import { readStackEnv } from './stack-env.ts';
 import { testStackDir } from './test-stack-dir.ts';
 
 /** Stops and restarts the API server on the same port and etcd data: open watches break. */
@@ -35,4 +36,23 @@ export async function stopSushy(): Promise<void> {
 
 export async function startSushy(): Promise<void> {
   await startComponent(testStackDir(), 'sushy-emulator');
+}
+
+function isolatedBmcComponent(): string {
+  const isolated = readStackEnv().isolatedBmc;
+  if (!isolated) throw new Error('the test stack has no isolated BMC group (test-stack.ts ISOLATED_BMC_SERVERS)');
+  return isolated.component;
+}
+
+/**
+ * The isolated sushy-tools (the BMC of the stack's ISOLATED_BMC_SERVERS only) goes away, its
+ * state kept, until startIsolatedBmc: those servers' BMCs stop answering, every other server's
+ * BMC keeps working, so files running side by side are not touched.
+ */
+export async function stopIsolatedBmc(): Promise<void> {
+  await stopComponent(testStackDir(), isolatedBmcComponent());
+}
+
+export async function startIsolatedBmc(): Promise<void> {
+  await startComponent(testStackDir(), isolatedBmcComponent());
 }

@@ -15,16 +15,21 @@ import { installProviderCrds } from './provider-crds.ts';
 // node-locked 34 and redfish-lifecycle 35. e2e again: day-2 fidelity 38-40, IPMI, Ironic auth and
 // leader election 41-43, provisioning limit 44-48, inspectionMode fast 36, day-2 power fallback,
 // errors and locks 49-51, faults: operator kills 52-59, provider kills 60-63, firmware settings
-// and components 64-66; BMC outage 68-69 (kept for a file run alone: it stops sushy-tools), servicing 70-71,
+// and components 64-66; BMC outage 68-69 (their BMC is the isolated sushy-tools, ISOLATED_BMC_SERVERS,
+// which that file stops: an outage for them alone), servicing 70-71,
 // DataImage 72-73, images 74-75, RAID 76-77, PreprovisioningImage 78-79, BMCEventSubscription
 // 80-81; 37 and 67 are free.
 export const TEST_STACK_SYSTEMS = 82;
+/** Servers whose Redfish BMC is a sushy-tools of their own (the stack's isolated BMC group). */
+export const ISOLATED_BMC_SERVERS: readonly number[] = [68, 69];
 
-/** A recorded stack a run can use: its env matches today's schema and it has enough servers. */
+/** A recorded stack a run can use: its env matches today's schema, servers and isolated BMC group. */
 export function reusableTestStack(stateDir: string): boolean {
   try {
     const state = readState(stateDir);
-    return state !== undefined && state.env.systems.length >= TEST_STACK_SYSTEMS;
+    const isolated = state?.env.isolatedBmc?.systems ?? [];
+    return state !== undefined && state.env.systems.length >= TEST_STACK_SYSTEMS
+      && ISOLATED_BMC_SERVERS.every((index) => isolated.includes(index));
   } catch {
     return false;
   }
@@ -57,7 +62,7 @@ export async function startTestStack(stateDir: string): Promise<void> {
   // has it cached by the time that file runs. A failed build only warns: that file builds again
   // and reports the error itself.
   const promtool = buildPromtool().catch((error: unknown) => console.warn(`promtool warm-up failed: ${String(error)}`));
-  await stackUp({ stateDir, systems: TEST_STACK_SYSTEMS, ironicBasicAuth: false, bmcBasicAuth: true });
+  await stackUp({ stateDir, systems: TEST_STACK_SYSTEMS, isolatedBmcSystems: ISOLATED_BMC_SERVERS, ironicBasicAuth: false, bmcBasicAuth: true });
   await prepareTestStack(stateDir);
   await promtool;
   console.log(`\ntest stack up in ${((Date.now() - started) / 1000).toFixed(1)} s (${stateDir})`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { computeConditions } from './conditions.ts';
+import { computeConditions, saysBmcNotAnswering } from './conditions.ts';
 import { TEST_NOW, hostFor, registeredStatus } from './testing/hosts.ts';
 
 const summary = (conditions: ReturnType<typeof computeConditions>) => Object.fromEntries(conditions.map((c) => [c.type, `${c.status}/${c.reason}`]));
@@ -29,6 +29,23 @@ describe('conditions', () => {
     expect(summary(computeConditions(hostFor({ status: registeredStatus('registering', { operationalStatus: 'error' }) }), TEST_NOW)).Manageable).toBe('False/RegistrationFailed');
     expect(summary(computeConditions(hostFor({ status: registeredStatus('powering off before delete') }), TEST_NOW)).Progressing).toBe('True/PoweringOffBeforeDelete');
     expect(summary(computeConditions(hostFor({ status: registeredStatus('unmanaged') }), TEST_NOW)).Manageable).toBe('False/NotManaged');
+  });
+
+  it('says the BMC is not answering on Manageable (PowerFailure) while the provisioner reports it, then clears it', () => {
+    const host = hostFor({ status: registeredStatus('provisioning') });
+    host.status.conditions = computeConditions(host, TEST_NOW, { bmcProblem: 'Redfish connection failed for node n1' });
+    expect(summary(host.status.conditions)).toMatchObject({ Manageable: 'False/PowerFailure', Progressing: 'True/Provisioning' });
+    expect(host.status.conditions.find((c) => c.type === 'Manageable')?.message).toBe('the BMC is not answering: Redfish connection failed for node n1');
+    expect(saysBmcNotAnswering(host.status.conditions)).toBe(true);
+    const later = computeConditions(host, TEST_NOW, {});
+    expect(summary(later).Manageable).toBe('True/Manageable');
+    expect(later.find((c) => c.type === 'Manageable')?.message).toBe('');
+    expect(saysBmcNotAnswering(later)).toBe(false);
+  });
+
+  it('says nothing of the BMC for a detached host', () => {
+    const host = hostFor({ status: registeredStatus('provisioned', { operationalStatus: 'detached' }) });
+    expect(summary(computeConditions(host, TEST_NOW, { bmcProblem: 'Redfish connection failed' })).Manageable).toBe('True/Manageable');
   });
 
   it.each([

@@ -36,6 +36,8 @@ export const REASON = {
   warningHealth: 'Warning',
   criticalHealth: 'CriticalError',
   unknownHealth: 'Unknown',
+  /** BMO's reason for a host whose BMC does not answer (Ironic's `power failure` fault). */
+  powerFailure: 'PowerFailure',
 } as const;
 
 type Setting = [type: string, status: ConditionStatus, reason: string];
@@ -136,20 +138,36 @@ function healthSetting(health: NodeHealth): Setting | undefined {
   }
 }
 
+/** The message of Manageable=False/PowerFailure: what a user reads while the BMC does not answer. */
+export function bmcNotAnsweringMessage(problem: string): string {
+  return `the BMC is not answering: ${problem}`;
+}
+
+/** Whether the conditions say the BMC is not answering (Manageable False for PowerFailure). */
+export function saysBmcNotAnswering(conditions: readonly Condition[] | undefined): boolean {
+  return (conditions ?? []).some((c) => c.type === CONDITION.manageable && c.status === 'False' && c.reason === REASON.powerFailure);
+}
+
 /**
  * BMO's `computeConditions`, recomputed on every pass. `health` is the provisioner's report
  * (Ironic's node `health`); without one, Healthy keeps its last value, or starts Unknown.
+ * `bmcProblem` (the provisioner's words for a BMC that does not answer) makes Manageable False
+ * with BMO's PowerFailure reason and that message, whatever the state says, until it clears.
  */
-export function computeConditions(host: Host, now: Date, options: { health?: NodeHealth } = {}): Condition[] {
+export function computeConditions(host: Host, now: Date, options: { health?: NodeHealth; bmcProblem?: string | undefined } = {}): Condition[] {
   let conditions: Condition[] = host.status.conditions ?? [];
   const generation = host.metadata.generation;
-  const apply = ([type, status, reason]: Setting): void => {
-    conditions = setCondition(conditions, { type, status, reason, ...(generation !== undefined ? { observedGeneration: generation } : {}) }, { now });
+  const apply = ([type, status, reason]: Setting, message?: string): void => {
+    conditions = setCondition(conditions, { type, status, reason, ...(message ? { message } : {}),
+      ...(generation !== undefined ? { observedGeneration: generation } : {}) }, { now });
   };
   // Later settings win; applying each type once keeps lastTransitionTime honest.
   const byType = new Map<string, Setting>();
   for (const setting of [...settingsForState(host), ...settingsForOperationalStatus(host)]) byType.set(setting[0], setting);
+  const bmcProblem = host.status.operationalStatus === 'detached' ? undefined : options.bmcProblem;
+  if (bmcProblem) byType.delete(CONDITION.manageable);
   for (const setting of byType.values()) apply(setting);
+  if (bmcProblem) apply([CONDITION.manageable, 'False', REASON.powerFailure], bmcNotAnsweringMessage(bmcProblem));
   const health = healthSetting(options.health);
   if (health) apply(health);
   else if (!conditions.some((c) => c.type === CONDITION.healthy)) apply([CONDITION.healthy, 'Unknown', REASON.unknownHealth]);

@@ -26,6 +26,7 @@ import { pendingSettingChanges } from '../hostfirmwaresettings/index.ts';
 import type { Action } from './action.ts';
 import { holdsProvisioningSlot } from './capacity.ts';
 import { withJitter } from './backoff.ts';
+import { bmcAnsweringChange } from './bmc-answering.ts';
 import { computeConditions } from './conditions.ts';
 import { readConfigDrive } from './config-drive-reader.ts';
 import { readImagePullSecret } from './image-pull-secret-reader.ts';
@@ -289,7 +290,15 @@ export class BareMetalHostReconciler implements Reconciler {
   /** Conditions, then one merge patch of what changed; lastUpdated only moves with a real change. */
   async #saveStatus(pass: Pass): Promise<void> {
     const { host } = pass;
-    host.status.conditions = computeConditions(host, pass.now, { health: this.#options.provisioner.health({ host: identityOf(host) }) });
+    const before = host.status.conditions;
+    const bmcProblem = host.status.operationalStatus === 'detached' ? undefined : this.#options.provisioner.bmcProblem({ host: identityOf(host) });
+    host.status.conditions = computeConditions(host, pass.now, { health: this.#options.provisioner.health({ host: identityOf(host) }), bmcProblem });
+    const bmcChange = bmcAnsweringChange(before, bmcProblem);
+    if (bmcChange) {
+      if (bmcChange.type === 'Warning') pass.log.error('the BMC is not answering', { problem: bmcProblem });
+      else pass.log.info('the BMC is answering again');
+      this.#publish(pass, bmcChange);
+    }
     const stored = (pass.session.latest.status ?? {}) as Record<string, unknown>;
     const patch = createMergePatch(stored, { ...host.status, lastUpdated: stored.lastUpdated });
     if (patch === undefined) return;

@@ -52,6 +52,34 @@ describe('delete', () => {
     expect(await kit.provisioner.delete({ host: HOST })).toMatchObject({ kind: 'busy', afterMs: 10_000 });
   });
 
+  it('past the deadline, forces the removal of a node Ironic is deploying: maintenance, then delete', async () => {
+    const kit = await startKit();
+    kit.ironic.get(NODE_PATH).reply(200, makeNode({ provision_state: 'deploying' }));
+    kit.ironic.put(`${NODE_PATH}/maintenance`).reply(202);
+    kit.ironic.delete(NODE_PATH).reply(204);
+
+    expect(await kit.provisioner.delete({ host: HOST, forceRemoval: true })).toEqual({ kind: 'done', value: undefined });
+    expect(kit.calls()).toEqual([`GET ${NODE_PATH}`, `PUT ${NODE_PATH}/maintenance`, `DELETE ${NODE_PATH}`]);
+    expect(kit.requests[1]?.body).toEqual({ reason: 'forcing deletion in baremetal-operator (deletion deadline passed)' });
+  });
+
+  it('past the deadline, waits out a conductor holding the node (a BMC call that does not return) without asking', async () => {
+    const kit = await startKit();
+    kit.ironic.get(NODE_PATH).reply(200, makeNode({ provision_state: 'deploying', reservation: 'conductor-1' }));
+
+    expect(await kit.provisioner.delete({ host: HOST, forceRemoval: true })).toMatchObject({ kind: 'busy', afterMs: 3000 });
+    expect(kit.calls()).toEqual([`GET ${NODE_PATH}`]);
+  });
+
+  it('past the deadline, a node already in maintenance is deleted at once', async () => {
+    const kit = await startKit();
+    kit.ironic.get(NODE_PATH).reply(200, makeNode({ provision_state: 'clean wait', maintenance: true }));
+    kit.ironic.delete(NODE_PATH).reply(204);
+
+    expect(await kit.provisioner.delete({ host: HOST, forceRemoval: true })).toEqual({ kind: 'done', value: undefined });
+    expect(kit.calls()).toEqual([`GET ${NODE_PATH}`, `DELETE ${NODE_PATH}`]);
+  });
+
   it('is done when the node is already gone', async () => {
     const kit = await startKit();
     kit.ironic.get(NODE_PATH).reply(404, ironicError('not found'));

@@ -29,6 +29,17 @@ export async function deleteHostNode(context: ProvisionerContext, options: Delet
   context.log.info('deleting host', { node: node.uuid, current: node.provision_state, target: node.target_provision_state, force: options.force });
   const state = node.provision_state ?? '';
 
+  if (options.forceRemoval && state !== 'enroll') {
+    // Past the deadline Ironic's own way to drop a node whatever it is doing: maintenance lets
+    // it delete from any state. A conductor holding the lock (a BMC call that does not return)
+    // refuses both with NodeLocked until it lets go, so that is waited out, not given up on.
+    if (node.reservation) return context.delays.short(`node is locked by ${node.reservation} (${state}), waiting to force its removal`);
+    if (!node.maintenance) {
+      const refused = await setMaintenance(context, node, { on: true, reason: 'forcing deletion in baremetal-operator (deletion deadline passed)' });
+      if (refused !== undefined) return refused;
+    }
+    return (await deleteNode(context, node)) ?? done();
+  }
   if (state === 'verifying') return context.delays.short('node is verifying, waiting before deletion');
   if (BUSY_STATES.has(state)) return context.delays.long(`node is ${state}, waiting before deletion`);
   if (state === 'wait call-back' && options.force && !context.client.features.deployWaitAbort) {

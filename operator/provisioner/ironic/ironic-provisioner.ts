@@ -63,6 +63,7 @@ export function createIronicProvisioner(options: IronicProvisionerOptions): Prov
     addEventSubscription: (o) => run(context, 'addEventSubscription', o.host, (c) => addEventSubscription(c, o)),
     removeEventSubscription: (o) => run(context, 'removeEventSubscription', o.host, (c) => removeEventSubscription(c, o)),
     health: (o) => context.nodes.lastHealth(o.host.nodeId || ironicNodeName(o.host)),
+    bmcProblem: (o) => context.nodes.lastBmcProblem(o.host.nodeId || ironicNodeName(o.host)),
     delete: (o) => run(context, 'delete', o.host, (c) => deleteHostNode(c, { ...o, force: false })),
     detach: (o) => run(context, 'detach', o.host, (c) => deleteHostNode(c, o)),
   };

@@ -1,6 +1,7 @@
 // Nodes read recently, by UUID and by name, so one reconcile reads a node once (BMO's cachedNode).
 import type { Node } from '../../../ironic-client/index.ts';
 import type { Clock } from '../../runtime/clock.ts';
+import { bmcNotAnswering } from './bmc-not-answering.ts';
 import { TtlCache } from './ttl-cache.ts';
 
 export class NodeCache {
@@ -9,6 +10,8 @@ export class NodeCache {
   readonly #uuidsByName: TtlCache<string>;
   /** The last `health` seen per node UUID and name: kept past the TTL and writes, dropped with the node. */
   readonly #health = new Map<string, string | null | undefined>();
+  /** Likewise, what the node last said about its BMC not answering. */
+  readonly #bmcProblems = new Map<string, string | undefined>();
 
   constructor(options: { clock: Clock; ttlMs: number }) {
     this.#nodes = new TtlCache(options);
@@ -24,6 +27,14 @@ export class NodeCache {
     this.#nodes.set(node.uuid, node);
     this.#health.set(node.uuid, node.health);
     if (node.name) this.#health.set(node.name, node.health);
+    const problem = bmcNotAnswering(node);
+    this.#bmcProblems.set(node.uuid, problem);
+    if (node.name) this.#bmcProblems.set(node.name, problem);
+  }
+
+  /** Why the node's BMC is not answering, as last read (by UUID or name); undefined when it is or was never read. */
+  lastBmcProblem(ident: string): string | undefined {
+    return this.#bmcProblems.get(ident);
   }
 
   /** The health last read on the node (by UUID or name); undefined when never read or not reported. */
@@ -35,7 +46,11 @@ export class NodeCache {
   drop(node: Pick<Node, 'uuid' | 'name'>): void {
     this.forget(node);
     this.#health.delete(node.uuid);
-    if (node.name) this.#health.delete(node.name);
+    this.#bmcProblems.delete(node.uuid);
+    if (node.name) {
+      this.#health.delete(node.name);
+      this.#bmcProblems.delete(node.name);
+    }
   }
 
   /** After any write: the next read goes to Ironic. */

@@ -19,6 +19,7 @@ export interface Host {
     errorCount?: number;
     poweredOn?: boolean;
     provisioning?: { state?: string; ID?: string; image?: { url: string } };
+    conditions?: { type: string; status: string; reason?: string; message?: string }[];
     hardware?: {
       cpu?: { arch?: string; count?: number };
       ramMebibytes?: number;

@@ -53,6 +53,7 @@ function withOutages(fixture: FixtureProvisioner): { provisioner: Provisioner; s
     addEventSubscription: (o) => fixture.addEventSubscription(o),
     removeEventSubscription: (o) => fixture.removeEventSubscription(o),
     health: (o) => fixture.health(o),
+    bmcProblem: (o) => fixture.bmcProblem(o),
     delete: (o) => fixture.delete(o),
     detach: (o) => fixture.detach(o),
   };

@@ -71,8 +71,13 @@ describe('the local stack', () => {
       ? { authorization: `Basic ${Buffer.from(`${env.bmcCredentials.username}:${env.bmcCredentials.password}`).toString('base64')}` }
       : undefined;
     for (const system of env.systems) {
-      const response = await fetch(`${env.sushyUrl}/redfish/v1/Systems/${system.uuid}`, auth ? { headers: auth } : {});
+      const response = await fetch(`${system.bmcUrl}/redfish/v1/Systems/${system.uuid}`, auth ? { headers: auth } : {});
       expect(response.status).toBe(200);
+    }
+    // The isolated BMC group has an emulator of its own: the shared one does not know those servers.
+    for (const index of env.isolatedBmc?.systems ?? []) {
+      const response = await fetch(`${env.sushyUrl}/redfish/v1/Systems/${env.systems[index]!.uuid}`, auth ? { headers: auth } : {});
+      expect(response.status).toBe(404);
     }
     if (auth) expect((await fetch(`${env.sushyUrl}/redfish/v1/Systems/${env.systems[0]!.uuid}`)).status).toBe(401);
   });

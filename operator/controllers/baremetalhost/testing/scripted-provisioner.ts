@@ -28,6 +28,8 @@ export interface ScriptedNode {
   poweredOn: boolean;
   /** What the BMC reports (Ironic's node health); tests set it. */
   health?: string;
+  /** Why the BMC is not answering, as the back end says; tests set it. */
+  bmcProblem?: string;
   image?: Image;
   inspected: boolean;
   /** Calls still to answer `busy` for the operation in progress. */
@@ -251,6 +253,10 @@ export class ScriptedProvisioner implements Provisioner {
   /** Read from the node's state with no call of its own, as the Ironic provisioner does. */
   health(options: { host: HostIdentity }): NodeHealth {
     return this.nodes.get(keyOf(options.host))?.health;
+  }
+
+  bmcProblem(options: { host: HostIdentity }): string | undefined {
+    return this.nodes.get(keyOf(options.host))?.bmcProblem;
   }
 
   async delete(options: DeleteOptions): Promise<ProvisionerResult> {

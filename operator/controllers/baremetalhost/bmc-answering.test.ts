@@ -1,0 +1,23 @@
+import { describe, expect, it } from '@jest/globals';
+import { bmcAnsweringChange } from './bmc-answering.ts';
+import { computeConditions } from './conditions.ts';
+import { TEST_NOW, hostFor, registeredStatus } from './testing/hosts.ts';
+
+describe('bmcAnsweringChange', () => {
+  const host = hostFor({ status: registeredStatus('provisioning') });
+  const answering = computeConditions(host, TEST_NOW);
+  const notAnswering = computeConditions(host, TEST_NOW, { bmcProblem: 'Redfish connection failed' });
+
+  it('is one Warning when the BMC stops answering, and nothing while it stays down', () => {
+    expect(bmcAnsweringChange(answering, 'Redfish connection failed')).toEqual({
+      type: 'Warning', reason: 'BMCNotAnswering', message: 'the BMC is not answering: Redfish connection failed',
+    });
+    expect(bmcAnsweringChange(notAnswering, 'Redfish connection failed')).toBeUndefined();
+  });
+
+  it('is one Normal event when it answers again, and nothing while all is well', () => {
+    expect(bmcAnsweringChange(notAnswering, undefined)).toMatchObject({ type: 'Normal', reason: 'BMCAnswering' });
+    expect(bmcAnsweringChange(answering, undefined)).toBeUndefined();
+    expect(bmcAnsweringChange(undefined, undefined)).toBeUndefined();
+  });
+});

@@ -1,0 +1,132 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { SystemRecords } from '../../../hack/agent-simulator/records.ts';
+import { Kubectl } from '../../support/kubectl.ts';
+import { createUniqueNamespace } from '../../support/namespaces.ts';
+import { startOperatorProcess, type OperatorProcess } from '../../support/operator-process.ts';
+import { RawIronic } from '../../support/raw-ironic.ts';
+import { startIsolatedBmc, stopIsolatedBmc } from '../../support/stack-control.ts';
+import { readStackEnv } from '../../support/stack-env.ts';
+import { waitFor } from '../../support/wait-for.ts';
+import {
+  getHost, hostEvents, inState, recordsSince, serverRecords, sushyPowerState, tearDownHostTest, waitForHost, type Host,
+} from '../baremetalhost/hosts.ts';
+
+// The BMC stops answering: the stack's isolated sushy-tools, the Redfish BMC of servers 68 and 69
+// only (test-stack.ts ISOLATED_BMC_SERVERS), is stopped while host `provisioning` (server 68)
+// deploys, and again while both hosts (68 and `spare`, 69) are deleted. No other server's BMC
+// goes away, so this file runs side by side with the others.
+const env = readStackEnv();
+const kubectl = new Kubectl(env);
+const ironic = new RawIronic(env.ironicUrl);
+const image = env.images[0]!;
+const minutes = (n: number) => n * 60_000;
+const SERVERS = { provisioning: env.systems[68]!, spare: env.systems[69]! };
+type HostName = keyof typeof SERVERS;
+const HOST_NAMES = Object.keys(SERVERS) as HostName[];
+
+let namespace = '';
+let operator: OperatorProcess | undefined;
+let bmcDown = false;
+const baselines = new Map<HostName, SystemRecords>();
+
+async function withBmcDown<T>(during: () => Promise<T>): Promise<T> {
+  await stopIsolatedBmc();
+  bmcDown = true;
+  try {
+    return await during();
+  } finally {
+    await startIsolatedBmc();
+    bmcDown = false;
+  }
+}
+
+function hostManifests(name: HostName) {
+  const server = SERVERS[name];
+  return [
+    { apiVersion: 'v1', kind: 'Secret', metadata: { name: `${name}-bmc`, namespace }, stringData: env.bmcCredentials! },
+    { apiVersion: 'metal3.io/v1alpha1', kind: 'BareMetalHost',
+      metadata: { name, namespace, annotations: { 'inspect.metal3.io': 'disabled' } },
+      spec: { online: name === 'provisioning', bootMACAddress: server.macs[0], automatedCleaningMode: 'disabled',
+        bmc: { address: server.redfishAddress, credentialsName: `${name}-bmc` } } },
+  ];
+}
+
+const manageable = (host: Host) => host.status?.conditions?.find((condition) => condition.type === 'Manageable');
+const healthy = (state: string) => (host: Host) => inState(state)(host) && !host.status?.errorType && host.status?.operationalStatus === 'OK'
+  && manageable(host)?.status === 'True';
+const nodeOf = async (name: HostName) => (await getHost(kubectl, namespace, name))?.status?.provisioning?.ID;
+
+beforeAll(async () => {
+  namespace = await createUniqueNamespace(kubectl, 'e2e-bmc-outage');
+  for (const name of HOST_NAMES) baselines.set(name, await serverRecords(env, SERVERS[name].uuid));
+  // A short deletion deadline: with the BMC gone, deletion stops waiting for power off and deprovisioning after a minute.
+  operator = startOperatorProcess({ env, namespace, label: 'bmc-outage', extraEnv: { DELETION_TIMEOUT: '60s' } });
+  await kubectl.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'List', items: HOST_NAMES.flatMap(hostManifests) }));
+}, minutes(2));
+
+afterAll(async () => {
+  // The BMC of 68-69 must be back for whoever uses them next.
+  if (bmcDown) await startIsolatedBmc();
+  await tearDownHostTest({ env, kubectl, namespace, operator });
+  kubectl.dispose();
+}, minutes(6));
+
+describe('a BMC that stops answering', () => {
+  it('mid-provisioning: the host says its BMC is not answering, then provisions once the BMC is back', async () => {
+    await Promise.all(HOST_NAMES.map((name) =>
+      waitForHost(kubectl, namespace, name, inState('available'), { timeoutMs: minutes(4), failOnError: true })));
+    const nodeUuid = (await nodeOf('provisioning'))!;
+    await kubectl.ok(['patch', 'bmh', 'provisioning', '-n', namespace, '--type=merge', '-p', JSON.stringify({ spec: {
+      image: { url: image.url, checksum: `${image.url}.sha256sum`, checksumType: 'sha256', format: 'raw' } } })]);
+    // Ironic has started the deployment: what it does next goes through the BMC.
+    await waitFor(async () => ((await ironic.node(nodeUuid)).provision_state === 'deploying' ? true : undefined),
+      { timeoutMs: minutes(3), intervalMs: 250, what: 'Ironic to start deploying' });
+
+    const bmc = new URL(SERVERS.provisioning.bmcUrl).host;
+    const failing = await withBmcDown(async () => {
+      const host = await waitForHost(kubectl, namespace, 'provisioning', (candidate) => manageable(candidate)?.reason === 'PowerFailure',
+        { timeoutMs: minutes(4) });
+      const events = await hostEvents(kubectl, namespace, 'provisioning');
+      return { host, events, node: await ironic.node(nodeUuid) };
+    });
+    // What a user reads while the BMC is down: the BMC (its address) does not answer, in the
+    // status (Manageable False, PowerFailure) and a Warning event; Ironic said the same.
+    expect(failing.node.last_error ?? failing.node.maintenance_reason).toContain(bmc);
+    expect(manageable(failing.host)).toMatchObject({ status: 'False', reason: 'PowerFailure' });
+    expect(manageable(failing.host)?.message).toMatch(/^the BMC is not answering: .*127\.0\.0\.1:\d+/);
+    expect(manageable(failing.host)?.message).toContain(bmc);
+    expect(failing.events.some((event) => event.startsWith('BMCNotAnswering: the BMC is not answering') && event.includes(bmc))).toBe(true);
+    expect(JSON.stringify(failing)).not.toContain(env.bmcCredentials!.password);
+
+    // Back: the host provisions, and the status and events say the BMC answers again.
+    const provisioned = await waitForHost(kubectl, namespace, 'provisioning', healthy('provisioned'), { timeoutMs: minutes(8) });
+    expect(provisioned.status?.provisioning?.ID).toBe(nodeUuid);
+    const node = await ironic.node(nodeUuid);
+    expect([node.provision_state, node.power_state, node.maintenance]).toEqual(['active', 'power on', false]);
+    expect(await sushyPowerState({ ...env, sushyUrl: SERVERS.provisioning.bmcUrl }, SERVERS.provisioning.uuid)).toBe('On');
+    const server = recordsSince(await serverRecords(env, SERVERS.provisioning.uuid), baselines.get('provisioning')!);
+    expect(server.imageWrites.at(-1)).toEqual(expect.objectContaining({ nodeUuid, outcome: 'written' }));
+    expect(await hostEvents(kubectl, namespace, 'provisioning')).toContain('BMCAnswering: the BMC is answering again');
+    // The host that only sat through the outage is where it was, with no error either.
+    await waitForHost(kubectl, namespace, 'spare', healthy('available'), { timeoutMs: minutes(2) });
+  }, minutes(14));
+
+  it('deletes both hosts while the BMC is down again, and Ironic keeps no node of theirs', async () => {
+    const nodes = await Promise.all(HOST_NAMES.map(async (name) => (await nodeOf(name))!));
+    for (const uuid of nodes) expect((await ironic.node(uuid)).uuid).toBe(uuid);
+    const events = await withBmcDown(async () => {
+      await kubectl.ok(['delete', 'bmh', '--all', '-n', namespace, '--wait=false']);
+      await waitFor(async () => ((await kubectl.ok(['get', 'bmh', '-n', namespace, '-o', 'name'])).trim() === '' ? true : undefined),
+        { timeoutMs: minutes(5), intervalMs: 1_000, what: 'both hosts to be deleted' });
+      return kubectl.ok(['get', 'events', '-n', namespace, '-o', 'jsonpath={range .items[*]}{.reason}: {.message}{"\\n"}{end}']);
+    });
+    for (const uuid of nodes) {
+      const gone = await fetch(`${env.ironicUrl}/v1/nodes/${uuid}`, { headers: { 'x-openstack-ironic-api-version': '1.95' } });
+      expect(gone.status).toBe(404);
+    }
+    // Past the deadline the clean-up Ironic could not do without the BMC was skipped, but the
+    // node's removal was forced rather than given up on: no host was released with its node left behind.
+    expect(events).toMatch(/CleanupSkipped: giving up on host clean up \(deletion has been running for more than 1m\)/);
+    expect(events).not.toContain('giving up on removing the host from the provisioner');
+  }, minutes(7));
+});
