@@ -126,7 +126,6 @@ export interface ProvisionOptions {
   configDrive?: ConfigDrive;
   rootDeviceHints?: RootDeviceHints;
   bootMode: BootMode;
-  retryAfterFailure: boolean;
   /** A forced reboot was asked for while the deploy ramdisk waits: undeploy to boot a new one. */
   forceReboot?: boolean;
   /** Registry credentials for oci:// images, `username:password` (`instance_info.image_pull_secret`). */

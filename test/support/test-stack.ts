@@ -7,8 +7,8 @@ import { installIpamCrds } from './ipam-crds.ts';
 import { installProviderCrds } from './provider-crds.ts';
 
 // Each test file owns its emulated servers; files that run side by side never share one.
-// e2e: BareMetalHost redfish-lifecycle 0-2 (and the IPMI BMC, which ironic-outage, run alone,
-// borrows), virtual media 3, hardware labels 4, Cluster API 5-11, day-2 inspection 12-14
+// e2e: BareMetalHost redfish-lifecycle 0-2 and the IPMI BMC (ironic-outage,
+// run alone, borrows 0-1), virtual media 3, hardware labels 4, Cluster API 5-11, day-2 inspection 12-14
 // (ironic-db-loss, run alone, borrows them) and errors 15, Cluster API data templates and IPAM
 // 16-19, remediation 20-23, day-2 power 29-30 and detach 31-32. Integration: provisioner redfish
 // 24-25, stack ironic-lifecycle 26-27, installed OS 28, BareMetalHost lifecycle 33, ironic-client

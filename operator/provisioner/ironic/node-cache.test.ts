@@ -55,8 +55,8 @@ describe('node cache across the calls of one reconcile', () => {
     kit.ironic.put(`${NODE_PATH}/states/provision`).reply(202);
     kit.ironic.get(NODE_PATH).reply(200, makeNode({ provision_state: 'cleaning' }));
 
-    await kit.provisioner.provision({ host: HOST, bootMode: 'UEFI', retryAfterFailure: false });
-    expect(await kit.provisioner.provision({ host: HOST, bootMode: 'UEFI', retryAfterFailure: false })).toMatchObject({ kind: 'busy', afterMs: 10_000 });
+    await kit.provisioner.provision({ host: HOST, bootMode: 'UEFI' });
+    expect(await kit.provisioner.provision({ host: HOST, bootMode: 'UEFI' })).toMatchObject({ kind: 'busy', afterMs: 10_000 });
     expect(kit.calls()).toEqual([`GET ${NODE_PATH}`, `PUT ${NODE_PATH}/states/provision provide`, `GET ${NODE_PATH}`]);
   });
 });

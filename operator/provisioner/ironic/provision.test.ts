@@ -14,7 +14,6 @@ const options = (overrides: Partial<ProvisionOptions> = {}): ProvisionOptions =>
   image: IMAGE,
   configDrive,
   bootMode: 'UEFI',
-  retryAfterFailure: false,
   ...overrides,
 });
 const validationOk = { boot: { result: true, reason: null }, deploy: { result: true, reason: null }, rescue: { result: null, reason: 'not supported' } };

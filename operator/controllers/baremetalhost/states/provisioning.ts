@@ -46,7 +46,6 @@ export const handleProvisioning: StateHandler = async (host, context) => {
     ...(status.provisioning.rootDeviceHints ? { rootDeviceHints: status.provisioning.rootDeviceHints } : {}),
     bootMode: status.provisioning.bootMode ?? bootModeOf(host),
     ...(pullSecret.credentials !== undefined ? { imagePullSecret: pullSecret.credentials } : {}),
-    retryAfterFailure: false,
     forceReboot: rebootRequest(host, { forcedOnly: true }).requested,
   });
   if (result.kind === 'failed') return failed('provisioning error', result.message);
