@@ -20,7 +20,7 @@ import { HardwareDataStore } from './hardware-data-store.ts';
 import { hardwareLabelsChanged } from './hardware-labels-sync.ts';
 import { createHostMetrics } from './metrics.ts';
 import type { HostSummary } from './metrics.ts';
-import { hostChanged } from './predicates.ts';
+import { hostChanged, secretContentChanged } from './predicates.ts';
 import { BareMetalHostReconciler } from './reconciler.ts';
 import { CLAIMED_SECRET_SELECTOR, SecretStore } from './secret-store.ts';
 import type { SecretObject } from './secret-store.ts';
@@ -120,7 +120,7 @@ export function setupBareMetalHostController(manager: Manager, options: BareMeta
     .for(BareMetalHostResource, { predicates: [options.hardwareLabels ? or(hostChanged, hardwareLabelsChanged) : hostChanged] })
     // A freed PROVISIONING_LIMIT slot goes to a waiting host now, not at its 1-2 minute retry.
     .watches(BareMetalHostResource, () => hostCache.list().filter(isDelayed).map(objectName), { predicates: [slotFreed] })
-    .owns(SecretResource, { controllerOnly: false, labelSelector: CLAIMED_SECRET_SELECTOR })
+    .owns(SecretResource, { controllerOnly: false, labelSelector: CLAIMED_SECRET_SELECTOR, predicates: [secretContentChanged as Predicate] })
     .owns(HardwareDataResource)
     // A HostFirmwareSettings status with a new verdict may send an available host to preparing.
     .watches(HostFirmwareSettingsResource, (settings) => [objectName(settings)], { predicates: [firmwareVerdictChanged] })
