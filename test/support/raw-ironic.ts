@@ -12,6 +12,7 @@ export interface RawIronicNode {
   provision_state: string;
   target_provision_state: string | null;
   power_state: string | null;
+  target_power_state?: string | null;
   last_error: string | null;
   maintenance?: boolean;
   maintenance_reason?: string | null;
