@@ -28,7 +28,8 @@ const hosts = async () => (await kubectl.json<{ items: HostSummary[] }>(['get', 
 
 beforeAll(async () => {
   namespace = await createUniqueNamespace(kubectl, 'e2e-faults-shared-secret');
-  operator = startOperatorProcess({ env, namespace, label: `faults-shared-${namespace}`, extraEnv: { PROVISIONER: 'fixture', LOG_LEVEL: 'info' } });
+  operator = startOperatorProcess({ env, namespace, label: `faults-shared-${namespace}`, // The Secret is what is under test, not BMO's limit of 20 hosts inspecting at once.
+    extraEnv: { PROVISIONER: 'fixture', LOG_LEVEL: 'info', PROVISIONING_LIMIT: String(HOSTS) } });
   const items = [
     { apiVersion: 'v1', kind: 'Secret', metadata: { name: SECRET, namespace }, stringData: env.bmcCredentials! },
     ...Array.from({ length: HOSTS }, (_, index) => ({
