@@ -14,11 +14,11 @@ import { installProviderCrds } from './provider-crds.ts';
 // 24-25, stack ironic-lifecycle 26-27, installed OS 28, BareMetalHost lifecycle 33, ironic-client
 // node-locked 34 and redfish-lifecycle 35. e2e again: day-2 fidelity 38-40, IPMI, Ironic auth and
 // leader election 41-43, provisioning limit 44-48, inspectionMode fast 36, day-2 power fallback,
-// errors and locks 49-51, faults: operator kills 52-59, provider kills 60-63, firmware settings
+// errors and locks 49-51, faults: operator kills 52-59, operator freeze 37, provider kills 60-63, firmware settings
 // and components 64-66; BMC outage 68-69 (their BMC is the isolated sushy-tools, ISOLATED_BMC_SERVERS,
 // which that file stops: an outage for them alone), servicing 70-71,
 // DataImage 72-73, images 74-75, RAID 76-77, PreprovisioningImage 78-79, BMCEventSubscription
-// 80-81; 37 and 67 are free.
+// 80-81; 67 is free.
 export const TEST_STACK_SYSTEMS = 82;
 /** Servers whose Redfish BMC is a sushy-tools of their own (the stack's isolated BMC group). */
 export const ISOLATED_BMC_SERVERS: readonly number[] = [68, 69];
