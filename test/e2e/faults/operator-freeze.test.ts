@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { OPERATOR_IDENTITY } from '../../../hack/stack/controller-identity.ts';
 import { isAlive } from '../../../hack/stack/processes.ts';
 import { Kubectl } from '../../support/kubectl.ts';
+import { namespaceObjectVersions, settledObjectVersions } from '../../support/namespace-writes.ts';
 import { createUniqueNamespace } from '../../support/namespaces.ts';
 import { startOperatorProcess, type OperatorProcess } from '../../support/operator-process.ts';
 import { RawIronic } from '../../support/raw-ironic.ts';
@@ -26,7 +27,6 @@ const WRITTEN_KINDS = 'bmh,hardwaredata,hostfirmwaresettings,hostfirmwarecompone
 
 interface Replica { name: string; operator: OperatorProcess; metricsUrl: string }
 interface Lease { spec: { holderIdentity?: string } }
-interface Listed { items: { kind: string; metadata: { name: string; resourceVersion: string } }[] }
 
 let namespace = '';
 const replicas: Replica[] = [];
@@ -60,23 +60,8 @@ async function isStandby(replica: Replica): Promise<true | undefined> {
   return page !== undefined && /^leader_election_master_status\{[^}]*\} 0$/m.test(page) ? true : undefined;
 }
 
-/** Every object the operator could have written in the namespace, by kind and name, with its resourceVersion. */
-async function writtenObjects(): Promise<Map<string, string>> {
-  const listed = await kubectl.json<Listed>(['get', WRITTEN_KINDS, '-n', namespace]);
-  return new Map(listed.items.map((item) => [`${item.kind}/${item.metadata.name}`, item.metadata.resourceVersion]));
-}
-
-/** The objects once two reads a second apart agree (a request sent just before a freeze still lands). */
-async function settledObjects(): Promise<Map<string, string>> {
-  let previous = await writtenObjects();
-  return waitFor(async () => {
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
-    const current = await writtenObjects();
-    const settled = JSON.stringify([...current]) === JSON.stringify([...previous]);
-    previous = current;
-    return settled ? current : undefined;
-  }, { timeoutMs: 30_000, intervalMs: 0, what: 'the namespace to settle' });
-}
+const writtenObjects = () => namespaceObjectVersions(kubectl, namespace, WRITTEN_KINDS);
+const settledObjects = () => settledObjectVersions(kubectl, namespace, WRITTEN_KINDS);
 
 beforeAll(async () => {
   namespace = await createUniqueNamespace(kubectl, 'e2e-operator-freeze');

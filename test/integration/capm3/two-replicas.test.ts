@@ -4,6 +4,7 @@ import { PROVIDER_IDENTITY } from '../../../hack/stack/controller-identity.ts';
 import { freePort } from '../../../hack/stack/ports.ts';
 import { isAlive } from '../../../hack/stack/processes.ts';
 import { Kubectl } from '../../support/kubectl.ts';
+import { namespaceObjectVersions, settledObjectVersions } from '../../support/namespace-writes.ts';
 import { createUniqueNamespace } from '../../support/namespaces.ts';
 import { deleteProviderNamespace } from '../../support/provider-namespace.ts';
 import { startProviderProcess, type ProviderProcess } from '../../support/provider-process.ts';
@@ -24,7 +25,6 @@ const WRITTEN_KINDS = 'bmh,m3m,m3c,m3d,m3dc,secrets,events,machines,clusters';
 
 interface Lease { spec: { holderIdentity?: string; acquireTime?: string; renewTime?: string; leaseTransitions?: number } }
 interface Host { spec: { consumerRef?: { name: string } } }
-interface Listed { items: { kind: string; metadata: { name: string; resourceVersion: string } }[] }
 
 const env = readStackEnv();
 const kubectl = new Kubectl(env);
@@ -87,23 +87,8 @@ async function machineWithHost(name: string): Promise<void> {
 const claimedBy = (machine: string) => async () =>
   ((await objects.get<Host>('bmh', `host-${machine}`)).spec.consumerRef?.name === machine ? true : undefined);
 
-/** Every object a provider could have written, by kind and name, with its resourceVersion. */
-async function writtenObjects(): Promise<Map<string, string>> {
-  const listed = await kubectl.json<Listed>(['get', WRITTEN_KINDS, '-n', namespace]);
-  return new Map(listed.items.map((item) => [`${item.kind}/${item.metadata.name}`, item.metadata.resourceVersion]));
-}
-
-/** The objects once two reads a second apart agree. */
-async function settledObjects(): Promise<Map<string, string>> {
-  let previous = await writtenObjects();
-  return waitFor(async () => {
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
-    const current = await writtenObjects();
-    const settled = JSON.stringify([...current]) === JSON.stringify([...previous]);
-    previous = current;
-    return settled ? current : undefined;
-  }, { timeoutMs: 30_000, intervalMs: 0, what: 'the namespace to settle' });
-}
+const writtenObjects = () => namespaceObjectVersions(kubectl, namespace, WRITTEN_KINDS);
+const settledObjects = () => settledObjectVersions(kubectl, namespace, WRITTEN_KINDS);
 
 /** The gap between the old holder's last renewal and the new holder's acquisition, from the Lease's own times. */
 async function handOverFrom(old: Replica, next: Replica): Promise<number> {
