@@ -6,15 +6,30 @@ import { restartComponent, stackDown, stackStatus, stackUp } from './stack.ts';
 
 const usage = `usage: npm run stack -- <up|down|status|restart NAME> [--systems N] [--ironic-basic-auth] [--no-bmc-auth] [--state-dir DIR]`;
 
-const { values, positionals } = parseArgs({
-  allowPositionals: true,
-  options: {
-    systems: { type: 'string', default: '4' },
-    'ironic-basic-auth': { type: 'boolean', default: false },
-    'no-bmc-auth': { type: 'boolean', default: false },
-    'state-dir': { type: 'string' },
-  },
-});
+function parseCommandLine() {
+  try {
+    return parseArgs({
+      allowPositionals: true,
+      options: {
+        systems: { type: 'string', default: '4' },
+        'ironic-basic-auth': { type: 'boolean', default: false },
+        'no-bmc-auth': { type: 'boolean', default: false },
+        'state-dir': { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  } catch (error) {
+    // An unknown or malformed option: say which, and how the command is used, not a stack trace.
+    console.error(`stack: ${error instanceof Error ? error.message : String(error)}\n${usage}`);
+    process.exit(2);
+  }
+}
+
+const { values, positionals } = parseCommandLine();
+if (values.help) {
+  console.log(usage);
+  process.exit(0);
+}
 
 const systems = z.coerce.number().int().min(1).max(500).safeParse(values.systems);
 if (!systems.success) {
