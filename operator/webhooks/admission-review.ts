@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import type { Logger } from '../runtime/index.ts';
+import { aggregateMessage } from './baremetalhost/index.ts';
 import type { Violation } from './baremetalhost/index.ts';
 
 /** The part of an admission.k8s.io/v1 AdmissionReview request a validator needs. */
@@ -52,4 +54,22 @@ export function denied(uid: string, options: { message: string; violations?: rea
       status: { code: 403, reason: 'Forbidden', message: options.message, ...(causes.length > 0 ? { details: { causes } } : {}) },
     },
   };
+}
+
+/**
+ * The answer to a request once its rules were checked: allowed when nothing is broken, else
+ * denied with every violation (one message, as BMO's errors aggregate); logged either way.
+ */
+export function verdict(
+  request: AdmissionRequest,
+  options: { target: { namespace?: string | undefined; name?: string | undefined }; violations: readonly Violation[]; logger: Logger },
+): AdmissionResponseBody {
+  const operation = request.operation.toLowerCase();
+  if (options.violations.length === 0) {
+    options.logger.debug(`validate ${operation}`, options.target);
+    return allowed(request.uid);
+  }
+  const message = aggregateMessage(options.violations);
+  options.logger.info(`validate ${operation}: denied`, { ...options.target, reason: message });
+  return denied(request.uid, { message, violations: options.violations });
 }

@@ -1,8 +1,8 @@
 import { bareMetalHostSchema } from '../api/baremetalhost.ts';
 import type { Logger } from '../runtime/index.ts';
 import type { AdmissionRequest, AdmissionResponseBody } from './admission-review.ts';
-import { allowed, denied } from './admission-review.ts';
-import { aggregateMessage, validateHost, validateHostUpdate } from './baremetalhost/index.ts';
+import { allowed, denied, verdict } from './admission-review.ts';
+import { validateHost, validateHostUpdate } from './baremetalhost/index.ts';
 import type { HostValidationOptions } from './baremetalhost/index.ts';
 
 /** BMO's path for the BareMetalHost validating webhook. */
@@ -21,11 +21,5 @@ export function reviewBareMetalHost(request: AdmissionRequest, deps: { options: 
     ? validateHostUpdate(old.data, updated.data, deps.options)
     : validateHost(updated.data, deps.options);
   const host = { namespace: request.namespace, name: request.name ?? updated.data.metadata.name };
-  if (violations.length === 0) {
-    deps.logger.debug(`validate ${request.operation.toLowerCase()}`, host);
-    return allowed(request.uid);
-  }
-  const message = aggregateMessage(violations);
-  deps.logger.info(`validate ${request.operation.toLowerCase()}: denied`, { ...host, reason: message });
-  return denied(request.uid, { message, violations });
+  return verdict(request, { target: host, violations, logger: deps.logger });
 }

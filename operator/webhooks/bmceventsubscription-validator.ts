@@ -3,8 +3,7 @@ import type { BMCEventSubscription } from '../api/bmceventsubscription.ts';
 import { deepEqual } from '../runtime/index.ts';
 import type { Logger } from '../runtime/index.ts';
 import type { AdmissionRequest, AdmissionResponseBody } from './admission-review.ts';
-import { allowed, denied } from './admission-review.ts';
-import { aggregateMessage } from './baremetalhost/index.ts';
+import { allowed, denied, verdict } from './admission-review.ts';
 import type { Violation } from './baremetalhost/index.ts';
 import { destinationProblem } from './destination-problem.ts';
 
@@ -47,11 +46,5 @@ export function reviewBMCEventSubscription(request: AdmissionRequest, deps: { lo
     const unchanged = old.success && deepEqual(old.data.spec, subscription.spec);
     violations = unchanged ? [] : [{ field: 'spec', message: 'subscriptions cannot be updated, please recreate it' }];
   }
-  if (violations.length === 0) {
-    deps.logger.debug(`validate ${request.operation.toLowerCase()}`, target);
-    return allowed(request.uid);
-  }
-  const message = aggregateMessage(violations);
-  deps.logger.info(`validate ${request.operation.toLowerCase()}: denied`, { ...target, reason: message });
-  return denied(request.uid, { message, violations });
+  return verdict(request, { target: target, violations, logger: deps.logger });
 }

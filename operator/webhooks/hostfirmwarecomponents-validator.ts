@@ -2,8 +2,7 @@ import { hostFirmwareComponentsSchema } from '../api/hostfirmwarecomponents.ts';
 import type { HostFirmwareComponents } from '../api/hostfirmwarecomponents.ts';
 import type { Logger } from '../runtime/index.ts';
 import type { AdmissionRequest, AdmissionResponseBody } from './admission-review.ts';
-import { allowed, denied } from './admission-review.ts';
-import { aggregateMessage } from './baremetalhost/index.ts';
+import { allowed, denied, verdict } from './admission-review.ts';
 import type { Violation } from './baremetalhost/index.ts';
 import { urlProblem } from './url-problem.ts';
 
@@ -32,11 +31,5 @@ export function reviewHostFirmwareComponents(request: AdmissionRequest, deps: { 
   }
   const violations = validateHostFirmwareComponents(parsed.data);
   const target = { namespace: request.namespace, name: request.name ?? parsed.data.metadata.name };
-  if (violations.length === 0) {
-    deps.logger.debug(`validate ${request.operation.toLowerCase()}`, target);
-    return allowed(request.uid);
-  }
-  const message = aggregateMessage(violations);
-  deps.logger.info(`validate ${request.operation.toLowerCase()}: denied`, { ...target, reason: message });
-  return denied(request.uid, { message, violations });
+  return verdict(request, { target: target, violations, logger: deps.logger });
 }
