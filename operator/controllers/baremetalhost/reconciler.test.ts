@@ -136,7 +136,7 @@ describe('the BareMetalHost reconciler', () => {
     const conditions = (h.statusPatches()[0] as { conditions: unknown }).conditions;
     h.host = { ...h.host!, metadata: { ...h.host!.metadata, resourceVersion: '101' }, status: { ...(h.host!.status as object), conditions } };
     h.patches.length = 0;
-    expect(await h.reconcile()).toEqual({ requeueAfter: 60_000 });
+    expect(await h.reconcile()).toEqual({});
     expect(JSON.stringify(h.patches.map((p) => p.body))).toBe('[]');
   });
 
