@@ -32,7 +32,7 @@ function mergeStatus(stored: unknown, patch: unknown): unknown {
   return merged;
 }
 
-const stateOf = (object: { status?: unknown } | undefined): string | undefined => (object?.status as { provisioning?: { state?: string } } | undefined)?.provisioning?.state;
+const stateOf = (object: object | undefined): string | undefined => ((object as { status?: unknown } | undefined)?.status as { provisioning?: { state?: string } } | undefined)?.provisioning?.state;
 
 function harness(options: { host: BareMetalHostInput; provisioner?: ScriptedProvisioner; secret?: boolean; pollBounds?: PollBounds }) {
   const provisioner = options.provisioner ?? new ScriptedProvisioner();
