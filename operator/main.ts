@@ -111,6 +111,7 @@ export async function runOperator(run: OperatorRun): Promise<number> {
       provisioner,
       settings: { maxProvisioningRetries: settings.maxProvisioningRetries, deletionTimeoutMs: settings.deletionTimeoutMs },
       provisioningLimit: settings.provisioningLimit,
+      pollBounds: { shortMs: settings.ironicPollShortMs, longMs: Math.max(settings.ironicPollShortMs, settings.ironicPollLongMs) },
       maxConcurrentReconciles: settings.concurrency,
       hardwareLabels: settings.hardwareLabels,
       preprovisioningImages: settings.buildPreprovImage,

@@ -178,14 +178,14 @@ export function operatorSettings(defaults: { concurrency: number }) {
     ironicPollShortMs: {
       env: 'IRONIC_POLL_SHORT',
       flag: '--ironic-poll-short',
-      description: 'How soon Ironic is polled again after a quick transition (manage, provide, power, locks); BMO: 3s, plus 0-25 % jitter.',
+      description: 'How soon Ironic is polled again after a quick transition (manage, provide, power, locks), and the shortest poll of the measured schedule in transient states; BMO: 3s, plus 0-25 % jitter.',
       default: '3s',
       schema: s.duration({ min: 100 }),
     },
     ironicPollLongMs: {
       env: 'IRONIC_POLL_LONG',
       flag: '--ironic-poll-long',
-      description: 'How soon Ironic is polled again while the ramdisk works (inspection, cleaning, deployment); BMO: 10s, plus 0-25 % jitter.',
+      description: 'How soon Ironic is polled again while the ramdisk works (inspection, cleaning, deployment), and the longest poll of the measured schedule in transient states; BMO: 10s, plus 0-25 % jitter.',
       default: '10s',
       schema: s.duration({ min: 100 }),
     },

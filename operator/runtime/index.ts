@@ -127,7 +127,7 @@ export type { Check, CheckReport } from './health.ts';
 export { parseBindAddress, startHttpServer } from './http-server.ts';
 export type { BindAddress, HttpResponse, RouteHandler, RunningServer } from './http-server.ts';
 export { createRuntimeMetrics } from './metrics.ts';
-export { REST_CLIENT_CONNECTIONS_OPENED_TOTAL, REST_CLIENT_REQUESTS_TOTAL, createRestClientMetrics } from './rest-client-metrics.ts';
+export { REST_CLIENT_CONNECTIONS_OPENED_TOTAL, REST_CLIENT_REQUESTS_BY_RESOURCE_TOTAL, REST_CLIENT_REQUESTS_TOTAL, createRestClientMetrics } from './rest-client-metrics.ts';
 export type { RestClientMetrics } from './rest-client-metrics.ts';
 export type { ControllerMetrics, ReconcileOutcome, RuntimeMetrics } from './metrics.ts';
 export { LOG_LEVELS, createLogger, serializeError, silentLogger } from './logger.ts';

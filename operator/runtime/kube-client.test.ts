@@ -6,7 +6,7 @@ import { KubeClient } from './kube-client.ts';
 import type { RawWatchEvent } from './kube-client.ts';
 import { isConflict, isGone, toKubeError } from './kube-errors.ts';
 import { createResourceClient } from './resource-client.ts';
-import { REST_CLIENT_REQUESTS_TOTAL, createRestClientMetrics } from './rest-client-metrics.ts';
+import { REST_CLIENT_REQUESTS_BY_RESOURCE_TOTAL, REST_CLIENT_REQUESTS_TOTAL, createRestClientMetrics } from './rest-client-metrics.ts';
 import type { ResourceType } from './kube-object.ts';
 
 // nock intercepts undici at the socket level: nothing leaves the process.
@@ -109,6 +109,12 @@ describe('KubeClient', () => {
       'GET 404 kube.test:6443': 1,
       'DELETE <error> kube.test:6443': 1,
       'GET 403 kube.test:6443': 1,
+    });
+    const byResource = await registry.getSingleMetric(REST_CLIENT_REQUESTS_BY_RESOURCE_TOTAL)?.get();
+    expect(Object.fromEntries((byResource?.values ?? []).map((v) => [`${v.labels.verb} ${v.labels.group} ${v.labels.resource}`, v.value]))).toEqual({
+      'get example.com toys': 2,
+      'delete example.com toys': 1,
+      'watch example.com toys': 2,
     });
   });
 });

@@ -3,6 +3,8 @@ import type { HttpLibrary, KubeConfig, ResponseContext } from '@kubernetes/clien
 import { KubeStatusError } from './kube-errors.ts';
 import type { KubeStatus } from './kube-errors.ts';
 import { REST_CLIENT_NO_RESPONSE } from './rest-client-metrics.ts';
+import { requestTarget } from './request-target.ts';
+import type { RequestTarget } from './request-target.ts';
 import { shareDispatcher, watchWithInactivityTimeout } from './client-node-seam.ts';
 import type { RestClientMetrics } from './rest-client-metrics.ts';
 
@@ -84,8 +86,8 @@ export class KubeClient implements KubeTransport {
     this.#metrics = options.metrics;
   }
 
-  #count(method: string, code: number | string): void {
-    this.#metrics?.requested({ method, host: this.#host, code: String(code) });
+  #count(method: string, code: number | string, target: RequestTarget): void {
+    this.#metrics?.requested({ method, host: this.#host, code: String(code), target });
   }
 
   async request<T = unknown>(request: KubeRequest): Promise<T> {
@@ -100,6 +102,7 @@ export class KubeClient implements KubeTransport {
       context.setHeaderParam('Content-Type', request.contentType ?? 'application/json');
       context.setBody(JSON.stringify(request.body));
     }
+    const target = requestTarget(request);
     const timeout = AbortSignal.timeout(request.timeoutMs ?? this.#defaultTimeoutMs);
     context.setSignal(request.signal ? AbortSignal.any([request.signal, timeout]) : timeout);
     await this.kubeConfig.applySecurityAuthentication(context);
@@ -108,10 +111,10 @@ export class KubeClient implements KubeTransport {
     try {
       response = await this.#http.send(context).toPromise();
     } catch (error) {
-      this.#count(request.method, REST_CLIENT_NO_RESPONSE);
+      this.#count(request.method, REST_CLIENT_NO_RESPONSE, target);
       throw error;
     }
-    this.#count(request.method, response.httpStatusCode);
+    this.#count(request.method, response.httpStatusCode, target);
     const text = await response.body.text();
     if (response.httpStatusCode < 200 || response.httpStatusCode > 299) {
       // Same shape as the generated clients throw, so toKubeError handles both.
@@ -141,6 +144,7 @@ export class KubeClient implements KubeTransport {
 
       // With a server-side timeout (and bookmarks) the server ends a quiet watch; without one,
       // client-node's 30 s of silence does, and the informer resumes from its resourceVersion.
+      const target = requestTarget({ method: 'GET', path: request.path, watch: true });
       const serverTimeoutSeconds = Number(request.query?.timeoutSeconds ?? 0);
       const watcher = watchWithInactivityTimeout(this.kubeConfig, serverTimeoutSeconds > 0 ? (serverTimeoutSeconds + 30) * 1000 : 0);
       // client-node reports a refused or failed watch request through the done callback
@@ -172,12 +176,12 @@ export class KubeClient implements KubeTransport {
         )
         .then(
           (controller) => {
-            this.#count('GET', endedEarly ? (statusCodeOf(endedEarly) ?? REST_CLIENT_NO_RESPONSE) : 200);
+            this.#count('GET', endedEarly ? (statusCodeOf(endedEarly) ?? REST_CLIENT_NO_RESPONSE) : 200, target);
             connection = controller;
             if (settled) controller.abort();
           },
           (error: unknown) => {
-            this.#count('GET', statusCodeOf(error) ?? REST_CLIENT_NO_RESPONSE);
+            this.#count('GET', statusCodeOf(error) ?? REST_CLIENT_NO_RESPONSE, target);
             finish(error);
           },
         );

@@ -2,8 +2,15 @@
 // client sends (watches included, as GET), by status code, API server and verb.
 import { Counter } from 'prom-client';
 import type { Registry } from 'prom-client';
+import type { RequestTarget } from './request-target.ts';
 
 export const REST_CLIENT_REQUESTS_TOTAL = 'rest_client_requests_total';
+/**
+ * Ours (client-go has none): the same requests by Kubernetes verb (`get`, `list`, `watch`,
+ * `patch`…), API group and resource (`baremetalhosts/status`), for the benchmark's breakdown.
+ * Kept apart so client-go's counter keeps its labels.
+ */
+export const REST_CLIENT_REQUESTS_BY_RESOURCE_TOTAL = 'rest_client_requests_by_resource_total';
 /** Ours (client-go has none): connections the client opened, which kept-alive reuse keeps flat. */
 export const REST_CLIENT_CONNECTIONS_OPENED_TOTAL = 'rest_client_connections_opened_total';
 
@@ -11,7 +18,7 @@ export const REST_CLIENT_CONNECTIONS_OPENED_TOTAL = 'rest_client_connections_ope
 export const REST_CLIENT_NO_RESPONSE = '<error>';
 
 export interface RestClientMetrics {
-  requested(sample: { method: string; host: string; code: string }): void;
+  requested(sample: { method: string; host: string; code: string; target?: RequestTarget }): void;
   connected?(sample: { host: string }): void;
 }
 
@@ -25,6 +32,14 @@ export function createRestClientMetrics(registry: Registry): RestClientMetrics {
       labelNames: ['code', 'host', 'method'] as const,
       registers: [registry],
     });
+  const byResource =
+    (registry.getSingleMetric(REST_CLIENT_REQUESTS_BY_RESOURCE_TOTAL) as Counter<'verb' | 'group' | 'resource'> | undefined) ??
+    new Counter({
+      name: REST_CLIENT_REQUESTS_BY_RESOURCE_TOTAL,
+      help: 'Number of HTTP requests, partitioned by Kubernetes verb, API group and resource (with subresource).',
+      labelNames: ['verb', 'group', 'resource'] as const,
+      registers: [registry],
+    });
   const connections =
     (registry.getSingleMetric(REST_CLIENT_CONNECTIONS_OPENED_TOTAL) as Counter<'host'> | undefined) ??
     new Counter({
@@ -34,7 +49,10 @@ export function createRestClientMetrics(registry: Registry): RestClientMetrics {
       registers: [registry],
     });
   return {
-    requested: ({ method, host, code }) => counter.inc({ code, host, method }),
+    requested: ({ method, host, code, target }) => {
+      counter.inc({ code, host, method });
+      if (target) byResource.inc({ verb: target.verb, group: target.group, resource: target.resource });
+    },
     connected: ({ host }) => connections.inc({ host }),
   };
 }

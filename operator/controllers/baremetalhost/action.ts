@@ -8,10 +8,13 @@ import type { ProvisioningState } from '../../api/provisioning-state.ts';
  * status, whatever the kind; `update` only says "save and look again soon".
  */
 export type Action =
-  /** Still working; poll again after `afterMs` (or at once, rate limited, without it). */
-  | { kind: 'continue'; afterMs?: number }
-  /** Status changed; save it and poll again after `afterMs` (or at once). */
-  | { kind: 'update'; afterMs?: number }
+  /**
+   * Still working; poll again after `afterMs` (or at once, rate limited, without it). `idle`: the
+   * host is at rest and is looked at again only when something asks (a change, a resync).
+   */
+  | { kind: 'continue'; afterMs?: number; idle?: true }
+  /** Status changed; save it and poll again after `afterMs` (or at once), or only when asked (`idle`). */
+  | { kind: 'update'; afterMs?: number; idle?: true }
   /** This state is done: move to `next` and reconcile again at once. */
   | { kind: 'complete'; next: ProvisioningState }
   /** The phase failed: record it (operationalStatus error, errorCount + 1) and retry after a backoff. */
@@ -23,6 +26,9 @@ export type Action =
 
 export const continueAfter = (afterMs?: number): Action => (afterMs === undefined ? { kind: 'continue' } : { kind: 'continue', afterMs });
 export const update = (afterMs?: number): Action => (afterMs === undefined ? { kind: 'update' } : { kind: 'update', afterMs });
+/** At rest (steady states): nothing to poll until the host, its inputs or a resync wake it. */
+export const idle = (): Action => ({ kind: 'continue', idle: true });
+export const updateThenIdle = (): Action => ({ kind: 'update', idle: true });
 export const complete = (next: ProvisioningState): Action => ({ kind: 'complete', next });
 export const failed = (errorType: ErrorType, message: string): Action => ({ kind: 'failed', errorType, message });
 export const delayed = (): Action => ({ kind: 'delayed' });

@@ -2,7 +2,7 @@ import type { ProvisioningState } from '../../api/provisioning-state.ts';
 import { bmcAccessFor } from '../../bmc/index.ts';
 import type { KubeObject } from '../../runtime/kube-object.ts';
 import type { Action } from './action.ts';
-import { delayed, update } from './action.ts';
+import { delayed } from './action.ts';
 import { clearError } from './host-status.ts';
 import type { Host } from './host.ts';
 import { stateOf } from './host.ts';
@@ -29,8 +29,11 @@ export function checkDelayedHost(host: Host, context: StateContext): Action | un
   if (host.status.operationalStatus === 'delayed') {
     const gate = ensureCapacity(host, context, stateOf(host));
     if (gate) return gate;
+    // Go on in this pass, which holds the slot until its status is saved: the delay lifted and
+    // the state it waited for are one status write. Saving the lifted delay alone let the slot
+    // go before the next pass, so a waiting host took it, lost it and waited again, over and over.
     clearError(host.status);
-    return update();
+    return undefined;
   }
   if (CAPACITY_LIMITED_STATES.includes(stateOf(host))) return ensureCapacity(host, context, stateOf(host));
   return undefined;

@@ -27,6 +27,7 @@ import type { SecretObject } from './secret-store.ts';
 import type { StateMachineSettings } from './state-context.ts';
 import { UpdatePolicyStore } from './update-policy-store.ts';
 import { PreprovisioningImageStore } from './preprovisioning-image-store.ts';
+import type { PollBounds } from './poll-schedule.ts';
 
 export const CONTROLLER_NAME = 'baremetalhost';
 
@@ -35,6 +36,8 @@ export interface BareMetalHostControllerOptions {
   settings: StateMachineSettings;
   /** PROVISIONING_LIMIT: hosts at once in inspecting, provisioning or deprovisioning over the provisioning network. */
   provisioningLimit: number;
+  /** IRONIC_POLL_SHORT / IRONIC_POLL_LONG: floor and cap of the measured poll schedule (poll-schedule.ts). */
+  pollBounds?: PollBounds;
   /** Hosts reconciled at once (BMO_CONCURRENCY); one host is never reconciled twice at a time. */
   maxConcurrentReconciles: number;
   /** Keep hardware.metal3.io/ labels from status.hardware (HARDWARE_LABELS). */
@@ -110,6 +113,7 @@ export function setupBareMetalHostController(manager: Manager, options: BareMeta
     metrics: createHostMetrics(manager.registry, { hosts: () => hostCache.list().map(summaryOf) }),
     settings: options.settings,
     provisioningLimit: options.provisioningLimit,
+    ...(options.pollBounds ? { pollBounds: options.pollBounds } : {}),
     hardwareLabels: options.hardwareLabels ?? false,
     clock: manager.clock,
     ...(options.random ? { random: options.random } : {}),

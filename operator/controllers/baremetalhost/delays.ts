@@ -2,8 +2,6 @@
 export const DELAYS = {
   /** Unmanaged hosts and detached hosts are looked at again this often. */
   slowPollMs: 10 * 60_000,
-  /** Steady-state power monitoring of available and provisioned hosts. */
-  powerPollMs: 60_000,
   /** A credentials Secret that does not exist yet. */
   missingSecretMs: 10_000,
   /** Retry after a transient provisioner failure (Ironic unreachable, busy), before jitter. */

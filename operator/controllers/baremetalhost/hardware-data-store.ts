@@ -5,7 +5,7 @@ import { hardwareDataSchema } from '../../api/hardwaredata.ts';
 import type { HardwareData } from '../../api/hardwaredata.ts';
 import { removeFinalizer } from '../../runtime/finalizers.ts';
 import type { Informer } from '../../runtime/informer.ts';
-import { isNotFound } from '../../runtime/kube-errors.ts';
+import { isAlreadyExists, isNotFound } from '../../runtime/kube-errors.ts';
 import type { KubeObject, ObjectName } from '../../runtime/kube-object.ts';
 import type { ResourceClient } from '../../runtime/resource-client.ts';
 
@@ -29,6 +29,21 @@ export interface HardwareDataAccess {
  * owner reference to the host, finalizer so they outlive a host being deleted only until
  * the controller lets go).
  */
+/** The host's HardwareData: ours (finalizer, controller reference), keeping what `existing` has of others'. */
+function hardwareDataFor(owner: HardwareDataOwner, hardware: HardwareDetails, existing: KubeObject | undefined): KubeObject {
+  const metadata = {
+    ...(existing?.metadata ?? {}),
+    name: owner.name,
+    namespace: owner.namespace,
+    finalizers: [...new Set([...(existing?.metadata.finalizers ?? []), HARDWARE_DATA_FINALIZER])],
+    ownerReferences: [
+      ...(existing?.metadata.ownerReferences ?? []).filter((ref) => ref.uid !== owner.uid && ref.controller !== true),
+      { apiVersion: METAL3_API_VERSION, kind: 'BareMetalHost', name: owner.name, uid: owner.uid, controller: true, blockOwnerDeletion: true },
+    ],
+  };
+  return { metadata, spec: { hardware } };
+}
+
 export class HardwareDataStore implements HardwareDataAccess {
   readonly #client: ResourceClient<KubeObject>;
   readonly #cache: Informer<KubeObject>;
@@ -49,23 +64,23 @@ export class HardwareDataStore implements HardwareDataAccess {
   /** Creates the host's HardwareData, or replaces an existing one wholesale. */
   async replace(owner: HardwareDataOwner, hardware: HardwareDetails): Promise<void> {
     const name = { namespace: owner.namespace, name: owner.name };
+    // Nothing cached (a first inspection): create without reading first; one that exists after
+    // all (the cache lagging) is read and replaced.
+    if (!this.#cache.get(name)) {
+      try {
+        await this.#client.create(hardwareDataFor(owner, hardware, undefined));
+        return;
+      } catch (error) {
+        if (!isAlreadyExists(error)) throw error;
+      }
+    }
     let existing = await this.#fetch(name);
     if (existing?.metadata.deletionTimestamp) {
       // Someone deleted it: let that finish, then create a fresh one.
       await removeFinalizer(this.#client, existing, HARDWARE_DATA_FINALIZER);
       existing = undefined;
     }
-    const metadata = {
-      ...(existing?.metadata ?? {}),
-      name: owner.name,
-      namespace: owner.namespace,
-      finalizers: [...new Set([...(existing?.metadata.finalizers ?? []), HARDWARE_DATA_FINALIZER])],
-      ownerReferences: [
-        ...(existing?.metadata.ownerReferences ?? []).filter((ref) => ref.uid !== owner.uid && ref.controller !== true),
-        { apiVersion: METAL3_API_VERSION, kind: 'BareMetalHost', name: owner.name, uid: owner.uid, controller: true, blockOwnerDeletion: true },
-      ],
-    };
-    const object: KubeObject = { metadata, spec: { hardware } };
+    const object = hardwareDataFor(owner, hardware, existing);
     if (existing) await this.#client.replace(object);
     else await this.#client.create(object);
   }

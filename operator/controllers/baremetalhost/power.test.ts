@@ -61,7 +61,7 @@ describe('power management at rest', () => {
     const annotations = { [REBOOT_ANNOTATION_PREFIX]: '{"mode":"hard"}' };
     const host = hostFor({ metadata: { annotations }, status: registeredStatus('provisioned', { poweredOn: true }) });
     const context = contextFor(provisioner);
-    expect(await manageHostPower(host, context)).toEqual({ kind: 'update', afterMs: 60_000 });
+    expect(await manageHostPower(host, context)).toEqual({ kind: 'update', idle: true });
     expect(provisioner.callsOf('powerOff')[0]).toMatchObject({ mode: 'hard' });
     expect(await manageHostPower(host, context)).toEqual({ kind: 'continue' });
     expect(context.removedAnnotations).toEqual([[REBOOT_ANNOTATION_PREFIX]]);
@@ -72,7 +72,7 @@ describe('power management at rest', () => {
     withNode(provisioner, { namespace: 'test', name: 'host-0' }, { poweredOn: false });
     const annotations = { [`${REBOOT_ANNOTATION_PREFIX}/remediation`]: '' };
     const held = hostFor({ metadata: { annotations }, status: registeredStatus('provisioned') });
-    expect(await manageHostPower(held, contextFor(provisioner))).toEqual({ kind: 'continue', afterMs: 60_000 });
+    expect(await manageHostPower(held, contextFor(provisioner))).toEqual({ kind: 'continue', idle: true });
     const available = hostFor({ metadata: { annotations }, status: registeredStatus('available') });
     await manageHostPower(available, contextFor(provisioner));
     expect(provisioner.callsOf('powerOn')).toHaveLength(1);

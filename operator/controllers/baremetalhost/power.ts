@@ -1,9 +1,8 @@
 import { REBOOT_ANNOTATION_PREFIX } from '../../api/annotations.ts';
 import type { Action } from './action.ts';
-import { continueAfter, failed, update } from './action.ts';
+import { continueAfter, failed, idle, update, updateThenIdle } from './action.ts';
 import { hasOneShotReboot, rebootRequest } from './annotations.ts';
 import { handleDataImage } from './data-image.ts';
-import { DELAYS } from './delays.ts';
 import { normal, warning } from './events.ts';
 import { clearError } from './host-status.ts';
 import type { Host } from './host.ts';
@@ -19,7 +18,9 @@ const SOFT_POWER_OFF_FAILED = 'Continuing with hard poweroff after soft poweroff
  * BMO's `manageHostPower` for hosts at rest (available, provisioned, externally
  * provisioned): mirror the observed power state, honour reboot annotations, service
  * firmware changes on the way to power on, and drive the power towards `spec.online`.
- * Looks again every minute.
+ * BMO looks again every minute; here a host at rest is not polled: its spec, annotations, the
+ * objects it watches or a resync (SYNC_PERIOD) wake it, and a power change under way is polled
+ * as any transient work is.
  */
 export async function manageHostPower(host: Host, context: StateContext): Promise<Action> {
   const status = host.status;
@@ -51,7 +52,7 @@ export async function manageHostPower(host: Host, context: StateContext): Promis
     publish(context, warning('InvalidAnnotationValue', `could not parse reboot annotation (${value}) - invalid json, assuming soft-reboot`));
   }
   const wantOn = host.spec.online && !reboot.requested;
-  if (status.poweredOn === wantOn) return continueAfter(DELAYS.powerPollMs);
+  if (status.poweredOn === wantOn) return idle();
 
   // After a failure BMO stops being gentle.
   const mode = status.errorCount > 0 ? 'hard' : reboot.mode;
@@ -79,5 +80,5 @@ export async function manageHostPower(host: Host, context: StateContext): Promis
   }
   status.poweredOn = wantOn;
   status.errorCount = 0;
-  return update(DELAYS.powerPollMs);
+  return updateThenIdle();
 }

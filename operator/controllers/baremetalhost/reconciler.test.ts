@@ -3,7 +3,8 @@ import { HARDWARE_DETAILS_ANNOTATION, PAUSED_ANNOTATION, STATUS_ANNOTATION } fro
 import type { BareMetalHostInput } from '../../api/baremetalhost.ts';
 import { bareMetalHostStatusSchema } from '../../api/baremetalhost-status.ts';
 import { BAREMETALHOST_FINALIZER } from '../../api/finalizers.ts';
-import { TransientProvisionerError } from '../../provisioner/result.ts';
+import { TransientProvisionerError, busy } from '../../provisioner/result.ts';
+import type { PollBounds } from './poll-schedule.ts';
 import { ProvisionerNotReadyError, ProvisionerUnreachableError } from './provisioner-not-ready.ts';
 import { ScriptedProvisioner, withNode } from './testing/scripted-provisioner.ts';
 import { BMC_ADDRESS, registeredStatus } from './testing/hosts.ts';
@@ -20,14 +21,65 @@ function host(overrides: { metadata?: Record<string, unknown>; spec?: Record<str
   } as BareMetalHostInput;
 }
 
-function harness(options: { host: BareMetalHostInput; provisioner?: ScriptedProvisioner; secret?: boolean }) {
+/** RFC 7386 merge of a status patch into the stored status. */
+function mergeStatus(stored: unknown, patch: unknown): unknown {
+  if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) return patch;
+  const merged: Record<string, unknown> = { ...(typeof stored === 'object' && stored !== null && !Array.isArray(stored) ? stored as Record<string, unknown> : {}) };
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete merged[key];
+    else merged[key] = mergeStatus(merged[key], value);
+  }
+  return merged;
+}
+
+const stateOf = (object: object | undefined): string | undefined => ((object as { status?: unknown } | undefined)?.status as { provisioning?: { state?: string } } | undefined)?.provisioning?.state;
+
+function harness(options: { host: BareMetalHostInput; provisioner?: ScriptedProvisioner; secret?: boolean; pollBounds?: PollBounds }) {
   const provisioner = options.provisioner ?? new ScriptedProvisioner();
-  const h = new ReconcilerHarness({ provisioner, host: options.host });
+  const h = new ReconcilerHarness({ provisioner, host: options.host, ...(options.pollBounds ? { pollBounds: options.pollBounds } : {}) });
   if (options.secret !== false) h.secrets.set('test/bmc-secret', bmcSecret());
   return { h, provisioner };
 }
 
 describe('the BareMetalHost reconciler', () => {
+  it('polls Ironic in a transient state on the schedule measured from the stays it saw, the provisioner\'s hint until then', async () => {
+    const provisioner = new ScriptedProvisioner();
+    withNode(provisioner, { namespace: 'test', name: 'host-0' });
+    const { h } = harness({ host: host({ status: registeredStatus('registering') }), provisioner, pollBounds: { shortMs: 1_000, longMs: 20_000 } });
+    let stored = 10_000;
+    /** One pass; the stored host becomes what the pass wrote (merge of the status patch). */
+    const pass = async () => {
+      const result = await h.reconcile();
+      const written = h.statusPatches().at(-1);
+      // Newer than anything the reconciler wrote, as the cache would be after the watch event.
+      const metadata = { ...h.host!.metadata, resourceVersion: String(++stored) };
+      h.host = { ...h.host!, metadata, ...(written ? { status: mergeStatus(h.host!.status, written) } : {}) };
+      h.patches.length = 0;
+      return result;
+    };
+    const enterInspecting = async () => {
+      h.host = { ...h.host!, metadata: { ...h.host!.metadata, resourceVersion: String(++stored) }, status: bareMetalHostStatusSchema.parse(registeredStatus('registering')) };
+      expect(await pass()).toEqual({ requeueNow: true });
+      expect(stateOf(h.host)).toBe('inspecting');
+    };
+    await enterInspecting();
+    provisioner.script('inspect', busy(7_000, 'inspection in progress'));
+    h.nowMs += 1_000;
+    // No stay measured yet: the provisioner's hint.
+    expect(await pass()).toEqual({ requeueAfter: 7_000 });
+    h.nowMs += 39_000;
+    await pass();
+    expect(stateOf(h.host)).not.toBe('inspecting');
+
+    // Inspecting took 40 s: 10 s into the next stay, half of the 30 s left; late, a quarter of 40 s.
+    await enterInspecting();
+    provisioner.script('inspect', busy(7_000, 'inspection in progress'), busy(7_000, 'inspection in progress'));
+    h.nowMs += 10_000;
+    expect(await pass()).toEqual({ requeueAfter: 15_000 });
+    h.nowMs += 50_000;
+    expect(await pass()).toEqual({ requeueAfter: 10_000 });
+  });
+
   it('does nothing at all for a paused host', async () => {
     const { h, provisioner } = harness({ host: host({ metadata: { annotations: { [PAUSED_ANNOTATION]: 'metal3.io/capm3' } } }) });
     expect(await h.reconcile()).toEqual({});
@@ -136,7 +188,7 @@ describe('the BareMetalHost reconciler', () => {
     const conditions = (h.statusPatches()[0] as { conditions: unknown }).conditions;
     h.host = { ...h.host!, metadata: { ...h.host!.metadata, resourceVersion: '101' }, status: { ...(h.host!.status as object), conditions } };
     h.patches.length = 0;
-    expect(await h.reconcile()).toEqual({ requeueAfter: 60_000 });
+    expect(await h.reconcile()).toEqual({});
     expect(JSON.stringify(h.patches.map((p) => p.body))).toBe('[]');
   });
 

@@ -48,6 +48,8 @@ import { createMergePatch } from './merge-patch.ts';
 import type { HostMetrics } from './metrics.ts';
 import { ProvisionerAccessDeniedError, ProvisionerNotReadyError, ProvisionerUnreachableError } from './provisioner-not-ready.ts';
 import { ProvisioningSlots } from './provisioning-slots.ts';
+import { PollSchedule } from './poll-schedule.ts';
+import type { PollBounds } from './poll-schedule.ts';
 import { RecentWrites } from './recent-writes.ts';
 import { requeueFor } from './requeue.ts';
 import type { SecretAccess } from './secret-store.ts';
@@ -84,6 +86,12 @@ export interface BareMetalHostReconcilerOptions {
   provisioningLimit: number;
   /** Keep the hardware.metal3.io/ labels derived from status.hardware (HARDWARE_LABELS; off in BMO). */
   hardwareLabels?: boolean;
+  /**
+   * IRONIC_POLL_SHORT / IRONIC_POLL_LONG: with them, a host waiting on Ironic in a transient state
+   * is polled on a schedule measured from recent stays in that state (poll-schedule.ts);
+   * without them, at the provisioner's fixed hint.
+   */
+  pollBounds?: PollBounds;
   clock?: Clock;
   random?: () => number;
 }
@@ -111,16 +119,21 @@ export class BareMetalHostReconciler implements Reconciler {
   readonly #random: () => number;
   readonly #recent: RecentWrites<KubeObject>;
   readonly #slots: ProvisioningSlots;
+  readonly #polls: PollSchedule | undefined;
 
   constructor(options: BareMetalHostReconcilerOptions) {
     this.#options = options;
     this.#recent = new RecentWrites({ cache: options.hosts.cache });
     this.#slots = new ProvisioningSlots({ limit: options.provisioningLimit });
+    this.#polls = options.pollBounds ? new PollSchedule(options.pollBounds) : undefined;
     // The slot ledger follows every host as it changes, so a capacity check walks nothing.
     options.hosts.cache.addHandler?.({
       onAdd: (host) => this.#observeSlot(host),
       onUpdate: (_old, host) => this.#observeSlot(host),
-      onDelete: (host) => this.#slots.forget(objectKey(host)),
+      onDelete: (host) => {
+        this.#slots.forget(objectKey(host));
+        this.#polls?.forget(objectKey(host));
+      },
     });
     this.#clock = options.clock ?? systemClock;
     this.#random = options.random ?? Math.random;
@@ -276,9 +289,23 @@ export class BareMetalHostReconciler implements Reconciler {
       // Inspection may just have filled status.hardware: label the host in the same pass.
       await this.#syncHardwareLabels(pass);
     }
-    for (const metric of context.metrics) this.#options.metrics.apply(metric, pass.request);
+    for (const metric of context.metrics) {
+      this.#options.metrics.apply(metric, pass.request);
+      if (metric.metric === 'stateChange') this.#polls?.entered(keyOf(pass.request), { from: metric.from, to: metric.to, atMs: pass.now.getTime() });
+    }
     for (const event of context.events) this.#publish(pass, event);
-    return requeueFor(action, { errorCount: host.status.errorCount, random: this.#random });
+    return this.#scheduled(pass, action, requeueFor(action, { errorCount: host.status.errorCount, random: this.#random }));
+  }
+
+  /**
+   * A poll at Ironic's cadence (the provisioner's hint, up to IRONIC_POLL_LONG and its jitter)
+   * follows the measured schedule instead; longer waits (a PreprovisioningImage, a backoff) stand.
+   */
+  #scheduled(pass: Pass, action: Action, result: Result): Result {
+    if (!this.#polls || action.kind !== 'continue' || typeof result.requeueAfter !== 'number') return result;
+    if (result.requeueAfter > withJitter(this.#options.pollBounds!.longMs, () => 1)) return result;
+    const afterMs = this.#polls.pollAfterMs(keyOf(pass.request), { state: stateOf(pass.host), nowMs: pass.now.getTime() });
+    return afterMs === undefined ? result : { requeueAfter: withJitter(afterMs, this.#random) };
   }
 
   /** A cache event: as fresh as we know it (our own writes may be ahead of the cache). */

@@ -72,14 +72,24 @@ describe('registration before every handler', () => {
     expect(reasonsOf(context)).not.toContain('Registered');
   });
 
-  it('sets the hardware profile and root device hints first (ProfileSet)', async () => {
+  it('sets the hardware profile, root device hints and credentials in one pass, then goes on to the registering handler', async () => {
     const provisioner = new ScriptedProvisioner();
     const host = hostFor({ spec: { bmc: { address: 'libvirt://127.0.0.1', credentialsName: 'bmc-secret' } }, status: { provisioning: { state: 'registering' } } });
     const context = contextFor(provisioner);
-    expect(await ensureRegistered(host, context)).toEqual({ kind: 'update' });
+    // Nothing to save on its own: the handler's transition carries all of it in one status write.
+    expect(await ensureRegistered(host, context)).toBeUndefined();
     expect(host.status.hardwareProfile).toBe('libvirt');
     expect(host.status.provisioning.rootDeviceHints).toEqual({ deviceName: '/dev/vda' });
-    expect(reasonsOf(context)).toEqual(['Registered', 'ProfileSet']);
+    expect(host.status.goodCredentials).toEqual({ credentials: { name: 'bmc-secret', namespace: 'test' }, credentialsVersion: '10' });
+    expect(reasonsOf(context)).toEqual(['Registered', 'ProfileSet', 'BMCAccessValidated']);
+  });
+
+  it('saves a registration that changed something before the handler of any later state', async () => {
+    const provisioner = new ScriptedProvisioner();
+    withNode(provisioner, { namespace: 'test', name: 'host-0' });
+    const host = hostFor({ status: registeredStatus('available', { goodCredentials: { credentials: { name: 'bmc-secret', namespace: 'test' }, credentialsVersion: '9' } }) });
+    expect(await ensureRegistered(host, contextFor(provisioner))).toEqual({ kind: 'update' });
+    expect(host.status.goodCredentials?.credentialsVersion).toBe('10');
   });
 
   it('tells the provisioner what is deployed and the known MACs', async () => {

@@ -146,7 +146,8 @@ async function registerHost(host: Host, context: StateContext, credentials: Host
   }
   const hints = updateRootDeviceHints(host, status);
   if (!hints.ok) return { kind: 'pending', action: failed('registration error', hints.message) };
-  if (profileChanged || hints.changed) return { kind: 'pending', action: update() };
+  // Saved with the rest of this registration's changes, in one status write.
+  if (profileChanged || hints.changed) changed = true;
 
   const newCredentials = !credentialsMatch(status.goodCredentials, credentials.secret);
   if (newCredentials) {
@@ -185,5 +186,8 @@ export async function ensureRegistered(host: Host, context: StateContext): Promi
       return update();
     }
   }
+  // A first registration goes straight on to the registering handler, so the node, profile and
+  // credentials are saved with the next state in one status write, not three.
+  if (state === 'registering') return undefined;
   return registration.changed ? update() : undefined;
 }

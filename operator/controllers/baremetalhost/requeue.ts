@@ -7,6 +7,7 @@ export function requeueFor(action: Action, options: { errorCount: number; random
   switch (action.kind) {
     case 'continue':
     case 'update':
+      if (action.idle) return {};
       // No delay means "again now": every such action follows a saved change (status,
       // annotations), so it is progress, not a retry that should back off.
       return action.afterMs !== undefined && action.afterMs > 0 ? { requeueAfter: action.afterMs } : { requeueNow: true };

@@ -83,7 +83,7 @@ describe('servicing on the way to power on', () => {
     withNode(provisioner, NODE, { poweredOn: true });
     const running = hostFor({ status: registeredStatus('provisioned', { poweredOn: true }) });
     const context = servicingContext(provisioner);
-    expect(await manageHostPower(running, context)).toEqual({ kind: 'continue', afterMs: 60_000 });
+    expect(await manageHostPower(running, context)).toEqual({ kind: 'continue', idle: true });
 
     provisioner.nodeOf(NODE)!.poweredOn = false;
     const available = hostFor({ status: registeredStatus('available', { poweredOn: false }) });

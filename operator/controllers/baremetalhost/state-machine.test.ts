@@ -62,10 +62,11 @@ describe('the state machine', () => {
     expect(host.status).toMatchObject({ operationalStatus: 'delayed', provisioning: { state: 'available' } });
     expect(context.metrics).toContainEqual({ metric: 'delayed', deprovisioning: false });
     expect(provisioner.callsOf('provision')).toEqual([]);
-    // Once a slot frees up the delay is lifted.
+    // Once a slot frees up the delay is lifted and the host enters the state in the same pass
+    // (one status write, the slot never let go in between).
     slotFree = true;
-    expect(await reconcileState(host, context)).toEqual({ kind: 'update' });
-    expect(host.status.operationalStatus).toBe('OK');
+    expect(await reconcileState(host, context)).toEqual({ kind: 'complete', next: 'provisioning' });
+    expect(host.status).toMatchObject({ operationalStatus: 'OK', provisioning: { state: 'provisioning' } });
   });
 
   it('refuses a transition that is not in the table', async () => {

@@ -58,7 +58,7 @@ async function cut(operator: BenchOperator): Promise<Cut> {
   const samples = await scrapeMetrics(operator.metricsUrl);
   return {
     ironic: counterTotals(samples, { name: 'ironic_client_requests_total', keyLabels: ['method', 'route'] }),
-    kube: counterTotals(samples, { name: 'rest_client_requests_total', keyLabels: ['method'] }),
+    kube: counterTotals(samples, { name: 'rest_client_requests_by_resource_total', keyLabels: ['verb', 'resource'] }),
     connections: sumTotals(counterTotals(samples, { name: 'rest_client_connections_opened_total', keyLabels: [] })),
     heapUsedBytes: samples.find((sample) => sample.name === 'nodejs_heap_size_used_bytes')?.value ?? 0,
     stats: readProcessStats(operator.process.pid),

@@ -1,5 +1,6 @@
 // The report as markdown: small tables (time, requests per host, operator process, firmware reads).
 import { firmwareReadsTable } from './firmware-reads.ts';
+import { kubeBreakdownTable } from './kube-breakdown.ts';
 import { markdownTable } from './markdown-table.ts';
 import { PHASES, PHASE_TITLES } from './types.ts';
 import type { BenchReport, OperatorRun, PhaseTiming } from './types.ts';
@@ -109,6 +110,7 @@ export function renderMarkdown(report: BenchReport): string {
     '',
     processTable(report),
   ];
+  for (const run of report.runs) lines.push('', kubeBreakdownTable(run));
   const firmwareReads = firmwareReadsTable(report);
   if (firmwareReads) lines.push('', firmwareReads);
   for (const table of report.runs.map(heapTable)) if (table) lines.push('', table);

@@ -27,7 +27,7 @@ export interface PhaseTiming {
 export interface RequestCounts {
   total: number;
   perHost: number;
-  /** `METHOD route` (Ironic) or `METHOD` (Kubernetes) -> requests per host. */
+  /** `METHOD route` (Ironic) or `verb resource` (Kubernetes: `patch baremetalhosts/status`) -> requests per host. */
   byKeyPerHost: Totals;
 }
 

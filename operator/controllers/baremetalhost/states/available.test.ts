@@ -22,7 +22,7 @@ describe('available', () => {
     const provisioner = new ScriptedProvisioner();
     withNode(provisioner, { namespace: 'test', name: 'host-0' });
     const host = hostFor({ spec: { image, online: false }, status: registeredStatus('available') });
-    expect(await handleAvailable(host, contextFor(provisioner))).toEqual({ kind: 'continue', afterMs: 60_000 });
+    expect(await handleAvailable(host, contextFor(provisioner))).toEqual({ kind: 'continue', idle: true });
   });
 
   it('goes to externally provisioned, clearing provisioning settings', async () => {

@@ -12,7 +12,7 @@ describe('provisioned', () => {
     const provisioner = new ScriptedProvisioner();
     withNode(provisioner, { namespace: 'test', name: 'host-0' }, { poweredOn: true });
     const host = hostFor({ spec: { image }, status: registeredStatus('provisioned', { poweredOn: true, provisioning: { image } }) });
-    expect(await handleProvisioned(host, contextFor(provisioner))).toEqual({ kind: 'continue', afterMs: 60_000 });
+    expect(await handleProvisioned(host, contextFor(provisioner))).toEqual({ kind: 'continue', idle: true });
     expect(provisioner.callsOf('adopt')[0]).toMatchObject({ retryAfterFailure: false, deprovisioning: false });
   });
 
@@ -48,7 +48,7 @@ describe('externally provisioned', () => {
     const host = hostFor({ spec: { externallyProvisioned: true }, status: registeredStatus('externally provisioned') });
     const action = await handleExternallyProvisioned(host, contextFor(provisioner));
     expect(provisioner.callsOf('powerOn')).toHaveLength(1);
-    expect(action).toEqual({ kind: 'update', afterMs: 60_000 });
+    expect(action).toEqual({ kind: 'update', idle: true });
     expect(host.status.poweredOn).toBe(true);
   });
 

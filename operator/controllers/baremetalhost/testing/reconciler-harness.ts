@@ -13,6 +13,7 @@ import { createHostMetrics } from '../metrics.ts';
 import { BareMetalHostReconciler } from '../reconciler.ts';
 import type { SecretAccess, SecretObject } from '../secret-store.ts';
 import { TEST_NOW } from './hosts.ts';
+import type { PollBounds } from '../poll-schedule.ts';
 
 export interface RecordedPatch {
   body: unknown;
@@ -62,7 +63,10 @@ export class ReconcilerHarness {
   #version = 100;
   #labels: Record<string, string> | undefined;
 
-  constructor(options: { provisioner: Provisioner; host?: BareMetalHostInput; hardwareLabels?: boolean }) {
+  /** The reconciler's clock (TEST_NOW unless a test moves it). */
+  nowMs = TEST_NOW.getTime();
+
+  constructor(options: { provisioner: Provisioner; host?: BareMetalHostInput; hardwareLabels?: boolean; pollBounds?: PollBounds }) {
     this.host = options.host as KubeObject | undefined;
     const client = {
       resource: { group: 'metal3.io', version: 'v1alpha1', kind: 'BareMetalHost', plural: 'baremetalhosts', namespaced: true },
@@ -112,7 +116,8 @@ export class ReconcilerHarness {
       settings: { maxProvisioningRetries: 5, deletionTimeoutMs: 60 * 60_000 },
       provisioningLimit: 20,
       hardwareLabels: options.hardwareLabels ?? false,
-      clock: { now: () => TEST_NOW.getTime(), setTimer: () => ({ cancel() {} }) },
+      ...(options.pollBounds ? { pollBounds: options.pollBounds } : {}),
+      clock: { now: () => this.nowMs, setTimer: () => ({ cancel() {} }) },
       random: () => 0,
     });
   }
