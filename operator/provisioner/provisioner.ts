@@ -242,6 +242,13 @@ export interface Provisioner {
   addEventSubscription(options: { host: HostIdentity; subscription: EventSubscriptionRequest }): Promise<ProvisionerResult<{ subscriptionId: string }>>;
   /** BMO's RemoveBMCEventSubscriptionForNode; a subscription or node already gone counts as done. */
   removeEventSubscription(options: { host: HostIdentity; subscriptionId: string }): Promise<ProvisionerResult>;
+  /**
+   * What every node looks like now, in one look (a node list, not a request per host): a digest
+   * per node id of what a host at rest mirrors (power, provisioning state, maintenance, fault,
+   * last error, health). Hosts at rest are not polled; a changed digest is what wakes one.
+   * Optional: a back end without it leaves such hosts to their resync.
+   */
+  nodeDigests?(): Promise<ReadonlyMap<string, string>>;
   /** Remove the node from the back end. Done when it is gone; a missing node counts as done. */
   delete(options: DeleteOptions): Promise<ProvisionerResult>;
   /** Remove the node without deprovisioning (the detached annotation). */

@@ -14,7 +14,9 @@ import { objectName } from '../../runtime/kube-object.ts';
 import type { Predicate } from '../../runtime/predicates.ts';
 import { or } from '../../runtime/predicates.ts';
 import { SecretResource } from '../../runtime/resources.ts';
+import { AtRestSweep } from './at-rest-sweep.ts';
 import { holdsProvisioningSlot } from './capacity.ts';
+import { DELAYS } from './delays.ts';
 import { EVENT_SOURCE } from './events.ts';
 import { HardwareDataStore } from './hardware-data-store.ts';
 import { hardwareLabelsChanged } from './hardware-labels-sync.ts';
@@ -132,5 +134,17 @@ export function setupBareMetalHostController(manager: Manager, options: BareMeta
     .withOptions({ maxConcurrentReconciles: options.maxConcurrentReconciles });
   // A PreprovisioningImage made ready (or failing) wakes its host at once, not at the 5-minute retry.
   if (options.preprovisioningImages) builder.owns(PreprovisioningImageResource);
-  return builder.complete(reconciler);
+  const controller = builder.complete(reconciler);
+  const { provisioner } = options;
+  if (provisioner.nodeDigests) {
+    manager.add(new AtRestSweep({
+      nodeDigests: () => provisioner.nodeDigests!(),
+      hosts: hostCache,
+      wake: (host) => controller.enqueue(host),
+      intervalMs: DELAYS.atRestSweepMs,
+      clock: manager.clock,
+      log: manager.logger.child({ component: 'node-sweep' }),
+    }));
+  }
+  return controller;
 }

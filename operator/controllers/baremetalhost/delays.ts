@@ -8,6 +8,8 @@ export const DELAYS = {
   transientRetryMs: 10_000,
   /** Waiting for a PreprovisioningImage (its status changes wake the host earlier). */
   preprovisioningImageMs: 5 * 60_000,
+  /** BMO looks at each host at rest every minute; here one node list a minute covers them all. */
+  atRestSweepMs: 60_000,
 } as const;
 
 /** Failures in the deletion path tolerated before giving up on that step (BMO's `retryCount`). */

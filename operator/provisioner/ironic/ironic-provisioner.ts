@@ -9,6 +9,7 @@ import { attachDataImage, dataImageStatus, detachDataImage } from './data-image.
 import { deleteHostNode } from './delete.ts';
 import { deprovision } from './deprovision.ts';
 import { addEventSubscription, removeEventSubscription } from './event-subscription.ts';
+import { nodeDigests } from './node-digests.ts';
 import { ironicNodeName } from './node-name.ts';
 import { firmwareComponents } from './firmware-components.ts';
 import { firmwareSettings } from './firmware-settings.ts';
@@ -64,6 +65,7 @@ export function createIronicProvisioner(options: IronicProvisionerOptions): Prov
     removeEventSubscription: (o) => run(context, 'removeEventSubscription', o.host, (c) => removeEventSubscription(c, o)),
     health: (o) => context.nodes.lastHealth(o.host.nodeId || ironicNodeName(o.host)),
     bmcProblem: (o) => context.nodes.lastBmcProblem(o.host.nodeId || ironicNodeName(o.host)),
+    nodeDigests: () => nodeDigests(context),
     delete: (o) => run(context, 'delete', o.host, (c) => deleteHostNode(c, { ...o, force: false })),
     detach: (o) => run(context, 'detach', o.host, (c) => deleteHostNode(c, o)),
   };

@@ -137,6 +137,30 @@ describe('day-2 power of provisioned hosts, on the emulated hardware', () => {
     expect([metrics.off - powerChangesBefore.off, metrics.on - powerChangesBefore.on]).toEqual([1, 1]);
   }, minutes(6));
 
+  it('a server powered off in Ironic behind the operator\'s back is powered on again: the node sweep wakes its host, nothing else does', async () => {
+    const uuid = system(POWER).uuid;
+    await waitForSushyPower(env, uuid, 'On', minutes(2));
+    const node = await nodeOf('power');
+    const generationOf = () => kubectl.ok(['get', 'bmh', 'power', '-n', namespace, '-o', 'jsonpath={.metadata.generation}']);
+    const generation = await generationOf();
+    const powerChangesBefore = await powerChangeMetrics('power');
+    const reconcilesBefore = await reconciles('power');
+
+    // Through Ironic's API, as an admin with the baremetal CLI would: Ironic records the server as
+    // off on purpose and will not power it on again by itself; the host is not touched.
+    await ironic.request('PUT', `/v1/nodes/${node.uuid}/states/power`, { target: 'power off' });
+    await waitForSushyPower(env, uuid, 'Off', minutes(2));
+
+    // A host at rest is not polled; the next node sweep (a minute) sees the node changed and wakes it.
+    await waitForSushyPower(env, uuid, 'On', minutes(3));
+    await waitFor(async () => ((await ironic.node(node.uuid)).power_state === 'power on' ? true : undefined), { timeoutMs: minutes(1), what: 'Ironic to see the node on' });
+    expect((await powerChangeMetrics('power')).on - powerChangesBefore.on).toBe(1);
+    expect(await reconciles('power')).toBeGreaterThan(reconcilesBefore);
+    const host = await getHost(kubectl, namespace, 'power');
+    expect({ generation: await generationOf(), poweredOn: host?.status?.poweredOn, state: host?.status?.provisioning?.state })
+      .toEqual({ generation, poweredOn: true, state: 'provisioned' });
+  }, minutes(6));
+
   it('reboot.metal3.io power-cycles the server once, softly, and is removed', async () => {
     const uuid = system(POWER).uuid;
     const node = await nodeOf('power');

@@ -1,0 +1,50 @@
+import { describe, expect, it } from '@jest/globals';
+import { useNock } from '../../../ironic-client/test-support/nock-lifecycle.ts';
+import { startKit } from './testing/ironic-test-kit.ts';
+
+useNock();
+
+const uuidOf = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+const watched = (uuid: string, overrides: Record<string, unknown> = {}) => ({
+  uuid, power_state: 'power on', target_power_state: null, provision_state: 'active', target_provision_state: null,
+  maintenance: false, fault: null, last_error: null, health: 'OK', links: [], ...overrides,
+});
+
+describe('nodeDigests', () => {
+  it('lists every node once, following pages, with only the watched fields, health included from 1.109', async () => {
+    const kit = await startKit();
+    kit.ironic.get('/v1/nodes').query(true).reply(200, { nodes: [watched(uuidOf(1)), watched(uuidOf(2))], next: `http://ironic.test/v1/nodes?marker=${uuidOf(2)}&limit=2` });
+    kit.ironic.get('/v1/nodes').query(true).reply(200, { nodes: [watched(uuidOf(3), { power_state: 'power off' })] });
+
+    const digests = await kit.provisioner.nodeDigests!();
+
+    expect([...digests.keys()]).toEqual([uuidOf(1), uuidOf(2), uuidOf(3)]);
+    expect(digests.get(uuidOf(1))).toBe(digests.get(uuidOf(2)));
+    expect(digests.get(uuidOf(3))).not.toBe(digests.get(uuidOf(1)));
+    expect(kit.requests).toHaveLength(2);
+    const fields = new URL(`http://x${kit.requests[0]!.path}`).searchParams.get('fields')!.split(',');
+    expect(fields.sort()).toEqual(['fault', 'health', 'last_error', 'maintenance', 'power_state', 'provision_state', 'target_power_state', 'target_provision_state', 'uuid']);
+    expect(kit.requests[1]!.path).toContain(`marker=${uuidOf(2)}`);
+  });
+
+  it('does not ask for health below API 1.109, where Ironic would refuse the field', async () => {
+    const kit = await startKit({ serverMax: '1.95' });
+    const { health: _health, ...older } = watched(uuidOf(1));
+    kit.ironic.get('/v1/nodes').query(true).reply(200, { nodes: [older] });
+
+    await kit.provisioner.nodeDigests!();
+
+    expect(new URL(`http://x${kit.requests[0]!.path}`).searchParams.get('fields')).not.toContain('health');
+  });
+
+  it('a change in maintenance, fault or last error changes the digest', async () => {
+    const kit = await startKit();
+    kit.ironic.get('/v1/nodes').query(true).reply(200, {
+      nodes: [watched(uuidOf(1)), watched(uuidOf(2), { maintenance: true }), watched(uuidOf(3), { fault: 'power failure' }), watched(uuidOf(4), { last_error: 'Redfish connection failed' })],
+    });
+
+    const digests = await kit.provisioner.nodeDigests!();
+
+    expect(new Set(digests.values()).size).toBe(4);
+  });
+});
