@@ -41,6 +41,8 @@ export async function startBenchOperator(options: BenchOperatorOptions): Promise
     args: [
       '--disable-warning=ExperimentalWarning',
       ...(options.heapSnapshotDir ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${options.heapSnapshotDir}`] : []),
+      // To investigate a run, e.g. BENCH_OPERATOR_NODE_FLAGS='--cpu-prof --cpu-prof-dir=/tmp/prof'.
+      ...(process.env.BENCH_OPERATOR_NODE_FLAGS ?? '').split(' ').filter(Boolean),
       join(repoRoot, 'operator', 'main.ts'),
     ],
     env: {
