@@ -181,7 +181,7 @@ export class KubeClient implements KubeTransport {
         }
       };
       const headers = { Accept: 'application/json', 'User-Agent': this.#userAgent };
-      this.#connection.send({ method: 'GET', url: this.#url(request.path, { ...request.query, watch: true }), headers, signal: connection.signal }).then(
+      this.#connection.send({ method: 'GET', url: this.#url(request.path, { ...request.query, watch: true }), headers, signal: connection.signal }, { watch: true }).then(
         async (answer) => {
           const status = answer.statusCode ?? 0;
           this.#count('GET', status);
