@@ -1,6 +1,5 @@
-import { KubeConfig } from '@kubernetes/client-node';
 import type { KubeObject, ResourceClient } from '../../operator/runtime/index.ts';
-import { KubeClient, createResourceClient, isNotFound } from '../../operator/runtime/index.ts';
+import { KubeClient, KubeConfig, createResourceClient, isNotFound } from '../../operator/runtime/index.ts';
 import { NodeResource } from '../api/index.ts';
 
 export interface WorkloadClusterRef {

@@ -29,9 +29,11 @@ export {
   isNotFound,
   toKubeError,
 } from './kube-errors.ts';
-export { KubeClient } from './kube-client.ts';
+export { KubeClient, KubeHttpError } from './kube-client.ts';
+export { DEFAULT_MAX_REQUEST_CONNECTIONS } from './kube-connection.ts';
 export type { KubeClientOptions, KubeRequest, KubeTransport, RawWatchEvent, WatchEventType, WatchRequest } from './kube-client.ts';
-export { loadKubeConfig } from './kube-config.ts';
+export { KubeConfig, loadKubeConfig } from './kube-config.ts';
+export type { KubeCluster, KubeContext, KubeUser } from './kube-config.ts';
 export { PATCH_CONTENT_TYPES, createResourceClient } from './resource-client.ts';
 export type {
   DeleteOptions,

@@ -1,26 +1,24 @@
 import { describe, it, expect, afterEach, beforeAll, afterAll } from '@jest/globals';
-import { KubeConfig } from '@kubernetes/client-node';
 import nock from 'nock';
 import { Registry } from 'prom-client';
 import { KubeClient } from './kube-client.ts';
+import { KubeConfig } from './kube-config.ts';
 import type { RawWatchEvent } from './kube-client.ts';
 import { isConflict, isGone, toKubeError } from './kube-errors.ts';
 import { createResourceClient } from './resource-client.ts';
 import { REST_CLIENT_REQUESTS_BY_RESOURCE_TOTAL, REST_CLIENT_REQUESTS_TOTAL, createRestClientMetrics } from './rest-client-metrics.ts';
 import type { ResourceType } from './kube-object.ts';
 
-// nock intercepts undici at the socket level: nothing leaves the process.
+// nock intercepts node:http(s): nothing leaves the process.
 const SERVER = 'https://kube.test:6443';
 const Toy: ResourceType = { group: 'example.com', version: 'v1', kind: 'Toy', plural: 'toys', namespaced: true };
 
 function client(options: ConstructorParameters<typeof KubeClient>[1] = {}): KubeClient {
   const kubeConfig = new KubeConfig();
-  kubeConfig.loadFromOptions({
-    clusters: [{ name: 'c', server: SERVER, skipTLSVerify: true }],
-    users: [{ name: 'u', token: 'secret-token' }],
-    contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
-    currentContext: 'x',
-  });
+  kubeConfig.clusters = [{ name: 'c', server: SERVER, skipTLSVerify: true }];
+  kubeConfig.users = [{ name: 'u', token: 'secret-token' }];
+  kubeConfig.contexts = [{ name: 'x', cluster: 'c', user: 'u' }];
+  kubeConfig.currentContext = 'x';
   return new KubeClient(kubeConfig, options);
 }
 

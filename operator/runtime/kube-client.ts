@@ -1,11 +1,11 @@
-import { ApiException, HttpMethod, RequestContext, createConfiguration } from '@kubernetes/client-node';
-import type { HttpLibrary, KubeConfig, ResponseContext } from '@kubernetes/client-node';
+import type { IncomingMessage } from 'node:http';
+import type { KubeConfig } from './kube-config.ts';
+import { JsonLineSplitter, KubeConnection, readText } from './kube-connection.ts';
 import { KubeStatusError } from './kube-errors.ts';
 import type { KubeStatus } from './kube-errors.ts';
 import { REST_CLIENT_NO_RESPONSE } from './rest-client-metrics.ts';
 import { requestTarget } from './request-target.ts';
 import type { RequestTarget } from './request-target.ts';
-import { shareDispatcher, watchWithInactivityTimeout } from './client-node-seam.ts';
 import type { RestClientMetrics } from './rest-client-metrics.ts';
 
 export type QueryValue = string | number | boolean | undefined;
@@ -58,29 +58,42 @@ export interface KubeClientOptions {
   metrics?: RestClientMetrics;
 }
 
+/** A failed request: the HTTP status and the response text (a `metav1.Status` as JSON), as toKubeError reads them. */
+export class KubeHttpError extends Error {
+  readonly code: number;
+  readonly body: string;
+
+  constructor(code: number, message: string, body: string) {
+    super(message);
+    this.name = 'KubeHttpError';
+    this.code = code;
+    this.body = body;
+  }
+}
+
+/** How long a watch may stay silent when the server does not end it itself (client-node's figure). */
+const WATCH_INACTIVITY_MS = 30_000;
+
 /**
- * A JSON-in/JSON-out client on top of client-node's auth and undici transport. It
- * bypasses the generated APIs on purpose: their ObjectSerializer drops fields it does not
- * know (custom resources, CRD schemas) and turns timestamps into Dates.
+ * A JSON-in/JSON-out client on Node's own HTTP (kube-connection.ts). It has no generated
+ * APIs on purpose: client-node's ObjectSerializer drops fields it does not know (custom
+ * resources, CRD schemas) and turns timestamps into Dates, and its index costs ~80 MiB.
  */
 export class KubeClient implements KubeTransport {
   readonly kubeConfig: KubeConfig;
-  readonly #server: string;
-  readonly #http: HttpLibrary;
+  readonly #connection: KubeConnection;
   readonly #defaultTimeoutMs: number;
   readonly #userAgent: string;
   readonly #metrics: RestClientMetrics | undefined;
   readonly #host: string;
 
   constructor(kubeConfig: KubeConfig, options: KubeClientOptions = {}) {
-    const cluster = kubeConfig.getCurrentCluster();
-    if (!cluster) throw new Error('kubeconfig has no current cluster');
-    this.#server = cluster.server.replace(/\/+$/, '');
-    this.#host = new URL(this.#server).host;
-    this.kubeConfig = shareDispatcher(kubeConfig, {
-      ...(options.metrics?.connected ? { onConnect: () => options.metrics?.connected?.({ host: this.#host }) } : {}),
-    });
-    this.#http = createConfiguration().httpApi;
+    this.kubeConfig = kubeConfig;
+    const connected = options.metrics?.connected;
+    let host = '';
+    this.#connection = new KubeConnection(kubeConfig, connected ? { onConnect: () => connected({ host }) } : {});
+    host = new URL(this.#connection.server).host;
+    this.#host = host;
     this.#defaultTimeoutMs = options.defaultTimeoutMs ?? 60_000;
     this.#userAgent = options.userAgent ?? 'metal3-ts-runtime';
     this.#metrics = options.metrics;
@@ -90,48 +103,52 @@ export class KubeClient implements KubeTransport {
     this.#metrics?.requested({ method, host: this.#host, code: String(code), target });
   }
 
-  async request<T = unknown>(request: KubeRequest): Promise<T> {
-    const url = new URL(this.#server + request.path);
-    for (const [key, value] of Object.entries(request.query ?? {})) {
+  #url(path: string, query: Record<string, QueryValue> | undefined): URL {
+    const url = new URL(this.#connection.server + path);
+    for (const [key, value] of Object.entries(query ?? {})) {
       if (value !== undefined) url.searchParams.set(key, String(value));
     }
-    const context = new RequestContext(url.toString(), HttpMethod[request.method]);
-    context.setHeaderParam('Accept', 'application/json');
-    context.setHeaderParam('User-Agent', this.#userAgent);
+    return url;
+  }
+
+  async request<T = unknown>(request: KubeRequest): Promise<T> {
+    const headers: Record<string, string> = { Accept: 'application/json', 'User-Agent': this.#userAgent };
+    let body: string | undefined;
     if (request.body !== undefined) {
-      context.setHeaderParam('Content-Type', request.contentType ?? 'application/json');
-      context.setBody(JSON.stringify(request.body));
+      headers['Content-Type'] = request.contentType ?? 'application/json';
+      body = JSON.stringify(request.body);
     }
     const target = requestTarget(request);
     const timeout = AbortSignal.timeout(request.timeoutMs ?? this.#defaultTimeoutMs);
-    context.setSignal(request.signal ? AbortSignal.any([request.signal, timeout]) : timeout);
-    await this.kubeConfig.applySecurityAuthentication(context);
-
-    let response: ResponseContext;
+    const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
+    let status: number;
+    let text: string;
     try {
-      response = await this.#http.send(context).toPromise();
+      const response = await this.#connection.send({ method: request.method, url: this.#url(request.path, request.query), headers, signal, ...(body === undefined ? {} : { body }) });
+      status = response.statusCode ?? 0;
+      text = await readText(response);
     } catch (error) {
       this.#count(request.method, REST_CLIENT_NO_RESPONSE, target);
       throw error;
     }
-    this.#count(request.method, response.httpStatusCode, target);
-    const text = await response.body.text();
-    if (response.httpStatusCode < 200 || response.httpStatusCode > 299) {
-      // Same shape as the generated clients throw, so toKubeError handles both.
-      throw new ApiException(response.httpStatusCode, `${request.method} ${request.path} failed`, text, response.headers);
-    }
+    this.#count(request.method, status, target);
+    if (status < 200 || status > 299) throw new KubeHttpError(status, `${request.method} ${request.path} failed`, text);
     return (text ? JSON.parse(text) : undefined) as T;
   }
 
   watch(request: WatchRequest, onEvent: (event: RawWatchEvent) => void): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       let settled = false;
-      let connection: AbortController | undefined;
+      let inactivity: NodeJS.Timeout | undefined;
+      const connection = new AbortController();
+      let response: IncomingMessage | undefined;
       const finish = (error?: unknown): void => {
         if (settled) return;
         settled = true;
+        clearTimeout(inactivity);
         request.signal.removeEventListener('abort', onAbort);
-        connection?.abort();
+        connection.abort();
+        response?.destroy();
         if (error) reject(error);
         else resolve();
       };
@@ -143,58 +160,64 @@ export class KubeClient implements KubeTransport {
       request.signal.addEventListener('abort', onAbort, { once: true });
 
       // With a server-side timeout (and bookmarks) the server ends a quiet watch; without one,
-      // client-node's 30 s of silence does, and the informer resumes from its resourceVersion.
+      // 30 s of silence does, and the informer resumes from its resourceVersion.
       const target = requestTarget({ method: 'GET', path: request.path, watch: true });
       const serverTimeoutSeconds = Number(request.query?.timeoutSeconds ?? 0);
-      const watcher = watchWithInactivityTimeout(this.kubeConfig, serverTimeoutSeconds > 0 ? (serverTimeoutSeconds + 30) * 1000 : 0);
-      // client-node reports a refused or failed watch request through the done callback
-      // before its promise resolves; otherwise the watch was established (200).
-      let endedEarly: unknown;
-      watcher
-        .watch(
-          request.path,
-          request.query ?? {},
-          (type: string, object: unknown) => {
-            if (settled) return;
-            if (type === 'ERROR') {
-              finish(new KubeStatusError(object as KubeStatus));
-              return;
-            }
-            try {
-              onEvent({ type: type as WatchEventType, object });
-            } catch (error) {
-              finish(error);
-            }
-          },
-          (error: unknown) => {
-            if (connection === undefined) endedEarly = error ?? null;
-            // client-node ends quiet watches with a TimeoutError after 30 s of silence;
-            // that is a normal end, resumed from the last resourceVersion.
-            if (!error || isTimeoutError(error)) finish();
-            else finish(error);
-          },
-        )
-        .then(
-          (controller) => {
-            this.#count('GET', endedEarly ? (statusCodeOf(endedEarly) ?? REST_CLIENT_NO_RESPONSE) : 200, target);
-            connection = controller;
-            if (settled) controller.abort();
-          },
-          (error: unknown) => {
-            this.#count('GET', statusCodeOf(error) ?? REST_CLIENT_NO_RESPONSE, target);
-            finish(error);
-          },
-        );
+      const inactivityMs = serverTimeoutSeconds > 0 ? Math.max(WATCH_INACTIVITY_MS, (serverTimeoutSeconds + 30) * 1000) : WATCH_INACTIVITY_MS;
+      const stillActive = (): void => {
+        clearTimeout(inactivity);
+        inactivity = setTimeout(() => finish(), inactivityMs);
+        inactivity.unref();
+      };
+      stillActive();
+      const splitter = new JsonLineSplitter();
+      const deliver = (value: unknown): void => {
+        if (settled) return;
+        const { type, object } = (value ?? {}) as { type?: string; object?: unknown };
+        if (type === 'ERROR') {
+          finish(new KubeStatusError(object as KubeStatus));
+          return;
+        }
+        try {
+          onEvent({ type: type as WatchEventType, object });
+        } catch (error) {
+          finish(error);
+        }
+      };
+      const headers = { Accept: 'application/json', 'User-Agent': this.#userAgent };
+      this.#connection.send({ method: 'GET', url: this.#url(request.path, { ...request.query, watch: true }), headers, signal: connection.signal }, { watch: true }).then(
+        async (answer) => {
+          const status = answer.statusCode ?? 0;
+          this.#count('GET', status, target);
+          if (settled) {
+            answer.destroy();
+            return;
+          }
+          response = answer;
+          if (status !== 200) {
+            const text = await readText(answer).catch(() => '');
+            finish(new KubeHttpError(status, `watch ${request.path} failed`, text));
+            return;
+          }
+          answer.setEncoding('utf8');
+          answer.on('data', (chunk: string) => {
+            stillActive();
+            splitter.push(chunk, deliver);
+          });
+          answer.on('end', () => {
+            splitter.end(deliver);
+            finish();
+          });
+          answer.on('error', (error) => finish(error));
+          // A connection the server cut without ending the stream is a normal end too: resume.
+          answer.on('close', () => finish());
+        },
+        (error: unknown) => {
+          if (settled) return;
+          this.#count('GET', REST_CLIENT_NO_RESPONSE, target);
+          finish(error);
+        },
+      );
     });
   }
-}
-
-function statusCodeOf(error: unknown): number | undefined {
-  if (typeof error !== 'object' || error === null) return undefined;
-  const { statusCode } = error as { statusCode?: unknown };
-  return typeof statusCode === 'number' ? statusCode : undefined;
-}
-
-function isTimeoutError(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { name?: unknown }).name === 'TimeoutError';
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig } from './kube-config.ts';
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import type { Clock } from './clock.ts';
 import { sleep, systemClock } from './clock.ts';

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../../hack/stack/paths.ts';
+import { OPERATOR_NODE_FLAGS } from '../../operator/node-flags.ts';
 import { OPERATOR_IDENTITY } from '../../hack/stack/controller-identity.ts';
 import { operatorEnvironment } from '../../hack/stack/operator-env.ts';
 import { isAlive, startProcess, stopProcess, type TrackedProcess } from '../../hack/stack/processes.ts';
@@ -37,7 +38,7 @@ export function startOperatorProcess(options: OperatorProcessOptions): OperatorP
   const process_ = startProcess({
     name: `operator-${options.label}`,
     command: process.execPath,
-    args: ['--disable-warning=ExperimentalWarning', join(repoRoot, 'operator', 'main.ts')],
+    args: ['--disable-warning=ExperimentalWarning', ...OPERATOR_NODE_FLAGS, join(repoRoot, 'operator', 'main.ts')],
     env: {
       ...operatorEnvironment(env),
       KUBECONFIG: controllerKubeconfig(env.stateDir, OPERATOR_IDENTITY),

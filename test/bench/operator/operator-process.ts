@@ -3,6 +3,7 @@
 import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../../../hack/stack/paths.ts';
+import { OPERATOR_NODE_FLAGS } from '../../../operator/node-flags.ts';
 import { freePorts } from '../../../hack/stack/ports.ts';
 import { isAlive, startProcess, stopProcess, waitUntil } from '../../../hack/stack/processes.ts';
 import type { TrackedProcess } from '../../../hack/stack/processes.ts';
@@ -40,7 +41,10 @@ export async function startBenchOperator(options: BenchOperatorOptions): Promise
     command: process.execPath,
     args: [
       '--disable-warning=ExperimentalWarning',
+      ...OPERATOR_NODE_FLAGS,
       ...(options.heapSnapshotDir ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${options.heapSnapshotDir}`] : []),
+      // To investigate a run, e.g. BENCH_OPERATOR_NODE_FLAGS='--cpu-prof --cpu-prof-dir=/tmp/prof'.
+      ...(process.env.BENCH_OPERATOR_NODE_FLAGS ?? '').split(' ').filter(Boolean),
       join(repoRoot, 'operator', 'main.ts'),
     ],
     env: {

@@ -1,7 +1,7 @@
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Registry } from 'prom-client';
-import { KubeClient, NamespaceResource, REST_CLIENT_CONNECTIONS_OPENED_TOTAL, createResourceClient, createRestClientMetrics, loadKubeConfig } from '../../../operator/runtime/index.ts';
+import { DEFAULT_MAX_REQUEST_CONNECTIONS, KubeClient, NamespaceResource, REST_CLIENT_CONNECTIONS_OPENED_TOTAL, createResourceClient, createRestClientMetrics, loadKubeConfig } from '../../../operator/runtime/index.ts';
 import type { RawWatchEvent } from '../../../operator/runtime/index.ts';
 import { Kubectl } from '../../support/kubectl.ts';
 import { createUniqueNamespace, deleteNamespace } from '../../support/namespaces.ts';
@@ -64,7 +64,7 @@ afterAll(async () => {
 });
 
 describe('Kubernetes connections are kept alive', () => {
-  it('serves 100 requests one after another over one TLS connection, and 10 at a time over at most 10', async () => {
+  it('serves 100 requests one after another over one TLS connection, 10 at a time over at most 10, and 60 at a time over at most the cap', async () => {
     const namespaces = createResourceClient(client, NamespaceResource);
     const before = proxy.opened();
     for (let i = 0; i < 100; i++) await namespaces.get({ name: namespace });
@@ -73,6 +73,10 @@ describe('Kubernetes connections are kept alive', () => {
       await Promise.all(Array.from({ length: 10 }, () => namespaces.get({ name: namespace })));
     }
     expect(proxy.opened() - before).toBeLessThanOrEqual(10);
+    // A burst (Events queued by many reconciles at once) waits for a connection instead of opening one each.
+    await Promise.all(Array.from({ length: 60 }, () => namespaces.get({ name: namespace })));
+    expect(proxy.opened() - before).toBeGreaterThan(1);
+    expect(proxy.opened() - before).toBeLessThanOrEqual(DEFAULT_MAX_REQUEST_CONNECTIONS);
     // The client's counter sees exactly the connections the proxy saw.
     expect(await countedByClient()).toBe(proxy.opened());
   });

@@ -1,0 +1,10 @@
+// The Node/V8 flags of the operator process, decided here for every way it is started: the
+// operator image's ENTRYPOINT (test/integration/deploy/images.test.ts checks it lists these),
+// the e2e and integration operator processes (test/support/operator-process.ts) and the
+// benchmark's (test/bench/operator/operator-process.ts).
+//
+// A 2 MiB young-generation semi-space (Node 24's default grows to 16 MiB each, three of them)
+// keeps short-lived request and reconcile garbage from growing RSS: in the 200-host fixture
+// benchmark peak RSS fell from 320 to ~185 MiB for a few percent more scavenges
+// (test/bench/README.md, "Where the memory goes").
+export const OPERATOR_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=2'];
