@@ -86,9 +86,9 @@ export async function stackUp(options: StackOptions): Promise<StackEnv> {
     const bmcAuth = options.bmcBasicAuth ? defaultBmcCredentials : undefined;
     const systems = emulatedSystems(options.systems);
     const isolatedIndices = [...new Set(options.isolatedBmcSystems ?? [])].sort((a, b) => a - b);
-    const outOfRange = isolatedIndices.filter((index) => !Number.isInteger(index) || index < 0 || index >= systems.length);
     const ipmiIndex = options.isolatedIpmiBmcSystem;
-    if (ipmiIndex !== undefined) outOfRange.push(...[ipmiIndex].filter((index) => !Number.isInteger(index) || index < 0 || index >= systems.length));
+    const outOfRange = [...isolatedIndices, ...(ipmiIndex === undefined ? [] : [ipmiIndex])]
+      .filter((index) => !Number.isInteger(index) || index < 0 || index >= systems.length);
     if (outOfRange.length > 0) throw new Error(`isolated BMC servers ${outOfRange.join(', ')} are not among the ${systems.length} emulated servers`);
     const isolatedSystems = isolatedIndices.map((index) => systems[index]!);
     const sharedSystems = systems.filter((system) => !isolatedSystems.includes(system));
