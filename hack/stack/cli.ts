@@ -53,6 +53,7 @@ try {
     const isolated = env.isolatedBmc?.systems.length ?? 0;
     console.log(`  sushy-emulator   ${env.sushyUrl}   (${env.systems.length - isolated} systems)`);
     if (env.isolatedBmc) console.log(`  ${env.isolatedBmc.component}   ${env.isolatedBmc.url}   (servers ${env.isolatedBmc.systems.join(', ')})`);
+    if (env.isolatedIpmiBmc) console.log(`  ${env.isolatedIpmiBmc.component}   ${env.isolatedIpmiBmc.address}   (server ${env.isolatedIpmiBmc.system})`);
     console.log(`  agent simulator  ${env.agentSimulatorUrl}   (records at /records)`);
     console.log(`  artifacts        ${env.artifactsUrl}`);
     console.log(`  env file: source ${envShellFile(stateDir)}   (json: ${envJsonFile(stateDir)})`);

@@ -119,6 +119,12 @@ power_off = true
 add_ports = all
 hooks = $default_hooks,parse-lldp,local-link-connection,memory,cpu-capabilities,root-device,extra-hardware,physical-network
 
+[ipmi]
+# An IPMI BMC that does not answer (a stopped ipmi-bmc-isolated): give up on a call after about one
+# ipmitool attempt (15 s) instead of retrying for 60 s, so the failure reaches last_error, and an
+# idle node's power sync (4 failed syncs) its power failure maintenance, within about two minutes.
+command_retry_timeout = 15
+
 [redfish]
 # Virtual media ISOs are published under [deploy] http_root/http_url instead of Swift.
 use_swift = false

@@ -29,6 +29,12 @@ export interface StackOptions {
    * `sushy-emulator-isolated`), so stopping it is an outage for them alone. Default: none.
    */
   isolatedBmcSystems?: readonly number[];
+  /**
+   * Index of an emulated server given an IPMI BMC of its own (component `ipmi-bmc-isolated`) in
+   * front of its Redfish system, so stopping that BMC is an IPMI outage for that server alone
+   * while the server (its power, the agent simulator playing it) carries on. Default: none.
+   */
+  isolatedIpmiBmcSystem?: number;
   /** Protect the emulated BMCs with basic auth (what a BareMetalHost's credentials Secret unlocks). */
   bmcBasicAuth: boolean;
   /** Progress lines for a person watching. */
@@ -52,8 +58,8 @@ export async function stackUp(options: StackOptions): Promise<StackEnv> {
   try {
     log('building or reusing kube-apiserver/etcd/kubectl and the Ironic venv');
     const [binaries, venv] = await Promise.all([buildKubeBinaries(), installIronicVenv()]);
-    const [artifactsPort, simulatorPort, sushyPort, ironicPort, ipmiPort, isolatedSushyPort] =
-      (await freePorts(6)) as [number, number, number, number, number, number];
+    const [artifactsPort, simulatorPort, sushyPort, ironicPort, ipmiPort, isolatedSushyPort, isolatedIpmiPort] =
+      (await freePorts(7)) as [number, number, number, number, number, number, number];
 
     log('starting etcd and kube-apiserver');
     const kube = await startKube(stateDir, binaries);
@@ -80,7 +86,9 @@ export async function stackUp(options: StackOptions): Promise<StackEnv> {
     const bmcAuth = options.bmcBasicAuth ? defaultBmcCredentials : undefined;
     const systems = emulatedSystems(options.systems);
     const isolatedIndices = [...new Set(options.isolatedBmcSystems ?? [])].sort((a, b) => a - b);
-    const outOfRange = isolatedIndices.filter((index) => !Number.isInteger(index) || index < 0 || index >= systems.length);
+    const ipmiIndex = options.isolatedIpmiBmcSystem;
+    const outOfRange = [...isolatedIndices, ...(ipmiIndex === undefined ? [] : [ipmiIndex])]
+      .filter((index) => !Number.isInteger(index) || index < 0 || index >= systems.length);
     if (outOfRange.length > 0) throw new Error(`isolated BMC servers ${outOfRange.join(', ')} are not among the ${systems.length} emulated servers`);
     const isolatedSystems = isolatedIndices.map((index) => systems[index]!);
     const sharedSystems = systems.filter((system) => !isolatedSystems.includes(system));
@@ -112,6 +120,15 @@ export async function stackUp(options: StackOptions): Promise<StackEnv> {
     log('starting the IPMI BMC emulator');
     const ipmiBmc = await startIpmiBmc({ stateDir, venv, port: ipmiPort, credentials: bmcAuth ?? defaultBmcCredentials });
     track(ipmiBmc, { kind: 'process' });
+    let isolatedIpmiBmc: StackEnv['isolatedIpmiBmc'];
+    if (ipmiIndex !== undefined) {
+      const system = systems[ipmiIndex]!;
+      log(`starting the isolated IPMI BMC for server ${ipmiIndex}`);
+      const isolated = await startIpmiBmc({ stateDir, venv, port: isolatedIpmiPort, credentials: bmcAuth ?? defaultBmcCredentials,
+        name: 'ipmi-bmc-isolated', redfishSystem: { url: `${bmcUrlOf(system)}/redfish/v1/Systems/${system.uuid}`, credentials: bmcAuth } });
+      track(isolated, { kind: 'process' });
+      isolatedIpmiBmc = { component: isolated.process.name, address: isolated.address, system: ipmiIndex };
+    }
 
     log('starting ironic');
     const ironic = await startIronic({ stateDir, venv, port: ironicPort, artifactsUrl: artifacts.url, artifactsRoot,
@@ -141,6 +158,7 @@ export async function stackUp(options: StackOptions): Promise<StackEnv> {
       baremetal: join(venv, 'bin', 'baremetal'),
       sushyUrl: sushy.url,
       ...(isolatedBmc ? { isolatedBmc } : {}),
+      ...(isolatedIpmiBmc ? { isolatedIpmiBmc } : {}),
       ...(bmcAuth ? { bmcCredentials: bmcAuth } : {}),
       agentSimulatorUrl: simulator.url,
       artifactsUrl: artifacts.url,

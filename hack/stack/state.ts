@@ -57,6 +57,11 @@ export const stackEnvSchema = z.object({
    * component `component`: a test stops it to take those servers' BMCs away and nobody else's.
    */
   isolatedBmc: z.object({ component: z.string(), url: z.string(), systems: z.array(z.number().int()) }).optional(),
+  /**
+   * An IPMI BMC of its own (stack component `component`, at `address`) in front of server
+   * `system`'s Redfish system: a test stops it to take that server's IPMI away and nobody else's.
+   */
+  isolatedIpmiBmc: z.object({ component: z.string(), address: z.string(), system: z.number().int() }).optional(),
   bmcCredentials: credentials.optional(),
   agentSimulatorUrl: z.string(),
   artifactsUrl: z.string(),

@@ -16,6 +16,8 @@ export interface RawIronicNode {
   last_error: string | null;
   maintenance?: boolean;
   maintenance_reason?: string | null;
+  fault?: string | null;
+  inspection_finished_at?: string | null;
 }
 
 const NODE_LOCKED_ATTEMPTS = 30;

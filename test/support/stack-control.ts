@@ -56,3 +56,21 @@ export async function stopIsolatedBmc(): Promise<void> {
 export async function startIsolatedBmc(): Promise<void> {
   await startComponent(testStackDir(), isolatedBmcComponent());
 }
+
+function isolatedIpmiBmcComponent(): string {
+  const isolated = readStackEnv().isolatedIpmiBmc;
+  if (!isolated) throw new Error('the test stack has no isolated IPMI BMC (test-stack.ts ISOLATED_IPMI_BMC_SERVER)');
+  return isolated.component;
+}
+
+/**
+ * The isolated IPMI BMC (ISOLATED_IPMI_BMC_SERVER's alone) goes away until startIsolatedIpmiBmc:
+ * that server's IPMI stops answering, the server itself keeps its power, nobody else is touched.
+ */
+export async function stopIsolatedIpmiBmc(): Promise<void> {
+  await stopComponent(testStackDir(), isolatedIpmiBmcComponent());
+}
+
+export async function startIsolatedIpmiBmc(): Promise<void> {
+  await startComponent(testStackDir(), isolatedIpmiBmcComponent());
+}

@@ -16,12 +16,15 @@ import { installProviderCrds } from './provider-crds.ts';
 // leader election 41-43, provisioning limit 44-48, inspectionMode fast 36, day-2 power fallback,
 // errors and locks 49-51, faults: operator kills 52-59, operator freeze 37, provider kills 60-63, firmware settings
 // and components 64-66; BMC outage 68-69 (their BMC is the isolated sushy-tools, ISOLATED_BMC_SERVERS,
-// which that file stops: an outage for them alone), servicing 70-71,
+// which that file stops: an outage for them alone) and IPMI BMC outage 67 (its IPMI BMC is the
+// isolated one, ISOLATED_IPMI_BMC_SERVER, which ipmi-bmc-outage stops), servicing 70-71,
 // DataImage 72-73, images 74-75, RAID 76-77, PreprovisioningImage 78-79, BMCEventSubscription
-// 80-81; 67 is free.
+// 80-81.
 export const TEST_STACK_SYSTEMS = 82;
 /** Servers whose Redfish BMC is a sushy-tools of their own (the stack's isolated BMC group). */
 export const ISOLATED_BMC_SERVERS: readonly number[] = [68, 69];
+/** The server whose IPMI BMC is one of its own (the stack's isolated IPMI BMC, over its Redfish system). */
+export const ISOLATED_IPMI_BMC_SERVER = 67;
 
 /** A recorded stack a run can use: its env matches today's schema, servers and isolated BMC group. */
 export function reusableTestStack(stateDir: string): boolean {
@@ -29,7 +32,8 @@ export function reusableTestStack(stateDir: string): boolean {
     const state = readState(stateDir);
     const isolated = state?.env.isolatedBmc?.systems ?? [];
     return state !== undefined && state.env.systems.length >= TEST_STACK_SYSTEMS
-      && ISOLATED_BMC_SERVERS.every((index) => isolated.includes(index));
+      && ISOLATED_BMC_SERVERS.every((index) => isolated.includes(index))
+      && state.env.isolatedIpmiBmc?.system === ISOLATED_IPMI_BMC_SERVER;
   } catch {
     return false;
   }
@@ -62,7 +66,8 @@ export async function startTestStack(stateDir: string): Promise<void> {
   // has it cached by the time that file runs. A failed build only warns: that file builds again
   // and reports the error itself.
   const promtool = buildPromtool().catch((error: unknown) => console.warn(`promtool warm-up failed: ${String(error)}`));
-  await stackUp({ stateDir, systems: TEST_STACK_SYSTEMS, isolatedBmcSystems: ISOLATED_BMC_SERVERS, ironicBasicAuth: false, bmcBasicAuth: true });
+  await stackUp({ stateDir, systems: TEST_STACK_SYSTEMS, isolatedBmcSystems: ISOLATED_BMC_SERVERS,
+    isolatedIpmiBmcSystem: ISOLATED_IPMI_BMC_SERVER, ironicBasicAuth: false, bmcBasicAuth: true });
   await prepareTestStack(stateDir);
   await promtool;
   console.log(`\ntest stack up in ${((Date.now() - started) / 1000).toFixed(1)} s (${stateDir})`);

@@ -13,7 +13,12 @@ describe('bmcNotAnswering', () => {
   it('reports a last error that says the BMC could not be reached', () => {
     expect(bmcNotAnswering({ fault: null, maintenance_reason: null, last_error: `Failed to change power state to 'power on'. Error: ${REDFISH_DOWN}` }))
       .toContain('Redfish connection failed');
-    expect(bmcNotAnswering({ fault: null, maintenance_reason: null, last_error: 'IPMI call failed: power status.' })).toBe('IPMI call failed: power status.');
+    // Ironic's ipmitool driver, its IPMI BMC stopped mid-deploy (e2e/faults/ipmi-bmc-outage).
+    const ipmiDown = 'Failed to prepare to deploy: IPMI call failed: power status.';
+    expect(bmcNotAnswering({ fault: null, maintenance_reason: null, last_error: ipmiDown })).toBe(ipmiDown);
+    // Redfish, its BMC stopped before an inspection (e2e/faults/bmc-outage).
+    const inspection = `Inspection clean up failed: unable to power off the node: ${REDFISH_DOWN}`;
+    expect(bmcNotAnswering({ fault: null, maintenance_reason: null, last_error: inspection })).toBe(inspection);
   });
 
   it('says nothing for other errors, other faults or none', () => {

@@ -13,7 +13,7 @@ import {
 
 // The BMC stops answering: the stack's isolated sushy-tools, the Redfish BMC of servers 68 and 69
 // only (test-stack.ts ISOLATED_BMC_SERVERS), is stopped while host `provisioning` (server 68)
-// deploys, and again while both hosts (68 and `spare`, 69) are deleted. No other server's BMC
+// deploys and host `spare` (69) is asked to inspect, and again while both hosts are deleted. No other server's BMC
 // goes away, so this file runs side by side with the others.
 const env = readStackEnv();
 const kubectl = new Kubectl(env);
@@ -72,7 +72,7 @@ afterAll(async () => {
 }, minutes(6));
 
 describe('a BMC that stops answering', () => {
-  it('mid-provisioning: the host says its BMC is not answering, then provisions once the BMC is back', async () => {
+  it('mid-provisioning and mid-inspection: each host says its BMC is not answering, then provisions or is inspected once the BMC is back', async () => {
     await Promise.all(HOST_NAMES.map((name) =>
       waitForHost(kubectl, namespace, name, inState('available'), { timeoutMs: minutes(4), failOnError: true })));
     const nodeUuid = (await nodeOf('provisioning'))!;
@@ -82,12 +82,23 @@ describe('a BMC that stops answering', () => {
     await waitFor(async () => ((await ironic.node(nodeUuid)).provision_state === 'deploying' ? true : undefined),
       { timeoutMs: minutes(3), intervalMs: 250, what: 'Ironic to start deploying' });
 
+    const spareNode = (await nodeOf('spare'))!;
     const bmc = new URL(SERVERS.provisioning.bmcUrl).host;
-    const failing = await withBmcDown(async () => {
-      const host = await waitForHost(kubectl, namespace, 'provisioning', (candidate) => manageable(candidate)?.reason === 'PowerFailure',
-        { timeoutMs: minutes(4) });
-      const events = await hostEvents(kubectl, namespace, 'provisioning');
-      return { host, events, node: await ironic.node(nodeUuid) };
+    const notAnswering = (candidate: Host) => manageable(candidate)?.reason === 'PowerFailure';
+    const [failing, failingInspection] = await withBmcDown(async () => {
+      // The spare host is asked to inspect while its BMC is gone: Ironic cannot power it on.
+      await kubectl.ok(['annotate', '--overwrite', 'bmh', 'spare', '-n', namespace, 'inspect.metal3.io=']);
+      return Promise.all([
+        (async () => {
+          const host = await waitForHost(kubectl, namespace, 'provisioning', notAnswering, { timeoutMs: minutes(4) });
+          return { host, events: await hostEvents(kubectl, namespace, 'provisioning'), node: await ironic.node(nodeUuid) };
+        })(),
+        (async () => {
+          const host = await waitForHost(kubectl, namespace, 'spare', (candidate) => inState('inspecting')(candidate) && notAnswering(candidate),
+            { timeoutMs: minutes(4) });
+          return { host, events: await hostEvents(kubectl, namespace, 'spare'), node: await ironic.node(spareNode) };
+        })(),
+      ]);
     });
     // What a user reads while the BMC is down: the BMC (its address) does not answer, in the
     // status (Manageable False, PowerFailure) and a Warning event; Ironic said the same.
@@ -97,6 +108,12 @@ describe('a BMC that stops answering', () => {
     expect(manageable(failing.host)?.message).toContain(bmc);
     expect(failing.events.some((event) => event.startsWith('BMCNotAnswering: the BMC is not answering') && event.includes(bmc))).toBe(true);
     expect(JSON.stringify(failing)).not.toContain(env.bmcCredentials!.password);
+    // The inspection the BMC outage interrupted says the same, and Ironic failed it for that reason.
+    expect(failingInspection.node.last_error ?? failingInspection.node.maintenance_reason).toContain(bmc);
+    expect(manageable(failingInspection.host)?.message).toMatch(/^the BMC is not answering: /);
+    expect(failingInspection.events.some((event) => event.startsWith('BMCNotAnswering: the BMC is not answering') && event.includes(bmc)))
+      .toBe(true);
+    expect(JSON.stringify(failingInspection)).not.toContain(env.bmcCredentials!.password);
 
     // Back: the host provisions, and the status and events say the BMC answers again.
     const provisioned = await waitForHost(kubectl, namespace, 'provisioning', healthy('provisioned'), { timeoutMs: minutes(8) });
@@ -107,8 +124,16 @@ describe('a BMC that stops answering', () => {
     const server = recordsSince(await serverRecords(env, SERVERS.provisioning.uuid), baselines.get('provisioning')!);
     expect(server.imageWrites.at(-1)).toEqual(expect.objectContaining({ nodeUuid, outcome: 'written' }));
     expect(await hostEvents(kubectl, namespace, 'provisioning')).toContain('BMCAnswering: the BMC is answering again');
-    // The host that only sat through the outage is where it was, with no error either.
-    await waitForHost(kubectl, namespace, 'spare', healthy('available'), { timeoutMs: minutes(2) });
+    // Back: the spare host is inspected once (the agent simulator's record, Ironic's inventory)
+    // and available with no error, its node out of maintenance and without an error.
+    const inspected = await waitForHost(kubectl, namespace, 'spare', healthy('available'), { timeoutMs: minutes(4) });
+    expect(inspected.status?.provisioning?.ID).toBe(spareNode);
+    const spare = recordsSince(await serverRecords(env, SERVERS.spare.uuid), baselines.get('spare')!);
+    expect(spare.inspections).toEqual([expect.objectContaining({ nodeUuid: spareNode, accepted: true })]);
+    const spareIronic = await ironic.node(spareNode);
+    expect([spareIronic.maintenance, spareIronic.last_error ?? null, spareIronic.fault ?? null]).toEqual([false, null, null]);
+    expect(spareIronic.inspection_finished_at).toEqual(expect.any(String));
+    expect(await hostEvents(kubectl, namespace, 'spare')).toContain('BMCAnswering: the BMC is answering again');
   }, minutes(14));
 
   it('deletes both hosts while the BMC is down again, and Ironic keeps no node of theirs', async () => {
