@@ -69,6 +69,13 @@ describe('KubeConfig', () => {
       .toThrow('/home/me/.kube/config: user "cloud" uses exec credentials, which this client does not support; use a token, a token file or a client certificate');
   });
 
+  it('names the malformed field of a kubeconfig it cannot read', () => {
+    const kubeConfig = new KubeConfig();
+    expect(() => kubeConfig.loadFromString('clusters: {name: a}', { source: 'kc' })).toThrow(/^kc: clusters: .*array/);
+    expect(() => kubeConfig.loadFromString('users: [{user: {token: t}}]', { source: 'kc' })).toThrow(/^kc: users\.0\.name: /);
+    expect(() => kubeConfig.loadFromString('clusters: [{name: a, cluster: {server: 6443}}]', { source: 'kc' })).toThrow(/^kc: clusters\.0\.cluster\.server: /);
+  });
+
   it('builds the in-cluster configuration from the ServiceAccount files and the service environment', () => {
     const dir = mkdtempSync(join(tmpdir(), 'kube-config-sa-'));
     writeFileSync(join(dir, 'namespace'), 'baremetal-operator-system\n');

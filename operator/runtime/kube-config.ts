@@ -5,6 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join } from 'node:path';
 import { parse } from 'yaml';
+import { z } from 'zod';
 
 export interface KubeCluster {
   name: string;
@@ -40,36 +41,57 @@ export interface KubeContext {
 const SERVICE_ACCOUNT_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';
 const IN_CLUSTER_NAME = 'inCluster';
 
-type YamlRecord = Record<string, unknown>;
+// The fields read, checked at the boundary; anything else in the file is left alone.
+const text = z.string().optional();
+const clusterBody = z.looseObject({
+  server: text,
+  'certificate-authority-data': text,
+  'certificate-authority': text,
+  'insecure-skip-tls-verify': z.boolean().optional(),
+  'tls-server-name': text,
+});
+const userBody = z.looseObject({
+  'client-certificate-data': text,
+  'client-certificate': text,
+  'client-key-data': text,
+  'client-key': text,
+  token: text,
+  tokenFile: text,
+  username: text,
+  password: text,
+  exec: z.unknown().optional(),
+  'auth-provider': z.unknown().optional(),
+});
+const contextBody = z.looseObject({ cluster: text, user: text, namespace: text });
+const listOf = <T extends z.ZodType>(entry: T) => z.array(entry).nullish().transform((entries) => entries ?? []);
+const entryName = z.string().min(1);
+const kubeConfigDocument = z.looseObject({
+  clusters: listOf(z.looseObject({ name: entryName, cluster: clusterBody.nullish() })),
+  users: listOf(z.looseObject({ name: entryName, user: userBody.nullish() })),
+  contexts: listOf(z.looseObject({ name: entryName, context: contextBody.nullish() })),
+  'current-context': z.string().nullish(),
+});
 
-function record(value: unknown): YamlRecord {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as YamlRecord) : {};
-}
+/** Empty strings count as absent, as client-go reads them. */
+const given = (value: string | undefined): string | undefined => (value === '' ? undefined : value);
 
-function text(value: unknown): string | undefined {
-  return typeof value === 'string' && value !== '' ? value : undefined;
-}
-
-function decoded(value: unknown): string | undefined {
-  const encoded = text(value);
+function decoded(value: string | undefined): string | undefined {
+  const encoded = given(value);
   return encoded === undefined ? undefined : Buffer.from(encoded, 'base64').toString('utf8');
 }
 
 /** Paths in a kubeconfig file are relative to that file, as kubectl reads them. */
-function resolvedPath(value: unknown, baseDir: string | undefined): string | undefined {
-  const path = text(value);
+function resolvedPath(value: string | undefined, baseDir: string | undefined): string | undefined {
+  const path = given(value);
   if (path === undefined || baseDir === undefined || isAbsolute(path)) return path;
   return join(baseDir, path);
 }
 
-function named(entries: unknown, kind: string): Array<{ name: string; body: YamlRecord }> {
-  if (entries === undefined || entries === null) return [];
-  if (!Array.isArray(entries)) throw new Error(`kubeconfig: "${kind}" must be a list`);
-  return entries.map((entry, index) => {
-    const name = text(record(entry).name);
-    if (!name) throw new Error(`kubeconfig: ${kind}[${index}] has no name`);
-    return { name, body: record(record(entry)[kind.slice(0, -1)]) };
-  });
+function parseDocument(yamlText: string, source: string): z.infer<typeof kubeConfigDocument> {
+  const result = kubeConfigDocument.safeParse(parse(yamlText) ?? {});
+  if (result.success) return result.data;
+  const issue = result.error.issues[0]!;
+  throw new Error(`${source}: ${issue.path.join('.') || 'the document'}: ${issue.message}`);
 }
 
 /** The subset of a kubeconfig the runtime uses; exec and auth-provider credentials are refused by name. */
@@ -84,18 +106,22 @@ export class KubeConfig {
   }
 
   loadFromString(yamlText: string, options: { baseDir?: string; source?: string } = {}): void {
-    const document = record(parse(yamlText));
     const source = options.source ?? 'kubeconfig';
-    this.clusters = named(document.clusters, 'clusters').map(({ name, body }) => ({
-      name,
-      server: text(body.server) ?? '',
-      ...optional('caData', decoded(body['certificate-authority-data'])),
-      ...optional('caFile', resolvedPath(body['certificate-authority'], options.baseDir)),
-      ...optional('skipTLSVerify', body['insecure-skip-tls-verify'] === true ? true : undefined),
-      ...optional('tlsServerName', text(body['tls-server-name'])),
-    }));
-    this.users = named(document.users, 'users').map(({ name, body }) => {
-      for (const unsupported of ['exec', 'auth-provider']) {
+    const document = parseDocument(yamlText, source);
+    this.clusters = document.clusters.map(({ name, cluster }) => {
+      const body = cluster ?? {};
+      return {
+        name,
+        server: given(body.server) ?? '',
+        ...optional('caData', decoded(body['certificate-authority-data'])),
+        ...optional('caFile', resolvedPath(body['certificate-authority'], options.baseDir)),
+        ...optional('skipTLSVerify', body['insecure-skip-tls-verify'] === true ? true : undefined),
+        ...optional('tlsServerName', given(body['tls-server-name'])),
+      };
+    });
+    this.users = document.users.map(({ name, user }) => {
+      const body = user ?? {};
+      for (const unsupported of ['exec', 'auth-provider'] as const) {
         if (body[unsupported] !== undefined) {
           throw new Error(`${source}: user "${name}" uses ${unsupported} credentials, which this client does not support; use a token, a token file or a client certificate`);
         }
@@ -106,19 +132,17 @@ export class KubeConfig {
         ...optional('certFile', resolvedPath(body['client-certificate'], options.baseDir)),
         ...optional('keyData', decoded(body['client-key-data'])),
         ...optional('keyFile', resolvedPath(body['client-key'], options.baseDir)),
-        ...optional('token', text(body.token)),
+        ...optional('token', given(body.token)),
         ...optional('tokenFile', resolvedPath(body.tokenFile, options.baseDir)),
-        ...optional('username', text(body.username)),
-        ...optional('password', text(body.password)),
+        ...optional('username', given(body.username)),
+        ...optional('password', given(body.password)),
       };
     });
-    this.contexts = named(document.contexts, 'contexts').map(({ name, body }) => ({
-      name,
-      cluster: text(body.cluster) ?? '',
-      user: text(body.user) ?? '',
-      ...optional('namespace', text(body.namespace)),
-    }));
-    this.currentContext = text(document['current-context']) ?? '';
+    this.contexts = document.contexts.map(({ name, context }) => {
+      const body = context ?? {};
+      return { name, cluster: given(body.cluster) ?? '', user: given(body.user) ?? '', ...optional('namespace', given(body.namespace)) };
+    });
+    this.currentContext = document['current-context'] ?? '';
   }
 
   /** The ServiceAccount a pod runs as, as client-go's rest.InClusterConfig reads it. */
