@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { resolve } from 'node:path';
 import { z } from 'zod';
 import { defaultStateDir } from './paths.ts';
 import { envJsonFile, envShellFile } from './state.ts';
@@ -36,7 +37,8 @@ if (!systems.success) {
   console.error(`invalid --systems ${values.systems}: a whole number from 1 to 500`);
   process.exit(2);
 }
-const stateDir = values['state-dir'] ?? defaultStateDir();
+// Absolute: the kubeconfig and env files written under it name paths kubectl reads from elsewhere.
+const stateDir = resolve(values['state-dir'] ?? defaultStateDir());
 const [command, argument] = positionals;
 
 try {
