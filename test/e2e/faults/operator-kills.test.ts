@@ -14,21 +14,23 @@ import { seededRandom } from './seeded-random.ts';
 import { StatusWatch } from './status-watch.ts';
 
 // N hosts through register, inspect, provision, deprovision and delete while the operator is
-// SIGKILLed at random moments and started again. Servers 52-59 are this file's: 4 hosts and 5
-// kills in CI, 8 hosts and 20 kills with METAL3_TS_FAULTS_SCALE=large (60-63 are provider-kills').
+// SIGKILLed at random moments and started again. Servers 52-59 and 82-93 are this file's: 4 hosts
+// (52-55) and 5 kills in CI, 20 hosts (52-59, then 82-93) and 20 kills with
+// METAL3_TS_FAULTS_SCALE=large (60-63 are provider-kills').
 // Throughout, Ironic's node list and the hosts' status are sampled; at the end the agent
 // simulator's records say what each server went through.
 const env = readStackEnv();
 const kubectl = new Kubectl(env);
 const minutes = (n: number) => n * 60_000;
-const FIRST_SERVER = 52;
-const HOSTS = byFaultScale({ small: 4, large: 8 });
+const serversFromTo = (first: number, last: number) => Array.from({ length: last - first + 1 }, (_, index) => first + index);
+const SERVERS = [...serversFromTo(52, 59), ...serversFromTo(82, 93)];
+const HOSTS = byFaultScale({ small: 4, large: 20 });
 const KILLS = byFaultScale({ small: 5, large: 20 });
 const random = seededRandom();
 // Distinctive, so the secret scan below (and the suite's, which reads this literal) can find it.
 const USER_DATA = '#cloud-config\n# operator-kills user data 5d1f\n';
 const image = env.images[0]!;
-const servers = Array.from({ length: HOSTS }, (_, index) => ({ name: `killed-${index}`, system: env.systems[FIRST_SERVER + index]! }));
+const servers = SERVERS.slice(0, HOSTS).map((server, index) => ({ name: `killed-${index}`, system: env.systems[server]! }));
 // Kills per phase: most where the operator does most (registration to provisioned), some in
 // deprovisioning, at least one while hosts are deleted.
 const killPlan = { provision: Math.ceil(KILLS / 2), deprovision: Math.floor((KILLS - 1) / 2) || 0, delete: 0 };
