@@ -8,6 +8,7 @@ export const EXCLUSIVE_FILES: readonly { path: string; why: string }[] = [
   { path: 'test/e2e/baremetalhost/ironic-outage.test.ts', why: 'stops and restarts Ironic (an outage for every host)' },
   { path: 'test/e2e/baremetalhost/day2-ironic-db-loss.test.ts', why: "stops Ironic and empties its database under everyone's nodes" },
   { path: 'test/integration/runtime/controller.test.ts', why: "restarts the kube-apiserver (every process's watches break)" },
+  { path: 'test/integration/runtime/apiserver-restart.test.ts', why: 'stops the kube-apiserver under a leader-elected manager (every watch and Lease renewal through it fails meanwhile)' },
   { path: 'test/integration/runtime/etcd-restart.test.ts', why: 'restarts etcd under the API servers (every watch and Lease renewal fails meanwhile)' },
   { path: 'test/integration/runtime/leader-election.test.ts', why: '4 s Leases: renewals must land on time, which a loaded machine does not promise' },
   { path: 'test/integration/stack/up-down.test.ts', why: 'brings whole stacks of its own up and down' },

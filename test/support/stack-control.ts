@@ -1,4 +1,5 @@
 import { restartComponent, startComponent, stopComponent } from '../../hack/stack/stack.ts';
+import { startApiServerPeer as startPeer, stopApiServerPeer as stopPeer, type ApiServerPeer } from '../../hack/stack/api-server-peer.ts';
 import { readStackEnv } from './stack-env.ts';
 import { testStackDir } from './test-stack-dir.ts';
 
@@ -73,4 +74,25 @@ export async function stopIsolatedIpmiBmc(): Promise<void> {
 
 export async function startIsolatedIpmiBmc(): Promise<void> {
   await startComponent(testStackDir(), isolatedIpmiBmcComponent());
+}
+
+/**
+ * A second API server on the stack's etcd (an HA control plane's other member), for writing
+ * while the stack's own API server is stopped; stopApiServerPeer ends it.
+ */
+export async function startApiServerPeer(): Promise<ApiServerPeer> {
+  return startPeer(testStackDir());
+}
+
+export async function stopApiServerPeer(): Promise<void> {
+  await stopPeer(testStackDir());
+}
+
+/** The stack's API server goes away (etcd and everything else kept) until startKubeApiServer. */
+export async function stopKubeApiServer(): Promise<void> {
+  await stopComponent(testStackDir(), 'kube-apiserver');
+}
+
+export async function startKubeApiServer(): Promise<void> {
+  await startComponent(testStackDir(), 'kube-apiserver');
 }
