@@ -83,6 +83,7 @@ export class IronicAccessWatch {
       detachDataImage: (o) => guard(() => provisioner.detachDataImage(o)),
       addEventSubscription: (o) => guard(() => provisioner.addEventSubscription(o)),
       removeEventSubscription: (o) => guard(() => provisioner.removeEventSubscription(o)),
+      nodeDigests: () => guard(() => provisioner.nodeDigests()),
       delete: (o) => guard(() => provisioner.delete(o)),
       detach: (o) => guard(() => provisioner.detach(o)),
       // Read from what earlier calls fetched: no request to Ironic, nothing to watch.

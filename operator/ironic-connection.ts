@@ -76,6 +76,7 @@ export function lazyProvisioner(connect: () => Promise<Provisioner>): Provisione
     removeEventSubscription: async (o) => (await ready()).removeEventSubscription(o),
     health: (o) => connected?.health(o),
     bmcProblem: (o) => connected?.bmcProblem(o),
+    nodeDigests: async () => (await ready()).nodeDigests(),
     delete: async (o) => (await ready()).delete(o),
     detach: async (o) => (await ready()).detach(o),
   };
@@ -109,6 +110,7 @@ export function guardTestOnlyBMC(provisioner: Provisioner, options: { allowFakeH
     removeEventSubscription: (o) => provisioner.removeEventSubscription(o),
     health: (o) => provisioner.health(o),
     bmcProblem: (o) => provisioner.bmcProblem(o),
+    nodeDigests: () => provisioner.nodeDigests(),
     delete: (o) => provisioner.delete(o),
     detach: (o) => provisioner.detach(o),
   };

@@ -246,9 +246,8 @@ export interface Provisioner {
    * What every node looks like now, in one look (a node list, not a request per host): a digest
    * per node id of what a host at rest mirrors (power, provisioning state, maintenance, fault,
    * last error, health). Hosts at rest are not polled; a changed digest is what wakes one.
-   * Optional: a back end without it leaves such hosts to their resync.
    */
-  nodeDigests?(): Promise<ReadonlyMap<string, string>>;
+  nodeDigests(): Promise<ReadonlyMap<string, string>>;
   /** Remove the node from the back end. Done when it is gone; a missing node counts as done. */
   delete(options: DeleteOptions): Promise<ProvisionerResult>;
   /** Remove the node without deprovisioning (the detached annotation). */

@@ -136,15 +136,13 @@ export function setupBareMetalHostController(manager: Manager, options: BareMeta
   if (options.preprovisioningImages) builder.owns(PreprovisioningImageResource);
   const controller = builder.complete(reconciler);
   const { provisioner } = options;
-  if (provisioner.nodeDigests) {
-    manager.add(new AtRestSweep({
-      nodeDigests: () => provisioner.nodeDigests!(),
-      hosts: hostCache,
-      wake: (host) => controller.enqueue(host),
-      intervalMs: DELAYS.atRestSweepMs,
-      clock: manager.clock,
-      log: manager.logger.child({ component: 'node-sweep' }),
-    }));
-  }
+  manager.add(new AtRestSweep({
+    nodeDigests: () => provisioner.nodeDigests(),
+    hosts: hostCache,
+    wake: (host) => controller.enqueue(host),
+    intervalMs: DELAYS.atRestSweepMs,
+    clock: manager.clock,
+    log: manager.logger.child({ component: 'node-sweep' }),
+  }));
   return controller;
 }

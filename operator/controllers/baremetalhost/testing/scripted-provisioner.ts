@@ -259,6 +259,11 @@ export class ScriptedProvisioner implements Provisioner {
     return this.nodes.get(keyOf(options.host))?.bmcProblem;
   }
 
+  /** What a host at rest mirrors of each node, keyed by node id. */
+  async nodeDigests(): Promise<ReadonlyMap<string, string>> {
+    return new Map([...this.nodes.values()].map((node) => [node.id, JSON.stringify([node.poweredOn, node.health, node.bmcProblem])]));
+  }
+
   async delete(options: DeleteOptions): Promise<ProvisionerResult> {
     const scripted = this.#scripted<undefined>('delete', options);
     if (scripted) return scripted;
