@@ -156,9 +156,9 @@ describe('day-2 power of provisioned hosts, on the emulated hardware', () => {
     await waitFor(async () => ((await ironic.node(node.uuid)).power_state === 'power on' ? true : undefined), { timeoutMs: minutes(1), what: 'Ironic to see the node on' });
     expect((await powerChangeMetrics('power')).on - powerChangesBefore.on).toBe(1);
     expect(await reconciles('power')).toBeGreaterThan(reconcilesBefore);
-    const host = await getHost(kubectl, namespace, 'power');
-    expect({ generation: await generationOf(), poweredOn: host?.status?.poweredOn, state: host?.status?.provisioning?.state })
-      .toEqual({ generation, poweredOn: true, state: 'provisioned' });
+    // The status catches up once the power on is done.
+    const host = await waitForHost(kubectl, namespace, 'power', (found) => found.status?.poweredOn === true, { timeoutMs: minutes(1), failOnError: true });
+    expect({ generation: await generationOf(), state: host.status?.provisioning?.state }).toEqual({ generation, state: 'provisioned' });
   }, minutes(6));
 
   it('reboot.metal3.io power-cycles the server once, softly, and is removed', async () => {
