@@ -44,10 +44,13 @@ export class AtRestSweep implements Runnable {
       if (!nodeId) continue;
       const key = objectKey(host);
       present.add(key);
-      const digest = digests.get(nodeId) ?? `${ABSENT} ${nodeId}`;
+      const absent = !digests.has(nodeId);
+      const digest = absent ? `${ABSENT} ${nodeId}` : digests.get(nodeId)!;
       const before = this.#seen.get(key);
       this.#seen.set(key, digest);
-      if (before !== undefined && before !== digest) {
+      // A node gone is out of step at first sight too (Ironic may have lost it before any look
+      // succeeded); any other first sight is the baseline, the host having read its node itself.
+      if (before === undefined ? absent : before !== digest) {
         this.#options.wake(objectName(host));
         woken += 1;
       }
@@ -57,8 +60,9 @@ export class AtRestSweep implements Runnable {
   }
 
   async start(signal: AbortSignal): Promise<void> {
-    while (!signal.aborted) {
-      await this.#sleep(signal);
+    // The first look right away, so a change soon after start-up has a baseline to differ from.
+    for (let first = true; !signal.aborted; first = false) {
+      if (!first) await this.#sleep(signal);
       if (signal.aborted) return;
       try {
         const woken = await this.sweep();
