@@ -1,5 +1,6 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, it, expect, afterEach, beforeAll, afterAll } from '@jest/globals';
-import nock from 'nock';
 import { Registry } from 'prom-client';
 import { KubeClient } from './kube-client.ts';
 import { KubeConfig } from './kube-config.ts';
@@ -9,13 +10,59 @@ import { createResourceClient } from './resource-client.ts';
 import { REST_CLIENT_REQUESTS_BY_RESOURCE_TOTAL, REST_CLIENT_REQUESTS_TOTAL, createRestClientMetrics } from './rest-client-metrics.ts';
 import type { ResourceType } from './kube-object.ts';
 
-// nock intercepts node:http(s): nothing leaves the process.
-const SERVER = 'https://kube.test:6443';
+// A scripted HTTP server on loopback answers each expected request once, in any order; anything
+// unexpected gets a 500 naming it. Every answer closes its connection, so no socket is reused.
+interface Expected {
+  method: string;
+  path: string;
+  /** Exact query; undefined accepts any. */
+  query?: Record<string, string>;
+  reply: { status: number; body?: unknown } | 'reset';
+}
+
+interface Received {
+  method: string;
+  path: string;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+const expected: Expected[] = [];
+const received: Received[] = [];
+const server = createServer((request, response) => {
+  const chunks: Buffer[] = [];
+  request.on('data', (chunk: Buffer) => chunks.push(chunk));
+  request.on('end', () => {
+    const url = new URL(request.url ?? '/', 'http://x');
+    const query = Object.fromEntries(url.searchParams);
+    received.push({ method: request.method ?? '', path: url.pathname, headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
+    const index = expected.findIndex((e) => e.method === request.method && e.path === url.pathname
+      && (e.query === undefined || JSON.stringify(Object.entries(e.query).sort()) === JSON.stringify(Object.entries(query).sort())));
+    if (index < 0) {
+      response.writeHead(500, { connection: 'close' }).end(`unexpected ${request.method} ${request.url}`);
+      return;
+    }
+    const [{ reply }] = expected.splice(index, 1) as [Expected];
+    if (reply === 'reset') {
+      request.socket.destroy();
+      return;
+    }
+    const body = reply.body === undefined ? '' : typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
+    response.writeHead(reply.status, { connection: 'close', 'content-type': 'application/json' }).end(body);
+  });
+});
+let serverUrl = '';
+let serverHost = '';
+
+function expectRequest(request: Expected): void {
+  expected.push(request);
+}
+
 const Toy: ResourceType = { group: 'example.com', version: 'v1', kind: 'Toy', plural: 'toys', namespaced: true };
 
 function client(options: ConstructorParameters<typeof KubeClient>[1] = {}): KubeClient {
   const kubeConfig = new KubeConfig();
-  kubeConfig.clusters = [{ name: 'c', server: SERVER, skipTLSVerify: true }];
+  kubeConfig.clusters = [{ name: 'c', server: serverUrl }];
   kubeConfig.users = [{ name: 'u', token: 'secret-token' }];
   kubeConfig.contexts = [{ name: 'x', cluster: 'c', user: 'u' }];
   kubeConfig.currentContext = 'x';
@@ -27,30 +74,39 @@ async function requestCounts(registry: Registry): Promise<Record<string, number>
   return Object.fromEntries((metric?.values ?? []).map((v) => [`${v.labels.method} ${v.labels.code} ${v.labels.host}`, v.value]));
 }
 
-beforeAll(() => nock.disableNetConnect());
-afterEach(() => nock.cleanAll());
-afterAll(() => {
-  nock.enableNetConnect();
-  nock.restore();
+beforeAll(async () => {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  serverHost = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+  serverUrl = `http://${serverHost}`;
+});
+afterEach(() => {
+  expected.length = 0;
+  received.length = 0;
+});
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
 });
 
 describe('KubeClient', () => {
   it('sends patches with their own content type, auth and the field manager, and keeps unknown fields', async () => {
-    const scope = nock(SERVER, { reqheaders: { authorization: 'Bearer secret-token', 'content-type': 'application/merge-patch+json' } })
-      .patch('/apis/example.com/v1/namespaces/ns/toys/t/status', { status: { 'x-custom': true } })
-      .query({ fieldManager: 'toy-controller' })
-      .reply(200, { apiVersion: 'example.com/v1', kind: 'Toy', metadata: { name: 't', creationTimestamp: '2026-01-01T00:00:00Z' }, status: { 'x-custom': true } });
+    expectRequest({
+      method: 'PATCH', path: '/apis/example.com/v1/namespaces/ns/toys/t/status', query: { fieldManager: 'toy-controller' },
+      reply: { status: 200, body: { apiVersion: 'example.com/v1', kind: 'Toy', metadata: { name: 't', creationTimestamp: '2026-01-01T00:00:00Z' }, status: { 'x-custom': true } } },
+    });
     const toys = createResourceClient(client(), Toy, { fieldManager: 'toy-controller' });
     const result = await toys.patch({ namespace: 'ns', name: 't' }, { status: { 'x-custom': true } }, { type: 'merge', subresource: 'status' });
     expect(result.status).toEqual({ 'x-custom': true });
     expect(result.metadata.creationTimestamp).toBe('2026-01-01T00:00:00Z');
-    scope.done();
+    expect(expected).toEqual([]);
+    expect(received.map(({ headers, body }) => ({ authorization: headers.authorization, contentType: headers['content-type'], body: JSON.parse(body) })))
+      .toEqual([{ authorization: 'Bearer secret-token', contentType: 'application/merge-patch+json', body: { status: { 'x-custom': true } } }]);
   });
 
   it('throws ApiException-shaped errors that toKubeError understands', async () => {
-    nock(SERVER)
-      .put('/apis/example.com/v1/namespaces/ns/toys/t')
-      .reply(409, { kind: 'Status', code: 409, reason: 'Conflict', message: 'the object has been modified' });
+    expectRequest({
+      method: 'PUT', path: '/apis/example.com/v1/namespaces/ns/toys/t',
+      reply: { status: 409, body: { kind: 'Status', code: 409, reason: 'Conflict', message: 'the object has been modified' } },
+    });
     const toys = createResourceClient(client(), Toy);
     const error = await toys.replace({ metadata: { name: 't', namespace: 'ns', resourceVersion: '1' } }).catch((e: unknown) => e);
     expect(isConflict(error)).toBe(true);
@@ -63,10 +119,10 @@ describe('KubeClient', () => {
       { type: 'BOOKMARK', object: { metadata: { resourceVersion: '6' } } },
       { type: 'ERROR', object: { kind: 'Status', code: 410, reason: 'Expired', message: 'too old resource version' } },
     ];
-    nock(SERVER)
-      .get('/apis/example.com/v1/namespaces/ns/toys')
-      .query({ watch: 'true', resourceVersion: '4', allowWatchBookmarks: 'true' })
-      .reply(200, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    expectRequest({
+      method: 'GET', path: '/apis/example.com/v1/namespaces/ns/toys', query: { watch: 'true', resourceVersion: '4', allowWatchBookmarks: 'true' },
+      reply: { status: 200, body: lines.map((l) => JSON.stringify(l)).join('\n') + '\n' },
+    });
     const events: RawWatchEvent[] = [];
     const toys = createResourceClient(client(), Toy);
     const error = await toys
@@ -79,10 +135,10 @@ describe('KubeClient', () => {
   });
 
   it('resolves when the server ends the watch cleanly', async () => {
-    nock(SERVER)
-      .get('/apis/example.com/v1/namespaces/ns/toys')
-      .query(true)
-      .reply(200, JSON.stringify({ type: 'MODIFIED', object: { metadata: { name: 'a' } } }) + '\n');
+    expectRequest({
+      method: 'GET', path: '/apis/example.com/v1/namespaces/ns/toys',
+      reply: { status: 200, body: JSON.stringify({ type: 'MODIFIED', object: { metadata: { name: 'a' } } }) + '\n' },
+    });
     const events: RawWatchEvent[] = [];
     await createResourceClient(client(), Toy).watch({ namespace: 'ns', signal: new AbortController().signal }, (e) => events.push(e));
     expect(events).toHaveLength(1);
@@ -92,21 +148,21 @@ describe('KubeClient', () => {
     const registry = new Registry();
     const kube = client({ metrics: createRestClientMetrics(registry) });
     const toys = createResourceClient(kube, Toy);
-    nock(SERVER).get('/apis/example.com/v1/namespaces/ns/toys/a').reply(200, { metadata: { name: 'a' } });
-    nock(SERVER).get('/apis/example.com/v1/namespaces/ns/toys/b').reply(404, { kind: 'Status', code: 404, reason: 'NotFound' });
-    nock(SERVER).delete('/apis/example.com/v1/namespaces/ns/toys/a').replyWithError('connection reset');
-    nock(SERVER).get('/apis/example.com/v1/namespaces/ns/toys').query(true).reply(200, '');
-    nock(SERVER).get('/apis/example.com/v1/namespaces/ns/toys').query(true).reply(403, { kind: 'Status', code: 403 });
+    expectRequest({ method: 'GET', path: '/apis/example.com/v1/namespaces/ns/toys/a', reply: { status: 200, body: { metadata: { name: 'a' } } } });
+    expectRequest({ method: 'GET', path: '/apis/example.com/v1/namespaces/ns/toys/b', reply: { status: 404, body: { kind: 'Status', code: 404, reason: 'NotFound' } } });
+    expectRequest({ method: 'DELETE', path: '/apis/example.com/v1/namespaces/ns/toys/a', reply: 'reset' });
+    expectRequest({ method: 'GET', path: '/apis/example.com/v1/namespaces/ns/toys', reply: { status: 200 } });
+    expectRequest({ method: 'GET', path: '/apis/example.com/v1/namespaces/ns/toys', reply: { status: 403, body: { kind: 'Status', code: 403 } } });
     await toys.get({ namespace: 'ns', name: 'a' });
     await toys.get({ namespace: 'ns', name: 'b' }).catch(() => undefined);
     await toys.delete({ namespace: 'ns', name: 'a' }).catch(() => undefined);
     await toys.watch({ namespace: 'ns', signal: new AbortController().signal }, () => undefined);
     await toys.watch({ namespace: 'ns', signal: new AbortController().signal }, () => undefined).catch(() => undefined);
     expect(await requestCounts(registry)).toEqual({
-      'GET 200 kube.test:6443': 2,
-      'GET 404 kube.test:6443': 1,
-      'DELETE <error> kube.test:6443': 1,
-      'GET 403 kube.test:6443': 1,
+      [`GET 200 ${serverHost}`]: 2,
+      [`GET 404 ${serverHost}`]: 1,
+      [`DELETE <error> ${serverHost}`]: 1,
+      [`GET 403 ${serverHost}`]: 1,
     });
     const byResource = await registry.getSingleMetric(REST_CLIENT_REQUESTS_BY_RESOURCE_TOTAL)?.get();
     expect(Object.fromEntries((byResource?.values ?? []).map((v) => [`${v.labels.verb} ${v.labels.group} ${v.labels.resource}`, v.value]))).toEqual({
