@@ -16,7 +16,7 @@ const ipamInternals = {
 const runtimeMessage = 'operator/runtime is shared with capm3-provider and must not depend on the rest of the operator.';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'ironic-client/generated/**', 'coverage/**'] },
+  { ignores: ['node_modules/**', 'ironic-client/generated/**', 'coverage/**', 'dist/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -7,6 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
+import { buildRuntimeEntries, builtEntryPath, type RuntimeEntry } from './build/index.ts';
 import { installClusterApiCrds, startClusterApiManager } from './capi/index.ts';
 import type { ClusterApiManager } from './capi/index.ts';
 import { kubectl } from './dev/kubectl.ts';
@@ -15,6 +16,7 @@ import { sampleClusterObjects } from './dev/sample-cluster.ts';
 import { hostObjects, sampleHostObjects } from './dev/sample-hosts.ts';
 import { hostKind, machineDeploymentKind, machineKind } from './dev/watched-kinds.ts';
 import { OPERATOR_IDENTITY, PROVIDER_IDENTITY, installControllerIdentity, type ControllerIdentity } from './stack/controller-identity.ts';
+import { OPERATOR_NODE_FLAGS } from '../operator/node-flags.ts';
 import { defaultStateDir, repoRoot } from './stack/paths.ts';
 import { operatorEnvironment } from './stack/operator-env.ts';
 import { prepareOperatorWebhook } from './stack/operator-webhook.ts';
@@ -67,11 +69,13 @@ const operatorKubeconfig = await identityKubeconfig(OPERATOR_IDENTITY);
 say(`dev: the operator runs as ${OPERATOR_IDENTITY.namespace}/${OPERATOR_IDENTITY.serviceAccount}`);
 
 const processes: TrackedProcess[] = [];
-const start = (name: string, script: string, args: string[], processEnv: Record<string, string>): TrackedProcess => {
+const built = buildRuntimeEntries();
+say(`dev: built ${built.sources.length} files into dist/ (${built.written} changed)`);
+const start = (name: string, entry: RuntimeEntry, args: string[], processEnv: Record<string, string>): TrackedProcess => {
   const started = startProcess({
     name,
     command: process.execPath,
-    args: ['--disable-warning=ExperimentalWarning', join(repoRoot, script), ...args],
+    args: ['--disable-warning=ExperimentalWarning', ...(entry === 'operator/main.ts' ? OPERATOR_NODE_FLAGS : []), builtEntryPath(entry), ...args],
     env: processEnv,
     logPath: join(stateDir, 'logs', `${name}.log`),
   });

@@ -1,5 +1,5 @@
 # syntax=docker/dockerfile:1
-# The ipam image: Node 24 running capm3-provider/ipam/main.ts with Node's type stripping (no build step),
+# The ipam image: Node 24 running capm3-provider/ipam/main.ts built to JavaScript (dist/capm3-provider/ipam/main.js),
 # production dependencies only, as an unprivileged user. Build from the repository root:
 #   docker build -f deploy/images/ipam.Dockerfile -t <registry>/metal3-ts-ipam:<tag> .
 # The Node image is pinned to the release package.json's `node` devDependency names (24.21.0).
@@ -11,18 +11,27 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
 
-# Stage 2: the runtime, with the sources the entry point imports (.dockerignore drops tests).
-FROM ${NODE_IMAGE}
+# Stage 2: the JavaScript, from the sources the entry point imports (.dockerignore drops tests),
+# by Node's own type stripper (hack/build: no dependencies). Running the .ts files instead would
+# cost the process ~30 MiB of RSS.
+FROM ${NODE_IMAGE} AS build
 WORKDIR /app
-ENV NODE_ENV=production
-# package.json: "type": "module" makes Node load the .ts files as ES modules.
+# package.json: "type": "module" makes Node load the files as ES modules.
 COPY package.json ./
-COPY --from=dependencies /app/node_modules ./node_modules
+COPY hack/build/ hack/build/
 COPY capm3-provider/ipam/ capm3-provider/ipam/
-# The one module of the provider the IP address manager shares (Cluster API's --watch-filter).
 COPY capm3-provider/watch-filter.ts capm3-provider/watch-filter.ts
 COPY operator/api/ operator/api/
 COPY operator/runtime/ operator/runtime/
+RUN node --disable-warning=ExperimentalWarning hack/build/cli.ts capm3-provider/ipam/main.ts
+
+# Stage 3: the runtime: the built files and the production dependencies.
+FROM ${NODE_IMAGE}
+WORKDIR /app
+ENV NODE_ENV=production
+COPY package.json ./
+COPY --from=dependencies /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
 # The uid and gid the Deployments in deploy/ run as; nothing in /app is writable by it.
 USER 65532:65532
-ENTRYPOINT ["node", "--disable-warning=ExperimentalWarning", "capm3-provider/ipam/main.ts"]
+ENTRYPOINT ["node", "--disable-warning=ExperimentalWarning", "dist/capm3-provider/ipam/main.js"]

@@ -1,5 +1,5 @@
 # syntax=docker/dockerfile:1
-# The provider image: Node 24 running capm3-provider/main.ts with Node's type stripping (no build step),
+# The provider image: Node 24 running capm3-provider/main.ts built to JavaScript (dist/capm3-provider/main.js),
 # production dependencies only, as an unprivileged user. Build from the repository root:
 #   docker build -f deploy/images/provider.Dockerfile -t <registry>/metal3-ts-provider:<tag> .
 # The Node image is pinned to the release package.json's `node` devDependency names (24.21.0).
@@ -11,16 +11,26 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
 
-# Stage 2: the runtime, with the sources the entry point imports (.dockerignore drops tests).
-FROM ${NODE_IMAGE}
+# Stage 2: the JavaScript, from the sources the entry point imports (.dockerignore drops tests),
+# by Node's own type stripper (hack/build: no dependencies). Running the .ts files instead would
+# cost the process ~30 MiB of RSS.
+FROM ${NODE_IMAGE} AS build
 WORKDIR /app
-ENV NODE_ENV=production
-# package.json: "type": "module" makes Node load the .ts files as ES modules.
+# package.json: "type": "module" makes Node load the files as ES modules.
 COPY package.json ./
-COPY --from=dependencies /app/node_modules ./node_modules
+COPY hack/build/ hack/build/
 COPY capm3-provider/ capm3-provider/
 COPY operator/api/ operator/api/
 COPY operator/runtime/ operator/runtime/
+RUN node --disable-warning=ExperimentalWarning hack/build/cli.ts capm3-provider/main.ts
+
+# Stage 3: the runtime: the built files and the production dependencies.
+FROM ${NODE_IMAGE}
+WORKDIR /app
+ENV NODE_ENV=production
+COPY package.json ./
+COPY --from=dependencies /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
 # The uid and gid the Deployments in deploy/ run as; nothing in /app is writable by it.
 USER 65532:65532
-ENTRYPOINT ["node", "--disable-warning=ExperimentalWarning", "capm3-provider/main.ts"]
+ENTRYPOINT ["node", "--disable-warning=ExperimentalWarning", "dist/capm3-provider/main.js"]

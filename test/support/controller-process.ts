@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { builtEntryPath, type RuntimeEntry } from '../../hack/build/index.ts';
 import type { ControllerIdentity } from '../../hack/stack/controller-identity.ts';
-import { repoRoot } from '../../hack/stack/paths.ts';
 import { isAlive, startProcess, stopProcess, type TrackedProcess } from '../../hack/stack/processes.ts';
 import { controllerKubeconfig } from './controller-identities.ts';
 import { keepMetricsPage } from './final-metrics.ts';
@@ -23,8 +23,8 @@ export interface ControllerProcess {
 export function startControllerProcess(options: {
   env: Pick<StackEnv, 'stateDir'>;
   identity: ControllerIdentity;
-  /** The entry point, relative to the repository. */
-  main: string;
+  /** The entry point; the process runs its build (global-setup.ts builds before any test). */
+  main: RuntimeEntry;
   /** Names the process and its log file. */
   name: string;
   args: string[];
@@ -36,7 +36,7 @@ export function startControllerProcess(options: {
   const started = startProcess({
     name: options.name,
     command: process.execPath,
-    args: ['--disable-warning=ExperimentalWarning', join(repoRoot, options.main), ...options.args],
+    args: ['--disable-warning=ExperimentalWarning', builtEntryPath(options.main), ...options.args],
     env: {
       KUBECONFIG: controllerKubeconfig(options.env.stateDir, options.identity),
       METRICS_BIND_ADDRESS: '127.0.0.1:0',

@@ -1,3 +1,4 @@
+import { buildRuntimeEntries } from '../../hack/build/index.ts';
 import { prepareTestStack, reusableTestStack, startTestStack } from './test-stack.ts';
 import { testStackDir } from './test-stack-dir.ts';
 
@@ -8,6 +9,8 @@ import { testStackDir } from './test-stack-dir.ts';
  * `npm run test:stack`'s runner), the stack is someone else's and is used as it is.
  */
 export default async function globalSetup(): Promise<void> {
+  // The operator, provider and IPAM processes the tests start run the built JavaScript, as the images do.
+  buildRuntimeEntries();
   const stateDir = testStackDir();
   process.env.METAL3_TS_TEST_STACK_DIR = stateDir;
   if (process.env.METAL3_TS_TEST_STACK_OWNER) return;

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { repoRoot } from '../../hack/stack/paths.ts';
+import { builtEntryPath } from '../../hack/build/index.ts';
 import { OPERATOR_NODE_FLAGS } from '../../operator/node-flags.ts';
 import { OPERATOR_IDENTITY } from '../../hack/stack/controller-identity.ts';
 import { operatorEnvironment } from '../../hack/stack/operator-env.ts';
@@ -27,7 +27,7 @@ export interface OperatorProcess {
 }
 
 /**
- * The real operator binary (`operator/main.ts`) as a separate process against the test stack,
+ * The real operator binary (`operator/main.ts`, built: global-setup.ts builds before any test) as a separate process against the test stack,
  * with the token of its ServiceAccount from deploy/ (not admin): a missing permission fails the test.
  */
 export function startOperatorProcess(options: OperatorProcessOptions): OperatorProcess {
@@ -38,7 +38,7 @@ export function startOperatorProcess(options: OperatorProcessOptions): OperatorP
   const process_ = startProcess({
     name: `operator-${options.label}`,
     command: process.execPath,
-    args: ['--disable-warning=ExperimentalWarning', ...OPERATOR_NODE_FLAGS, join(repoRoot, 'operator', 'main.ts')],
+    args: ['--disable-warning=ExperimentalWarning', ...OPERATOR_NODE_FLAGS, builtEntryPath('operator/main.ts')],
     env: {
       ...operatorEnvironment(env),
       KUBECONFIG: controllerKubeconfig(env.stateDir, OPERATOR_IDENTITY),

@@ -2,7 +2,7 @@
 // with its metrics on a known loopback port so phases can be cut by scraping it.
 import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { repoRoot } from '../../../hack/stack/paths.ts';
+import { buildRuntimeEntries, builtEntryPath } from '../../../hack/build/index.ts';
 import { OPERATOR_NODE_FLAGS } from '../../../operator/node-flags.ts';
 import { freePorts } from '../../../hack/stack/ports.ts';
 import { isAlive, startProcess, stopProcess, waitUntil } from '../../../hack/stack/processes.ts';
@@ -36,6 +36,8 @@ export async function startBenchOperator(options: BenchOperatorOptions): Promise
   const { env } = options;
   const [metricsPort, healthPort] = (await freePorts(2)) as [number, number];
   mkdirSync(options.logDir, { recursive: true });
+  // The JavaScript the image runs (deploy/images/operator.Dockerfile), fresh from the sources.
+  buildRuntimeEntries();
   const process_ = startProcess({
     name: 'bench-operator',
     command: process.execPath,
@@ -45,7 +47,7 @@ export async function startBenchOperator(options: BenchOperatorOptions): Promise
       ...(options.heapSnapshotDir ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${options.heapSnapshotDir}`] : []),
       // To investigate a run, e.g. BENCH_OPERATOR_NODE_FLAGS='--cpu-prof --cpu-prof-dir=/tmp/prof'.
       ...(process.env.BENCH_OPERATOR_NODE_FLAGS ?? '').split(' ').filter(Boolean),
-      join(repoRoot, 'operator', 'main.ts'),
+      builtEntryPath('operator/main.ts'),
     ],
     env: {
       KUBECONFIG: env.kubeconfig,

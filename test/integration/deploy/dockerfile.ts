@@ -28,12 +28,16 @@ export function parseDockerfile(text: string): Dockerfile {
   return { args, stages };
 }
 
-/** A .dockerignore's patterns as one predicate on repository-relative paths (a directory excludes what is under it). */
+/**
+ * A .dockerignore's patterns as one predicate on repository-relative paths (a directory excludes
+ * what is under it; a `!pattern` takes back what earlier lines excluded; the last match wins).
+ */
 export function dockerIgnore(text: string): (path: string) => boolean {
-  const patterns = text.split('\n').map((line) => line.trim()).filter((line) => line && !line.startsWith('#')).map((pattern) => {
-    const source = pattern.replace(/\/$/, '').split('/').map((part) =>
+  const rules = text.split('\n').map((line) => line.trim()).filter((line) => line && !line.startsWith('#')).map((line) => {
+    const include = line.startsWith('!');
+    const source = line.replace(/^!/, '').replace(/\/$/, '').split('/').map((part) =>
       part === '**' ? '(?:.*/)?' : `${part.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]')}/`).join('');
-    return new RegExp(`^${source.replace(/\/$/, '')}(?:/|$)`);
+    return { include, pattern: new RegExp(`^${source.replace(/\/$/, '')}(?:/|$)`) };
   });
-  return (path) => patterns.some((pattern) => pattern.test(path));
+  return (path) => rules.reduce((ignored, rule) => (rule.pattern.test(path) ? !rule.include : ignored), false);
 }

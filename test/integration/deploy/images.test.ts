@@ -1,6 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
+import { BUILD_DIR, buildRuntime, builtEntry, type RuntimeEntry } from '../../../hack/build/index.ts';
 import { renderKustomization } from '../../../hack/stack/kustomize.ts';
 import { OPERATOR_NODE_FLAGS } from '../../../operator/node-flags.ts';
 import { repoRoot } from '../../../hack/stack/paths.ts';
@@ -10,7 +12,7 @@ import { runtimeImports } from './runtime-imports.ts';
 
 // This machine has a docker CLI but no engine: the images are not built here. What a build
 // would take is checked from the Dockerfiles themselves.
-const IMAGES = [
+const IMAGES: { dockerfile: string; entry: RuntimeEntry; nodeFlags: readonly string[]; kustomization: string; image: string }[] = [
   { dockerfile: 'deploy/images/operator.Dockerfile', entry: 'operator/main.ts', nodeFlags: OPERATOR_NODE_FLAGS, kustomization: 'deploy/operator/default', image: 'localhost/metal3-ts/baremetal-operator' },
   { dockerfile: 'deploy/images/provider.Dockerfile', entry: 'capm3-provider/main.ts', nodeFlags: [], kustomization: 'deploy/capm3/default', image: 'localhost/metal3-ts/capm3-provider' },
   { dockerfile: 'deploy/images/ipam.Dockerfile', entry: 'capm3-provider/ipam/main.ts', nodeFlags: [], kustomization: 'deploy/ipam/default', image: 'localhost/metal3-ts/ipam' },
@@ -43,7 +45,12 @@ describe('container images (deploy/images/*.Dockerfile), checked without a docke
     expect(argumentsOf(dependencies, 'RUN')).toEqual(installs);
     expect(contextCopies(dependencies)).toEqual([{ sources: ['package.json', 'package-lock.json'], destination: './' }]);
     expect(argumentsOf(runtime, 'RUN')).toEqual([]);
-    expect(argumentsOf(runtime, 'COPY').filter((copy) => copy.startsWith('--from'))).toEqual([`--from=${dependencies.name} /app/node_modules ./node_modules`]);
+    // The runtime stage takes nothing from the context but package.json: dependencies and built files come from the other stages.
+    expect(argumentsOf(runtime, 'COPY').filter((copy) => copy.startsWith('--from'))).toEqual([
+      `--from=${dependencies.name} /app/node_modules ./node_modules`,
+      '--from=build /app/dist ./dist',
+    ]);
+    expect(contextCopies(runtime)).toEqual([{ sources: ['package.json'], destination: './' }]);
     // Non-root by number (runAsNonRoot can only verify a numeric user), the uid deploy/ runs as.
     const users = argumentsOf(runtime, 'USER');
     expect(users).toEqual(['65532:65532']);
@@ -52,11 +59,13 @@ describe('container images (deploy/images/*.Dockerfile), checked without a docke
       .toBeGreaterThan(runtime.instructions.findLastIndex((instruction) => instruction.keyword === 'COPY'));
   });
 
-  it.each(IMAGES)('$dockerfile: every file $entry loads at runtime is copied and not ignored; every package it imports is a production dependency', ({ dockerfile, entry, nodeFlags }) => {
+  it.each(IMAGES)('$dockerfile: every file $entry loads at runtime is copied to the build stage, built and not ignored; every package it imports is a production dependency', ({ dockerfile, entry, nodeFlags }) => {
     const { stages } = parseDockerfile(readFileSync(join(repoRoot, dockerfile), 'utf8'));
     const runtime = stages.at(-1) as Stage;
-    expect(JSON.parse(argumentsOf(runtime, 'ENTRYPOINT')[0] as string)).toEqual(['node', '--disable-warning=ExperimentalWarning', ...nodeFlags, entry]);
-    const copies = contextCopies(runtime);
+    expect(JSON.parse(argumentsOf(runtime, 'ENTRYPOINT')[0] as string)).toEqual(['node', '--disable-warning=ExperimentalWarning', ...nodeFlags, builtEntry(entry)]);
+    const build = stages.find((stage) => stage.name === 'build') as Stage;
+    expect(argumentsOf(build, 'RUN')).toEqual([`node --disable-warning=ExperimentalWarning hack/build/cli.ts ${entry}`]);
+    const copies = contextCopies(build);
     for (const copy of copies) expect(copy.sources).toEqual([copy.destination === './' ? 'package.json' : copy.destination]);
     const sources = copies.flatMap((copy) => copy.sources);
     // "type": "module" in package.json is what makes Node load the .ts files as ES modules.
@@ -65,10 +74,25 @@ describe('container images (deploy/images/*.Dockerfile), checked without a docke
     const { files, packages } = runtimeImports(repoRoot, entry);
     expect(files).toContain(entry);
     expect(files.length).toBeGreaterThan(20);
-    const missing = files.filter((file) => !sources.some((source) => covers(source, file)) || ignored(file) || !existsSync(join(repoRoot, file)));
+    const buildTool = runtimeImports(repoRoot, 'hack/build/cli.ts');
+    expect(buildTool.packages).toEqual([]);
+    const missing = [...files, ...buildTool.files].filter((file) => !sources.some((source) => covers(source, file)) || ignored(file) || !existsSync(join(repoRoot, file)));
     expect(missing).toEqual([]);
     // Nothing test-only rides along in what is copied: the ignore file drops the tests.
     expect(ignored('operator/runtime/manager.test.ts') && ignored('operator/runtime/testing/harness.ts') && ignored('node_modules/x')).toBe(true);
+    expect(ignored('hack/build/strip-build.test.ts') && ignored('hack/stack/paths.ts') && ignored('dist/operator/main.js')).toBe(true);
+    // The build stage, played here: only what it copies, then its RUN; the entry's JavaScript comes out.
+    const context = mkdtempSync(join(tmpdir(), 'image-build-'));
+    try {
+      for (const source of sources) {
+        cpSync(join(repoRoot, source), join(context, source), { recursive: true, filter: (path) => !ignored(relative(repoRoot, path)) });
+      }
+      const built = buildRuntime({ root: context, entries: [entry], outDir: BUILD_DIR });
+      expect(built.sources).toEqual(files);
+      expect(existsSync(join(context, builtEntry(entry)))).toBe(true);
+    } finally {
+      rmSync(context, { recursive: true, force: true });
+    }
     expect(packages.filter((name) => !(name in packageJson.dependencies))).toEqual([]);
     expect(packages).toContain('zod');
     // The runtime talks to the API server with its own client: client-node's index loads every API group (~48 MiB).
