@@ -42,17 +42,18 @@ async function changeState(context: FloorContext, uuid: string, body: Record<str
   await context.poller.waitFor(uuid, rest);
 }
 
-async function register(context: FloorContext, host: BenchHost): Promise<string> {
+/** `created` hears of the node as soon as it exists, so a node that fails later is still deleted. */
+async function register(context: FloorContext, host: BenchHost, created: (uuid: string) => void): Promise<void> {
   const { options, http } = context;
   const name = `${options.namePrefix}-${host.name}`;
   const node = await http.request<{ uuid: string }>({
     method: 'POST', route: '/v1/nodes', body: floorNodeBody({ mode: options.mode, env: options.env, host, name }),
   });
+  created(node.uuid);
   await http.request({ method: 'POST', route: '/v1/ports', body: { address: host.bootMac, node_uuid: node.uuid, pxe_enabled: true } });
   await changeState(context, node.uuid, { target: 'manage' }, 'manageable');
   await changeState(context, node.uuid, { target: 'inspect' }, 'manageable');
   await http.request({ method: 'GET', route: '/v1/nodes/{node_ident}/inventory', node: node.uuid });
-  return node.uuid;
 }
 
 async function provision(context: FloorContext, host: BenchHost, uuid: string): Promise<void> {
@@ -96,9 +97,9 @@ export async function runFloor(options: FloorOptions): Promise<{ measured: Measu
   const failed = new Set<number>();
   const notes: string[] = [];
   const steps: Record<PhaseName, (host: BenchHost, index: number) => Promise<void>> = {
-    register: async (host, index) => {
-      uuids[index] = await register(context, host);
-    },
+    register: (host, index) => register(context, host, (uuid) => {
+      uuids[index] = uuid;
+    }),
     provision: (host, index) => provision(context, host, uuids[index] as string),
     deprovision: (_host, index) => deprovision(context, uuids[index] as string),
   };
