@@ -67,7 +67,9 @@ export class HostFirmwareSettingsReconciler implements Reconciler {
       observed = await this.#observe(host, hfs, reading);
       log.debug('read the firmware settings', { node: host.status?.provisioning.ID, settings: Object.keys(reading.settings).length });
     } else {
-      const schema = this.#options.schemas.get(hfs.status.schema);
+      const vendor = host.status?.hardware?.systemVendor;
+      // Inspection ends without a BIOS refresh, so the vendor and model come from the host, not from a read.
+      const schema = await this.#options.schemas.fillHardware(hfs.status.schema, { vendor: vendor?.manufacturer, model: vendor?.productName });
       observed = { settings: hfs.status.settings, schemaRef: hfs.status.schema, schema: schema?.spec.schema };
     }
     const computed = computeSettingsStatus(hfs, observed, now);
