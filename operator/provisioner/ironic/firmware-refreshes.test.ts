@@ -24,10 +24,12 @@ describe('which operations refresh which copy', () => {
     expect(copiesRefreshedBy(node('manageable', { automated_clean: false }), 'provide')).toEqual([]);
     expect(copiesRefreshedBy(node('active', { automated_clean: true }), 'deleted')).toEqual(['bios', 'firmware']);
     expect(copiesRefreshedBy(node('active', { automated_clean: false }), 'deleted')).toEqual([]);
+    expect(copiesRefreshedBy(node('active', { automated_clean: true }), 'undeploy')).toEqual(['bios', 'firmware']);
+    expect(copiesRefreshedBy(node('active', { automated_clean: false }), 'undeploy')).toEqual([]);
   });
 
   it('deploying, adoption and aborts refresh nothing', () => {
-    for (const target of ['active', 'adopt', 'abort', 'rebuild']) expect(copiesRefreshedBy(node('available'), target)).toEqual([]);
+    for (const target of ['active', 'deploy', 'adopt', 'abort', 'rebuild']) expect(copiesRefreshedBy(node('available'), target)).toEqual([]);
   });
 });
 

@@ -22,6 +22,7 @@ export function copiesRefreshedBy(node: Pick<Node, 'provision_state' | 'automate
     case 'service':
       return BOTH;
     case 'provide':
+    case 'undeploy':
     case 'deleted':
       // Automated cleaning, unless the node turns it off (null: Ironic's configuration decides).
       return node.automated_clean === false ? [] : BOTH;
