@@ -242,8 +242,8 @@ export interface Provisioner {
   firmwareSettings(options: { host: HostIdentity }): Promise<FirmwareSettingsReading>;
   /** BMO's GetFirmwareComponents: the node's firmware components and versions as the back end cached them. */
   firmwareComponents(options: { host: HostIdentity }): Promise<FirmwareComponentStatus[]>;
-  /** When the back end last refreshed its copies, as far as this process saw; absent when it cannot tell. */
-  firmwareRefreshes?(options: { host: HostIdentity }): FirmwareRefreshes;
+  /** When the back end last refreshed its copies, as far as this process saw (no request); empty when it cannot tell. */
+  firmwareRefreshes(options: { host: HostIdentity }): FirmwareRefreshes;
   /** BMO's GetDataImageStatus; busy while the node is locked (BMO's ErrNodeIsBusy), failed when it cannot be read. */
   dataImageStatus(options: { host: HostIdentity }): Promise<ProvisionerResult<DataImageReading>>;
   /** BMO's AttachDataImage: insert the image at `url` into the host's virtual CD. Done once the request is accepted. */

@@ -44,7 +44,7 @@ export class HostFirmwareComponentsReconciler implements Reconciler {
     const host = parsed.data;
     const now = new Date(this.#options.clock.now());
     const uid = host.metadata.uid ?? '';
-    const point = { marker: firmwareReadMarker(host), refresh: this.#options.provisioner.firmwareRefreshes?.({ host: firmwareHostIdentity(host) }).firmware };
+    const point = { marker: firmwareReadMarker(host), refresh: this.#options.provisioner.firmwareRefreshes({ host: firmwareHostIdentity(host) }).firmware };
     const due = this.#schedule.due(uid, point, now.getTime());
     let hfc = this.#cached(host);
     // Read already, but the cache may not have our create or status write yet: ask the API server, not Ironic.

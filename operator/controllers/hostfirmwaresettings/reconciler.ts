@@ -49,7 +49,7 @@ export class HostFirmwareSettingsReconciler implements Reconciler {
     let hfs = await this.#ensureSettings(host, log);
     const now = new Date(this.#options.clock.now());
     const uid = host.metadata.uid ?? '';
-    const point = { marker: firmwareReadMarker(host), refresh: this.#options.provisioner.firmwareRefreshes?.({ host: firmwareHostIdentity(host) }).bios };
+    const point = { marker: firmwareReadMarker(host), refresh: this.#options.provisioner.firmwareRefreshes({ host: firmwareHostIdentity(host) }).bios };
     const due = this.#schedule.due(uid, point, now.getTime());
     // Read already, but the cache may not have our status write yet: ask the API server, not Ironic.
     if (!due && !hfs.status?.schema) hfs = await this.#latest(hfs);
