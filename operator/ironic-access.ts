@@ -89,6 +89,7 @@ export class IronicAccessWatch {
       // Read from what earlier calls fetched: no request to Ironic, nothing to watch.
       health: (o) => provisioner.health(o),
       bmcProblem: (o) => provisioner.bmcProblem(o),
+      firmwareRefreshes: (o) => provisioner.firmwareRefreshes(o),
     };
   }
 

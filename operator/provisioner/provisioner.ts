@@ -205,6 +205,16 @@ export type NodeHealth = string | undefined;
  * runs. Every call is idempotent and cheap to repeat: the controller calls
  * them on every reconcile and trusts them to find their own progress.
  */
+/**
+ * Per copy of the firmware the back end caches, a number that changes each time this process saw
+ * an operation that refreshes the copy end on the host's node; none for a copy it has not seen
+ * refreshed (e.g. since it started).
+ */
+export interface FirmwareRefreshes {
+  bios?: number;
+  firmware?: number;
+}
+
 export interface Provisioner {
   register(options: RegisterOptions): Promise<ProvisionerResult<{ nodeId: string }>>;
   inspect(options: InspectOptions): Promise<ProvisionerResult<{ hardware: HardwareDetails }>>;
@@ -232,6 +242,8 @@ export interface Provisioner {
   firmwareSettings(options: { host: HostIdentity }): Promise<FirmwareSettingsReading>;
   /** BMO's GetFirmwareComponents: the node's firmware components and versions as the back end cached them. */
   firmwareComponents(options: { host: HostIdentity }): Promise<FirmwareComponentStatus[]>;
+  /** When the back end last refreshed its copies, as far as this process saw (no request); empty when it cannot tell. */
+  firmwareRefreshes(options: { host: HostIdentity }): FirmwareRefreshes;
   /** BMO's GetDataImageStatus; busy while the node is locked (BMO's ErrNodeIsBusy), failed when it cannot be read. */
   dataImageStatus(options: { host: HostIdentity }): Promise<ProvisionerResult<DataImageReading>>;
   /** BMO's AttachDataImage: insert the image at `url` into the host's virtual CD. Done once the request is accepted. */

@@ -31,6 +31,8 @@ export interface HostFirmwareComponentsReconcilerOptions {
 export class HostFirmwareComponentsReconciler implements Reconciler {
   readonly #options: HostFirmwareComponentsReconcilerOptions;
   readonly #schedule = new SettingsReadSchedule();
+  /** Hosts (by UID) whose last read found no components. */
+  readonly #withoutComponents = new Set<string>();
 
   constructor(options: HostFirmwareComponentsReconcilerOptions) {
     this.#options = options;
@@ -42,11 +44,15 @@ export class HostFirmwareComponentsReconciler implements Reconciler {
     const host = parsed.data;
     const now = new Date(this.#options.clock.now());
     const uid = host.metadata.uid ?? '';
-    const marker = firmwareReadMarker(host);
+    const point = { marker: firmwareReadMarker(host), refresh: this.#options.provisioner.firmwareRefreshes({ host: firmwareHostIdentity(host) }).firmware };
+    const due = this.#schedule.due(uid, point, now.getTime());
     let hfc = this.#cached(host);
+    // Read already, but the cache may not have our create or status write yet: ask the API server, not Ironic.
+    if (!due && hfc?.status?.components === undefined) hfc = await this.#latest(host, hfc);
+    // The last read found no components, so none was created (BMO creates it only for drivers that report them).
+    if (!due && !hfc && this.#withoutComponents.has(uid)) return { requeueAfter: SETTINGS_RESYNC_MS };
     let components = hfc?.status?.components ?? [];
-    // Not read (yet) by this process: a cached copy may predate the last status write.
-    const read = !hfc || hfc.status?.components === undefined || this.#schedule.due(uid, marker, now.getTime());
+    const read = due || !hfc || hfc.status?.components === undefined;
     if (read || !hfc) {
       try {
         components = await this.#options.provisioner.firmwareComponents({ host: firmwareHostIdentity(host) });
@@ -54,9 +60,12 @@ export class HostFirmwareComponentsReconciler implements Reconciler {
         log.info('could not read the firmware components, retrying', { error: (error as Error).message, requeueAfterMs: PROVISIONER_RETRY_MS });
         return { requeueAfter: PROVISIONER_RETRY_MS };
       }
-      this.#schedule.read(uid, marker, now.getTime());
-      // BMO creates it only for drivers that report components.
-      if (!hfc && components.length === 0) return { requeueAfter: SETTINGS_RESYNC_MS };
+      if (!hfc && components.length === 0) {
+        this.#schedule.read(uid, point, now.getTime());
+        this.#withoutComponents.add(uid);
+        return { requeueAfter: SETTINGS_RESYNC_MS };
+      }
+      this.#withoutComponents.delete(uid);
       hfc ??= await this.#create(host);
       log.debug('read the firmware components', { node: host.status?.provisioning.ID, components: components.map((c) => `${c.component}=${c.currentVersion ?? ''}`) });
     }
@@ -66,6 +75,8 @@ export class HostFirmwareComponentsReconciler implements Reconciler {
       const { components: fresh, ...verdict } = computed.status;
       await patchStatus(this.#options.components.client, hfc, read ? { ...verdict, components: fresh } : verdict, { signal });
     }
+    // Counted once written, so a failed write reads again.
+    if (read) this.#schedule.read(uid, point, now.getTime());
     if (computed.problem) {
       log.info('invalid firmware components', { problem: computed.problem });
       await this.#options.events.event(hfc, { type: 'Warning', reason: 'ValidationFailed', action: 'Validate', note: `Invalid Firmware Components: ${computed.problem}` });
@@ -76,6 +87,19 @@ export class HostFirmwareComponentsReconciler implements Reconciler {
   #cached(host: BareMetalHost): HostFirmwareComponents | undefined {
     const parsed = hostFirmwareComponentsSchema.safeParse(this.#options.components.cache.get({ namespace: host.metadata.namespace ?? '', name: host.metadata.name ?? '' }));
     return parsed.success ? parsed.data : undefined;
+  }
+
+  /** The API server's copy (the cache can lag behind a write of ours); the cached one if it cannot be read. */
+  async #latest(host: BareMetalHost, cached: HostFirmwareComponents | undefined): Promise<HostFirmwareComponents | undefined> {
+    const name = { namespace: host.metadata.namespace ?? '', name: host.metadata.name ?? '' };
+    let fresh;
+    try {
+      fresh = await this.#options.components.client.get(name);
+    } catch {
+      return cached;
+    }
+    const parsed = hostFirmwareComponentsSchema.safeParse(fresh);
+    return parsed.success ? parsed.data : cached;
   }
 
   async #create(host: BareMetalHost): Promise<HostFirmwareComponents> {

@@ -16,7 +16,11 @@ import { FirmwareSchemaStore } from './schema-store.ts';
 export const CONTROLLER_NAME = 'hostfirmwaresettings';
 export const EVENT_SOURCE = 'metal3-hostfirmwaresettings-controller';
 
-/** A host got a node, moved to another state, or started or ended servicing: the moments Ironic refreshes its BIOS copy. */
+/**
+ * A host got a node, moved to another state, or started or ended servicing: the moments an
+ * operation that refreshes Ironic's copies can have ended, so the reconcilers look whether to read
+ * (read-schedule.ts).
+ */
 export const hostNodeOrStateChanged: Predicate = {
   update: (oldHost, newHost) => firmwareReadMarker(oldHost) !== firmwareReadMarker(newHost),
   delete: () => false,

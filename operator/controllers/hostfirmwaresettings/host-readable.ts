@@ -36,7 +36,8 @@ const FIRMWARE_AS_IN: Readonly<Record<string, string>> = { provisioning: 'availa
 
 /**
  * The host's Ironic node, provisioning state and whether it is servicing: a change of any is
- * when Ironic refreshed its copy of the firmware (servicing keeps the host `provisioned`).
+ * when an operation that refreshes Ironic's copy of the firmware can have ended (servicing keeps
+ * the host `provisioned`). Whether it did is the provisioner's count (read-schedule.ts).
  */
 export function firmwareReadMarker(host: KubeObject): string {
   const status = (host as { status?: unknown }).status as MarkedStatus | undefined;

@@ -1,27 +1,36 @@
-// When to ask Ironic for a host's BIOS settings: when they can have changed, not on a timer.
-// Ironic refreshes its copy when it manages the node (registration), after inspection and
-// after cleaning (preparing), so a new node or a new provisioning state is what triggers a
-// read; a slow resync covers changes made behind everyone's back.
+// When to ask Ironic for a host's firmware (BIOS settings or firmware components): once its copy
+// can have changed, not on a timer. Ironic refreshes its copies only at the end of operations
+// (verify, inspection for the components, cleaning, servicing), which the provisioner counts for
+// the operations this process asked for: a new count is what triggers a read. Without a count
+// (another process asked, e.g. before a restart, or a provisioner that cannot tell) any new node
+// or provisioning state does. A slow resync covers changes made behind everyone's back.
 
 export const SETTINGS_RESYNC_MS = 30 * 60_000;
 
-interface LastRead {
-  /** Node and provisioning state at the read. */
+/** Where the host is, and the provisioner's count of refreshes of the copy read (if any). */
+export interface ReadPoint {
+  /** Node and provisioning state (firmwareReadMarker). */
   marker: string;
+  refresh?: number | undefined;
+}
+
+interface LastRead extends ReadPoint {
   atMs: number;
 }
 
 export class SettingsReadSchedule {
   readonly #last = new Map<string, LastRead>();
 
-  /** Whether the settings need reading now for this host (by UID) in this node and state. */
-  due(hostUid: string, marker: string, nowMs: number): boolean {
+  /** Whether the copy needs reading now for this host (by UID) at this point. */
+  due(hostUid: string, point: ReadPoint, nowMs: number): boolean {
     const last = this.#last.get(hostUid);
-    return last === undefined || last.marker !== marker || nowMs - last.atMs >= SETTINGS_RESYNC_MS;
+    if (last === undefined || nowMs - last.atMs >= SETTINGS_RESYNC_MS) return true;
+    if (point.refresh !== undefined) return point.refresh !== last.refresh;
+    return point.marker !== last.marker;
   }
 
-  read(hostUid: string, marker: string, nowMs: number): void {
-    this.#last.set(hostUid, { marker, atMs: nowMs });
+  read(hostUid: string, point: ReadPoint, nowMs: number): void {
+    this.#last.set(hostUid, { marker: point.marker, refresh: point.refresh, atMs: nowMs });
   }
 
   forget(hostUid: string): void {

@@ -46,12 +46,15 @@ export class HostFirmwareSettingsReconciler implements Reconciler {
     const parsed = bareMetalHostSchema.safeParse(this.#options.hosts.get(request));
     if (!parsed.success || !hasFirmwareToRead(parsed.data)) return {};
     const host = parsed.data;
-    const hfs = await this.#ensureSettings(host, log);
+    let hfs = await this.#ensureSettings(host, log);
     const now = new Date(this.#options.clock.now());
     const uid = host.metadata.uid ?? '';
-    const marker = firmwareReadMarker(host);
+    const point = { marker: firmwareReadMarker(host), refresh: this.#options.provisioner.firmwareRefreshes({ host: firmwareHostIdentity(host) }).bios };
+    const due = this.#schedule.due(uid, point, now.getTime());
+    // Read already, but the cache may not have our status write yet: ask the API server, not Ironic.
+    if (!due && !hfs.status?.schema) hfs = await this.#latest(hfs);
+    const read = due || !hfs.status?.schema;
     let observed: SettingsObservation;
-    const read = this.#schedule.due(uid, marker, now.getTime()) || !hfs.status?.schema;
     if (read || !hfs.status?.schema) {
       let reading: FirmwareSettingsReading;
       try {
@@ -62,10 +65,11 @@ export class HostFirmwareSettingsReconciler implements Reconciler {
         return { requeueAfter: PROVISIONER_RETRY_MS };
       }
       observed = await this.#observe(host, hfs, reading);
-      this.#schedule.read(uid, marker, now.getTime());
       log.debug('read the firmware settings', { node: host.status?.provisioning.ID, settings: Object.keys(reading.settings).length });
     } else {
-      const schema = this.#options.schemas.get(hfs.status.schema);
+      const vendor = host.status?.hardware?.systemVendor;
+      // Inspection ends without a BIOS refresh, so the vendor and model come from the host, not from a read.
+      const schema = await this.#options.schemas.fillHardware(hfs.status.schema, { vendor: vendor?.manufacturer, model: vendor?.productName });
       observed = { settings: hfs.status.settings, schemaRef: hfs.status.schema, schema: schema?.spec.schema };
     }
     const computed = computeSettingsStatus(hfs, observed, now);
@@ -75,6 +79,8 @@ export class HostFirmwareSettingsReconciler implements Reconciler {
       const { settings, schema, ...verdict } = computed.status;
       await patchStatus(this.#options.settings.client, hfs, read ? { ...verdict, settings, schema } : verdict, { signal });
     }
+    // Counted once written, so a failed write reads again.
+    if (read) this.#schedule.read(uid, point, now.getTime());
     for (const problem of computed.problems) {
       log.info('invalid BIOS setting', { problem });
       await this.#options.events.event(hfs, { type: 'Warning', reason: 'ValidationFailed', action: 'Validate', note: `Invalid BIOS setting: ${problem}` });
@@ -96,6 +102,13 @@ export class HostFirmwareSettingsReconciler implements Reconciler {
       schemaRef: { namespace: schema.metadata.namespace ?? '', name: schema.metadata.name ?? '' },
       schema: schema.spec.schema,
     };
+  }
+
+  /** The API server's copy (the cache can lag behind a write of ours); the cached one if it cannot be read. */
+  async #latest(hfs: HostFirmwareSettings): Promise<HostFirmwareSettings> {
+    const name = { namespace: hfs.metadata.namespace ?? '', name: hfs.metadata.name ?? '' };
+    const fresh = hostFirmwareSettingsSchema.safeParse(await this.#options.settings.client.get(name).catch(() => undefined));
+    return fresh.success ? fresh.data : hfs;
   }
 
   /** BMO creates it empty at registration, owned by the host; here on the first look after registration. */

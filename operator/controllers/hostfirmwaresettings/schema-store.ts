@@ -22,6 +22,14 @@ function withoutPasswords(schema: Record<string, SettingSchema>): Record<string,
   return Object.fromEntries(Object.entries(schema).filter(([name, entry]) => !name.includes('Password') && entry.attribute_type !== 'Password'));
 }
 
+/** What the host knows of its hardware that the schema does not say yet. */
+function missingHardware(schema: FirmwareSchema, known: { vendor?: string | undefined; model?: string | undefined }): Partial<FirmwareSchema['spec']> {
+  return {
+    ...(!schema.spec.hardwareVendor && known.vendor ? { hardwareVendor: known.vendor } : {}),
+    ...(!schema.spec.hardwareModel && known.model ? { hardwareModel: known.model } : {}),
+  };
+}
+
 export class FirmwareSchemaStore {
   readonly #client: ResourceClient<KubeObject>;
   readonly #cache: Pick<Informer<KubeObject>, 'get'>;
@@ -43,10 +51,7 @@ export class FirmwareSchemaStore {
     const existing = this.get(key) ?? (await this.#fetch(key));
     if (existing) {
       // A schema made before inspection has no vendor or model yet: the first host that knows them fills them in.
-      const hardware = {
-        ...(!existing.spec.hardwareVendor && request.vendor ? { hardwareVendor: request.vendor } : {}),
-        ...(!existing.spec.hardwareModel && request.model ? { hardwareModel: request.model } : {}),
-      };
+      const hardware = missingHardware(existing, request);
       const owned = existing.metadata.ownerReferences?.some((ref) => ref.uid === request.owner.metadata.uid);
       if (owned && Object.keys(hardware).length === 0) return existing;
       const updated = { ...setOwnerReference(existing, request.owner), spec: { ...existing.spec, ...hardware } };
@@ -72,6 +77,15 @@ export class FirmwareSchemaStore {
       if (isAlreadyExists(error)) return this.ensure(request);
       throw error;
     }
+  }
+
+  /** Like ensure's fill-in, for a host whose settings were not read again since its inspection. */
+  async fillHardware(name: { namespace: string; name: string }, known: { vendor?: string | undefined; model?: string | undefined }): Promise<FirmwareSchema | undefined> {
+    const existing = this.get(name);
+    if (!existing) return undefined;
+    const hardware = missingHardware(existing, known);
+    if (Object.keys(hardware).length === 0) return existing;
+    return firmwareSchemaSchema.parse(await this.#client.replace({ ...existing, spec: { ...existing.spec, ...hardware } }));
   }
 
   async #fetch(name: { namespace: string; name: string }): Promise<FirmwareSchema | undefined> {

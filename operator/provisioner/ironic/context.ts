@@ -3,6 +3,7 @@ import type { IronicClient } from '../../../ironic-client/index.ts';
 import type { Logger } from '../../runtime/logger.ts';
 import type { HostIdentity } from '../provisioner.ts';
 import { createDelays } from './delays.ts';
+import { FirmwareRefreshTracker } from './firmware-refreshes.ts';
 import type { Delays } from './delays.ts';
 import { NodeCache } from './node-cache.ts';
 import type { IronicProvisionerConfig } from './options.ts';
@@ -15,15 +16,19 @@ export interface ProvisionerContext {
   nodes: NodeCache;
   /** Node UUID to the MACs known to have ports on it. */
   knownPorts: TtlCache<ReadonlySet<string>>;
+  /** Which operations asked of a node refreshed Ironic's copies of its firmware, once they end. */
+  firmwareRefreshes: FirmwareRefreshTracker;
   log: Logger;
 }
 
 export function createContext(config: IronicProvisionerConfig): ProvisionerContext {
+  const firmwareRefreshes = new FirmwareRefreshTracker();
   return {
     config,
     client: config.client,
     delays: createDelays(config),
-    nodes: new NodeCache({ clock: config.clock, ttlMs: config.nodeCacheTtlMs }),
+    nodes: new NodeCache({ clock: config.clock, ttlMs: config.nodeCacheTtlMs, onRead: (node) => firmwareRefreshes.observed(node) }),
+    firmwareRefreshes,
     knownPorts: new TtlCache({ clock: config.clock, ttlMs: config.portCacheTtlMs }),
     log: config.log,
   };

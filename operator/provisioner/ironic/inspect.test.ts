@@ -150,3 +150,25 @@ describe('inspect', () => {
     await expect(kit.provisioner.inspect(options())).rejects.toBeInstanceOf(TransientProvisionerError);
   });
 });
+
+describe('firmware refreshes seen through inspection', () => {
+  it('counts a refresh of the firmware components, not of the BIOS, once inspection is seen to end', async () => {
+    const kit = await startKit();
+    kit.ironic.get(NODE_PATH).reply(200, makeNode());
+    kit.ironic.put(`${NODE_PATH}/states/provision`).reply(202);
+    kit.ironic.get(NODE_PATH).reply(200, makeNode({ provision_state: 'inspect wait', target_provision_state: 'manageable', provision_updated_at: '2026-08-20T10:06:00+00:00' }));
+    kit.ironic.get(NODE_PATH).reply(200, makeNode({ ...inspected, provision_updated_at: '2026-08-20T10:10:00+00:00' }));
+    kit.ironic.get(`${NODE_PATH}/inventory`).reply(200, virtualMachineInventory);
+
+    await kit.provisioner.inspect(options());
+    expect(kit.provisioner.firmwareRefreshes({ host: HOST })).toEqual({});
+    expect((await kit.provisioner.inspect(options())).kind).toBe('busy');
+    expect(kit.provisioner.firmwareRefreshes({ host: HOST })).toEqual({});
+    expect((await kit.provisioner.inspect(options())).kind).toBe('done');
+
+    const refreshes = kit.provisioner.firmwareRefreshes({ host: HOST });
+    expect(refreshes.firmware).toBeDefined();
+    expect(refreshes.bios).toBeUndefined();
+  });
+});
+

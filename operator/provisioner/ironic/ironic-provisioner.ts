@@ -65,6 +65,7 @@ export function createIronicProvisioner(options: IronicProvisionerOptions): Prov
     removeEventSubscription: (o) => run(context, 'removeEventSubscription', o.host, (c) => removeEventSubscription(c, o)),
     health: (o) => context.nodes.lastHealth(o.host.nodeId || ironicNodeName(o.host)),
     bmcProblem: (o) => context.nodes.lastBmcProblem(o.host.nodeId || ironicNodeName(o.host)),
+    firmwareRefreshes: (o) => (o.host.nodeId ? context.firmwareRefreshes.refreshes(o.host.nodeId) : {}),
     nodeDigests: () => nodeDigests(context),
     delete: (o) => run(context, 'delete', o.host, (c) => deleteHostNode(c, { ...o, force: false })),
     detach: (o) => run(context, 'detach', o.host, (c) => deleteHostNode(c, o)),

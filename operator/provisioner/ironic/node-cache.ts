@@ -13,9 +13,13 @@ export class NodeCache {
   /** Likewise, what the node last said about its BMC not answering. */
   readonly #bmcProblems = new Map<string, string | undefined>();
 
-  constructor(options: { clock: Clock; ttlMs: number }) {
+  /** Told of every node read from Ironic. */
+  readonly #onRead: (node: Node) => void;
+
+  constructor(options: { clock: Clock; ttlMs: number; onRead?: (node: Node) => void }) {
     this.#nodes = new TtlCache(options);
     this.#uuidsByName = new TtlCache(options);
+    this.#onRead = options.onRead ?? (() => {});
   }
 
   get(ident: string): Node | undefined {
@@ -23,6 +27,7 @@ export class NodeCache {
   }
 
   remember(node: Node): void {
+    this.#onRead(node);
     if (node.name) this.#uuidsByName.set(node.name, node.uuid);
     this.#nodes.set(node.uuid, node);
     this.#health.set(node.uuid, node.health);

@@ -72,6 +72,7 @@ export async function changeProvisionState(
   context.nodes.forget(node);
   try {
     await context.client.nodes.setProvisionState(node.uuid, options);
+    context.firmwareRefreshes.requested(node, options.target);
   } catch (error) {
     return writeRefused(what, error, context.delays);
   }
@@ -82,6 +83,7 @@ export async function changeProvisionState(
 export async function deleteNode(context: ProvisionerContext, node: Node): Promise<NotDone | undefined> {
   context.nodes.drop(node);
   context.knownPorts.delete(node.uuid);
+  context.firmwareRefreshes.drop(node.uuid);
   try {
     await context.client.nodes.delete(node.uuid);
     context.log.info('node removed from ironic', { node: node.uuid });

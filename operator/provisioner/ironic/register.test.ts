@@ -286,6 +286,19 @@ describe('register', () => {
     ]));
   });
 
+  it.each([
+    { state: 'deleting', calls: [`GET ${NODE_PATH}`] },
+    { state: 'available', calls: [`GET ${NODE_PATH}`, `GET ${nodePorts}`] },
+  ])('leaves the instance of a deprovisioning host alone, its node $state', async ({ state, calls }) => {
+    const kit = await startKit();
+    kit.ironic.get(NODE_PATH).reply(200, registeredNode({ provision_state: state }));
+    if (state === 'available') kit.ironic.get('/v1/ports').query(true).reply(200, { ports: [makePort()] });
+
+    await kit.provisioner.register(registerOptions({ state: 'deprovisioning', currentImage: { url: 'http://images.test/os.img', checksum: 'abc', checksumType: 'md5' } }));
+
+    expect(kit.calls()).toEqual(calls);
+  });
+
   it('leaves the instance of an active node alone', async () => {
     const kit = await startKit();
     kit.ironic.get(NODE_PATH).reply(200, registeredNode({ provision_state: 'active' }));

@@ -75,10 +75,13 @@ function settingsPatch(context: ProvisionerContext, node: Node, options: Registe
  * BMO's configureNode: a host that is (being) deployed gets its instance_uuid and image on a node
  * that is not active yet, e.g. one registered again after a detach or a lost Ironic database, so
  * the node adoption makes active carries what the deployed one did. Active nodes (servicing
- * ones too) are left alone.
+ * ones too) and hosts being deprovisioned are left alone.
  */
 function instanceOfDeployedHost(patch: NodePatch, node: Node, options: RegisterOptions): void {
   if (DEPLOYED_STATES.has(node.provision_state ?? '') || (!options.currentImage && !options.hasCustomDeploy)) return;
+  // Being torn down: undeploy clears the instance, and writing it back (refused while the node
+  // is deleting, accepted once it is available) only costs a PATCH on every pass.
+  if (options.state === 'deprovisioning') return;
   patch.field('instance_uuid', options.host.uid, node.instance_uuid);
   if (!options.currentImage || options.hasCustomDeploy) return;
   const settings = instanceSettings({

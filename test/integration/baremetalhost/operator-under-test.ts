@@ -54,6 +54,7 @@ function withOutages(fixture: FixtureProvisioner): { provisioner: Provisioner; s
     removeEventSubscription: (o) => fixture.removeEventSubscription(o),
     health: (o) => fixture.health(o),
     bmcProblem: (o) => fixture.bmcProblem(o),
+    firmwareRefreshes: () => fixture.firmwareRefreshes(),
     nodeDigests: () => fixture.nodeDigests(),
     delete: (o) => fixture.delete(o),
     detach: (o) => fixture.detach(o),

@@ -9,6 +9,7 @@ import type {
   DeprovisionOptions,
   FirmwareSettingsReading,
   HardwareState,
+  FirmwareRefreshes,
   HostIdentity,
   InspectOptions,
   NodeHealth,
@@ -257,6 +258,11 @@ export class ScriptedProvisioner implements Provisioner {
 
   bmcProblem(options: { host: HostIdentity }): string | undefined {
     return this.nodes.get(keyOf(options.host))?.bmcProblem;
+  }
+
+  /** Cannot tell: the firmware controllers read on every node or state change. */
+  firmwareRefreshes(): FirmwareRefreshes {
+    return {};
   }
 
   /** What a host at rest mirrors of each node, keyed by node id. */

@@ -1,0 +1,95 @@
+import { describe, expect, it } from '@jest/globals';
+import type { FirmwareComponentStatus } from '../../api/hostfirmwarecomponents.ts';
+import type { FirmwareRefreshes, Provisioner } from '../../provisioner/provisioner.ts';
+import type { EventRecorder } from '../../runtime/event-recorder.ts';
+import type { KubeObject } from '../../runtime/kube-object.ts';
+import { silentLogger } from '../../runtime/logger.ts';
+import type { ResourceClient } from '../../runtime/resource-client.ts';
+import { FakeClock } from '../../runtime/testing/fake-clock.ts';
+import { HostFirmwareComponentsReconciler } from './reconciler.ts';
+
+const NAME = { namespace: 'test', name: 'host-0' };
+const COMPONENTS: FirmwareComponentStatus[] = [{ component: 'bios', initialVersion: '1.0.0', currentVersion: '1.0.0' }];
+
+const host = (state: string, options: { operationalStatus?: string } = {}): KubeObject => ({
+  apiVersion: 'metal3.io/v1alpha1', kind: 'BareMetalHost',
+  metadata: { ...NAME, uid: 'host-uid' },
+  spec: { online: true },
+  status: { operationalStatus: options.operationalStatus ?? 'OK', provisioning: { ID: 'node-1', state } },
+});
+
+/** One host, its HostFirmwareComponents as the cache and the API server hold it, and a back end that counts its firmware reads. */
+function setUp(options: { cacheLags?: boolean } = {}) {
+  let current = host('inspecting');
+  let refreshes: FirmwareRefreshes = {};
+  let stored: KubeObject | undefined;
+  let reads = 0;
+  const client = {
+    create: async (object: KubeObject) => (stored = { ...object, metadata: { ...object.metadata, generation: 1 } }),
+    get: async () => {
+      if (!stored) throw Object.assign(new Error('not found'), { status: 404, reason: 'NotFound', code: 404 });
+      return stored;
+    },
+    patch: async (_name: unknown, patch: { status: unknown }) => (stored = { ...stored!, status: patch.status } as KubeObject),
+  } as unknown as ResourceClient<KubeObject>;
+  const provisioner = {
+    firmwareComponents: async () => {
+      reads++;
+      return COMPONENTS;
+    },
+    firmwareRefreshes: () => refreshes,
+  } as unknown as Provisioner;
+  const reconciler = new HostFirmwareComponentsReconciler({
+    hosts: { get: () => current },
+    // A lagging cache has seen the create but not the status write.
+    components: { client, cache: { get: () => (options.cacheLags && stored ? { ...stored, status: undefined } : stored) } },
+    provisioner,
+    events: { event: async () => {} } as unknown as EventRecorder,
+    clock: new FakeClock(),
+  });
+  /** The host now, the provisioner's count, and whether the pass read Ironic. */
+  const pass = async (next: KubeObject, count: FirmwareRefreshes = refreshes): Promise<boolean> => {
+    current = next;
+    refreshes = count;
+    const before = reads;
+    await reconciler.reconcile(NAME, { log: silentLogger(), signal: new AbortController().signal, reconcileID: 'r', controller: 'hostfirmwarecomponents' });
+    return reads > before;
+  };
+  return { pass, stored: () => stored };
+}
+
+describe('HostFirmwareComponents reads', () => {
+  it('reads after registration and after each operation that refreshed the components, not on the other state changes', async () => {
+    const run = setUp();
+    // Verify refreshed both copies: the first look reads, and creates the resource.
+    expect(await run.pass(host('inspecting'), { bios: 1, firmware: 1 })).toBe(true);
+    expect((run.stored()?.status as { components?: unknown }).components).toEqual(COMPONENTS);
+    // Inspection ended: the components were cached again.
+    expect(await run.pass(host('preparing'), { bios: 1, firmware: 2 })).toBe(true);
+    // Preparing with nothing to apply, then provisioning's start: nothing new in Ironic.
+    expect(await run.pass(host('available'))).toBe(false);
+    expect(await run.pass(host('provisioning'))).toBe(false);
+    // provide's automated cleaning ended before the deploy.
+    expect(await run.pass(host('provisioned'), { bios: 3, firmware: 3 })).toBe(true);
+    // Servicing starts, then ends with a refresh.
+    expect(await run.pass(host('provisioned', { operationalStatus: 'servicing' }))).toBe(false);
+    expect(await run.pass(host('provisioned'), { bios: 4, firmware: 4 })).toBe(true);
+    // Deprovisioning with cleaning turned off: no refresh, no read.
+    expect(await run.pass(host('deprovisioning'))).toBe(false);
+    expect(await run.pass(host('available'))).toBe(false);
+  });
+
+  it('without a count (another process asked Ironic, e.g. before a restart) reads on every node or state change', async () => {
+    const run = setUp();
+    expect(await run.pass(host('preparing'), {})).toBe(true);
+    expect(await run.pass(host('preparing'), {})).toBe(false);
+    expect(await run.pass(host('available'), {})).toBe(true);
+  });
+
+  it('does not read again while the cache has not seen its own create and status write yet', async () => {
+    const run = setUp({ cacheLags: true });
+    expect(await run.pass(host('inspecting'), { firmware: 1 })).toBe(true);
+    // The API server has the status: it is asked, not Ironic.
+    expect(await run.pass(host('inspecting'), { firmware: 1 })).toBe(false);
+  });
+});

@@ -1,0 +1,97 @@
+import { describe, expect, it } from '@jest/globals';
+import type { FirmwareRefreshes, FirmwareSettingsReading, Provisioner } from '../../provisioner/provisioner.ts';
+import type { EventRecorder } from '../../runtime/event-recorder.ts';
+import type { KubeObject, ObjectName } from '../../runtime/kube-object.ts';
+import { silentLogger } from '../../runtime/logger.ts';
+import type { ResourceClient } from '../../runtime/resource-client.ts';
+import { FakeClock } from '../../runtime/testing/fake-clock.ts';
+import { HostFirmwareSettingsReconciler } from './reconciler.ts';
+import { FirmwareSchemaStore } from './schema-store.ts';
+
+const NAME = { namespace: 'test', name: 'host-0' };
+const READING: FirmwareSettingsReading = { settings: { ProcTurboMode: 'Enabled' }, schema: { ProcTurboMode: { attribute_type: 'Enumeration', allowable_values: ['Enabled', 'Disabled'] } } };
+
+const host = (state: string, vendor?: string): KubeObject => ({
+  apiVersion: 'metal3.io/v1alpha1', kind: 'BareMetalHost',
+  metadata: { ...NAME, uid: 'host-uid' },
+  spec: { online: true },
+  status: { operationalStatus: 'OK', provisioning: { ID: 'node-1', state }, ...(vendor ? { hardware: { systemVendor: { manufacturer: vendor, productName: 'M1' } } } : {}) },
+});
+
+/** An in-memory store of one kind, as both the API server and an up-to-date cache. */
+function objects() {
+  const stored = new Map<string, KubeObject>();
+  const key = (name: ObjectName) => `${name.namespace}/${name.name}`;
+  const notFound = () => Object.assign(new Error('not found'), { status: 404, reason: 'NotFound', code: 404 });
+  const client = {
+    create: async (object: KubeObject) => {
+      const created = { ...object, metadata: { ...object.metadata, uid: `uid-${stored.size}` } };
+      stored.set(key(object.metadata as ObjectName), created);
+      return created;
+    },
+    replace: async (object: KubeObject) => {
+      stored.set(key(object.metadata as ObjectName), object);
+      return object;
+    },
+    get: async (name: ObjectName) => stored.get(key(name)) ?? Promise.reject(notFound()),
+    patch: async (name: ObjectName, patch: { status: Record<string, unknown> }) => {
+      const object = { ...stored.get(key(name))!, status: { ...(stored.get(key(name))!.status as object), ...patch.status } };
+      stored.set(key(name), object);
+      return object;
+    },
+  } as unknown as ResourceClient<KubeObject>;
+  return { client, cache: { get: (name: ObjectName) => stored.get(key(name)) }, all: () => [...stored.values()] };
+}
+
+function setUp() {
+  let current = host('inspecting');
+  let refreshes: FirmwareRefreshes = {};
+  let reads = 0;
+  const settings = objects();
+  const schemas = objects();
+  const provisioner = {
+    firmwareSettings: async () => {
+      reads++;
+      return READING;
+    },
+    firmwareRefreshes: () => refreshes,
+  } as unknown as Provisioner;
+  const reconciler = new HostFirmwareSettingsReconciler({
+    hosts: { get: () => current },
+    settings,
+    schemas: new FirmwareSchemaStore(schemas),
+    provisioner,
+    events: { event: async () => {} } as unknown as EventRecorder,
+    clock: new FakeClock(),
+  });
+  const pass = async (next: KubeObject, count: FirmwareRefreshes = refreshes): Promise<boolean> => {
+    current = next;
+    refreshes = count;
+    const before = reads;
+    await reconciler.reconcile(NAME, { log: silentLogger(), signal: new AbortController().signal, reconcileID: 'r', controller: 'hostfirmwaresettings' });
+    return reads > before;
+  };
+  return { pass, settings, schemas };
+}
+
+describe('HostFirmwareSettings reads', () => {
+  it('reads the BIOS after registration and after cleaning, not after inspection or a preparing that applied nothing', async () => {
+    const run = setUp();
+    expect(await run.pass(host('inspecting'), { bios: 1, firmware: 1 })).toBe(true);
+    expect(run.settings.all()[0]?.status).toMatchObject({ settings: { ProcTurboMode: 'Enabled' } });
+    // Inspection caches the firmware components only.
+    expect(await run.pass(host('preparing', 'Vendor'), { bios: 1, firmware: 2 })).toBe(false);
+    expect(await run.pass(host('available', 'Vendor'))).toBe(false);
+    // Manual cleaning in preparing (settings applied), or automated cleaning in provide, ended.
+    expect(await run.pass(host('provisioned', 'Vendor'), { bios: 3, firmware: 3 })).toBe(true);
+    expect(await run.pass(host('deprovisioning', 'Vendor'))).toBe(false);
+  });
+
+  it('fills in the schema\'s vendor and model from the inspected host without reading the BIOS', async () => {
+    const run = setUp();
+    await run.pass(host('inspecting'), { bios: 1 });
+    expect(run.schemas.all()[0]?.spec).not.toHaveProperty('hardwareVendor');
+    expect(await run.pass(host('preparing', 'Vendor'))).toBe(false);
+    expect(run.schemas.all()[0]?.spec).toMatchObject({ hardwareVendor: 'Vendor', hardwareModel: 'M1' });
+  });
+});
