@@ -10,6 +10,7 @@ import { benchHosts } from './bench-hosts.ts';
 import { runFloor } from './floor/run-floor.ts';
 import type { BenchOptions } from './options.ts';
 import { pollLabel } from './options.ts';
+import { benchOperatorNodeFlags } from './operator/operator-process.ts';
 import { runOperatorScenario } from './operator/run-operator.ts';
 import { floorResult, operatorRun } from './report/assemble.ts';
 import { describeMachine } from './report/machine.ts';
@@ -80,6 +81,7 @@ export async function runBench(options: BenchOptions, deps: BenchDeps): Promise<
       settings: {
         mode: options.mode, hosts: options.hosts, concurrency: options.concurrency, provisioningLimit: options.provisioningLimit,
         floorPollMs: options.floorPollMs, floorInFlight: options.floorInFlight, phaseTimeoutMs: options.phaseTimeoutMs,
+        operatorNodeFlags: benchOperatorNodeFlags(),
       },
       ...(floor ? { floor } : {}),
       runs,

@@ -32,6 +32,14 @@ export interface BenchOperator {
   heapSnapshot(): Promise<string>;
 }
 
+/**
+ * The operator's own flags, then BENCH_OPERATOR_NODE_FLAGS to investigate or compare a run (e.g.
+ * '--cpu-prof --cpu-prof-dir=/tmp/prof'; a later V8 flag wins); the report records them.
+ */
+export function benchOperatorNodeFlags(): string[] {
+  return [...OPERATOR_NODE_FLAGS, ...(process.env.BENCH_OPERATOR_NODE_FLAGS ?? '').split(' ').filter(Boolean)];
+}
+
 export async function startBenchOperator(options: BenchOperatorOptions): Promise<BenchOperator> {
   const { env } = options;
   const [metricsPort, healthPort] = (await freePorts(2)) as [number, number];
@@ -43,10 +51,8 @@ export async function startBenchOperator(options: BenchOperatorOptions): Promise
     command: process.execPath,
     args: [
       '--disable-warning=ExperimentalWarning',
-      ...OPERATOR_NODE_FLAGS,
       ...(options.heapSnapshotDir ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${options.heapSnapshotDir}`] : []),
-      // To investigate a run, e.g. BENCH_OPERATOR_NODE_FLAGS='--cpu-prof --cpu-prof-dir=/tmp/prof'.
-      ...(process.env.BENCH_OPERATOR_NODE_FLAGS ?? '').split(' ').filter(Boolean),
+      ...benchOperatorNodeFlags(),
       builtEntryPath('operator/main.ts'),
     ],
     env: {

@@ -100,7 +100,9 @@ export function renderMarkdown(report: BenchReport): string {
     `### ${settings.mode}, N = ${settings.hosts} (${date})`,
     '',
     `Machine: ${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGiB} GiB, ${machine.os}, Node ${machine.node}; ` +
-      `load average ${machine.loadAverageAtStart} at start. Operator: BMO_CONCURRENCY=${settings.concurrency}, ` +
+      `load average ${machine.loadAverageAtStart} at start. Operator: ` +
+      (settings.operatorNodeFlags ? `node ${settings.operatorNodeFlags.join(' ')}, ` : '') +
+      `BMO_CONCURRENCY=${settings.concurrency}, ` +
       `PROVISIONING_LIMIT=${settings.provisioningLimit}` +
       (report.floor ? `; the floor lists node states every ${report.floor.pollMs} ms with at most ${settings.floorInFlight} requests open.` : '.'),
     '',

@@ -110,6 +110,8 @@ export interface BenchSettings {
   floorPollMs: number;
   floorInFlight: number;
   phaseTimeoutMs: number;
+  /** The Node/V8 flags the operator process ran with (absent in reports before 2026-11-27). */
+  operatorNodeFlags?: string[];
 }
 
 export interface BenchReport {
