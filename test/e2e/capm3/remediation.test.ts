@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { SystemRecords } from '../../../hack/agent-simulator/records.ts';
 import { startClusterApiManager, type ClusterApiManager } from '../../../hack/capi/index.ts';
-import { sampleClusterObjects } from '../../../hack/dev/sample-cluster.ts';
+import { sampleClusterObjects, workerHealthCheckObjects } from '../../../hack/dev/sample-cluster.ts';
 import { hostObjects } from '../../../hack/dev/sample-hosts.ts';
 import { tearDownClusterApiFile } from '../../support/cluster-api-teardown.ts';
 import { Kubectl } from '../../support/kubectl.ts';
@@ -58,6 +58,7 @@ interface Node {
   status?: { conditions?: Condition[] };
 }
 interface Remediation { status?: { phase?: string; retryCount?: number } }
+interface HealthCheck { status?: { expectedMachines?: number; currentHealthy?: number; conditions?: Condition[] } }
 
 const list = async <T>(kind: string, selector?: string) =>
   (await kubectl.json<{ items: T[] }>(['get', kind, '-n', namespace, ...(selector ? ['-l', selector] : [])])).items;
@@ -83,6 +84,23 @@ const ready = (found: Node | undefined) => found?.status?.conditions?.find((c) =
 /** Disk boots (the installed OS coming up) since `since`. */
 const diskBootsSince = async (hostName: string, since: string) =>
   (await records(hostName)).boots.filter((boot) => boot.into === 'disk' && boot.at > since);
+
+const HEALTH_CHECK_NAME = `${MD}-health`;
+const healthCheck = () => getOptional<HealthCheck>(kubectl, ['machinehealthchecks.cluster.x-k8s.io', HEALTH_CHECK_NAME, '-n', namespace]);
+
+/** Where a remediation that never started got stuck: what Cluster API and the provider each saw. */
+async function remediationDiagnosis(machineName: string, nodeName: string): Promise<string> {
+  const conditionsOf = (conditions: Condition[] | undefined, types: string[]) =>
+    (conditions ?? []).filter((c) => types.includes(c.type)).map((c) => `${c.type}=${c.status} (${c.reason ?? ''}: ${c.message ?? ''})`).join(', ');
+  const [check, found, current, workloadNode] = await Promise.all(
+    [healthCheck(), remediation(machineName), machine(machineName), node(nodeName)]);
+  return [
+    `MachineHealthCheck status ${JSON.stringify(check?.status)}`,
+    `Machine conditions: ${conditionsOf(current?.status?.conditions, ['HealthCheckSucceeded', 'OwnerRemediated', 'NodeReady', 'NodeHealthy'])}`,
+    `Node Ready: ${conditionsOf(workloadNode?.status?.conditions, ['Ready'])}`,
+    found ? `the Metal3Remediation exists with status ${JSON.stringify(found.status)}` : 'no Metal3Remediation exists',
+  ].join('; ');
+}
 
 /** What kubelet would post when the node goes bad: Ready False, fresh. */
 async function markNotReady(name: string): Promise<void> {
@@ -119,8 +137,7 @@ beforeAll(async () => {
     ...hostObjects({ env, namespace, hosts: hosts.map((h) => ({ name: h.name, system: env.systems[h.system]!, labels: h.labels,
       spec: { online: false, automatedCleaningMode: 'disabled' } })) }),
     ...sampleClusterObjects({ env, namespace, name: CLUSTER, watchLabels: capi.watchLabels,
-      controlPlaneHostSelector: { role: 'control-plane' }, workerHostSelector: { role: 'worker' }, workerReplicas: 2,
-      workerHealthCheck: HEALTH_CHECK }),
+      controlPlaneHostSelector: { role: 'control-plane' }, workerHostSelector: { role: 'worker' }, workerReplicas: 2 }),
   ] }));
 }, minutes(5));
 
@@ -141,6 +158,15 @@ describe('a MachineHealthCheck with a Metal3RemediationTemplate remediates worke
       return found.status?.conditions?.some((c) => c.type === 'ControlPlaneInitialized' && c.status === 'True') ? true : undefined;
     }, { timeoutMs: minutes(5), intervalMs: 2_000, what: 'ControlPlaneInitialized' });
     expect(workers.map(hostOf).sort()).toEqual(WORKER_HOSTS.map((h) => h.name));
+    // Cluster API's MachineHealthCheck starts watching the workload Nodes in its first reconcile
+    // after ControlPlaneInitialized, and a Cluster's conditions do not wake it. Created now, it
+    // reconciles at once; once it counts both workers healthy it sees a Node go NotReady.
+    await kubectl.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'List', items:
+      workerHealthCheckObjects({ namespace, clusterName: CLUSTER, machineDeployment: MD, watchLabels: capi!.watchLabels, check: HEALTH_CHECK }) }));
+    await waitFor(async () => {
+      const found = await healthCheck();
+      return found?.status?.currentHealthy === 2 && found.status.expectedMachines === 2 ? true : undefined;
+    }, { timeoutMs: minutes(2), intervalMs: 1_000, what: `MachineHealthCheck ${HEALTH_CHECK_NAME} to count two healthy workers` });
     // The spare is only now a candidate for workers: both are placed.
     await kubectl.ok(['label', 'bmh', SPARE_HOST.name, '-n', namespace, 'role=worker', '--overwrite']);
   });
@@ -171,7 +197,8 @@ async function rebootBringsNodeBack(target: Machine): Promise<void> {
   const started = await waitFor(async () => {
     const found = await remediation(target.metadata.name);
     return found?.status?.phase ? found : undefined;
-  }, { timeoutMs: minutes(2), what: `Metal3Remediation ${target.metadata.name} to start` });
+  }, { timeoutMs: minutes(3), what: `Metal3Remediation ${target.metadata.name} to start` })
+    .catch(async (error: Error) => { throw new Error(`${error.message}; ${await remediationDiagnosis(target.metadata.name, nodeName)}`); });
   expect(['Running', 'Waiting']).toContain(started.status?.phase);
   // The server went off and came up again from its disk, and its kubelet registered the Node anew.
   await waitFor(async () => ((await diskBootsSince(hostName, since)).length >= 1 ? true : undefined),
