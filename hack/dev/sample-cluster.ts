@@ -13,8 +13,6 @@ export interface SampleClusterOptions {
   workerReplicas: number;
   /** A Metal3DataTemplate the workers render their meta and network data from (sample-data-template.ts). */
   workerDataTemplate?: string;
-  /** A MachineHealthCheck on the workers whose unhealthy Machines get Metal3Remediations (Reboot strategy). */
-  workerHealthCheck?: WorkerHealthCheckOptions;
 }
 
 export interface WorkerHealthCheckOptions {
@@ -46,6 +44,8 @@ export function workerTemplate(options: { namespace: string; name: string; image
 /**
  * Metal3's remediation as a user declares it: a Metal3RemediationTemplate and a
  * MachineHealthCheck over a MachineDeployment's Machines that names it in remediation.templateRef.
+ * Cluster API's MachineHealthCheck starts watching the workload Nodes only in a reconcile after
+ * the control plane is initialized, so it is best applied then.
  */
 export function workerHealthCheckObjects(options: { namespace: string; clusterName: string; machineDeployment: string;
   watchLabels: Record<string, string>; check: WorkerHealthCheckOptions }): Record<string, unknown>[] {
@@ -70,7 +70,8 @@ export function workerHealthCheckObjects(options: { namespace: string; clusterNa
  * providers this stack does not run: Cluster + Metal3Cluster, the `<cluster>-kubeconfig`
  * Secret a control plane provider would write (pointing at the stack's workload API server),
  * pre-rendered bootstrap data Secrets, one control-plane Machine with its Metal3Machine (what
- * KubeadmControlPlane would create), and a MachineDeployment of workers (optionally health-checked).
+ * KubeadmControlPlane would create), and a MachineDeployment of workers. A MachineHealthCheck is
+ * applied apart (workerHealthCheckObjects) once the control plane is initialized.
  */
 export function sampleClusterObjects(options: SampleClusterOptions): Record<string, unknown>[] {
   const { env, namespace, name, watchLabels } = options;
@@ -103,8 +104,5 @@ export function sampleClusterObjects(options: SampleClusterOptions): Record<stri
         template: { metadata: { labels: watchLabels }, spec: { clusterName: name,
           bootstrap: { dataSecretName: `${name}-workers-bootstrap` },
           infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'Metal3MachineTemplate', name: `${name}-workers-v1` } } } } },
-    ...(options.workerHealthCheck
-      ? workerHealthCheckObjects({ namespace, clusterName: name, machineDeployment: `${name}-workers`, watchLabels, check: options.workerHealthCheck })
-      : []),
   ];
 }
