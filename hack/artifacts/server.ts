@@ -13,7 +13,7 @@ export interface ArtifactsServerOptions {
 
 /**
  * A static file server for deploy kernels/ramdisks, Ironic's HTTP root and test
- * images. GET and HEAD only; paths never escape the root.
+ * images, with Last-Modified as a web server sends it. GET and HEAD only; paths never escape the root.
  */
 export function createArtifactsServer(options: ArtifactsServerOptions): Server {
   return createServer((request, response) => {
@@ -36,7 +36,11 @@ export function createArtifactsServer(options: ArtifactsServerOptions): Server {
       response.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
       return;
     }
-    response.writeHead(200, { 'content-length': stat.size, 'content-type': 'application/octet-stream' });
+    // Ironic keeps its cached master copy of a deploy kernel or ramdisk only when the server says
+    // when the file last changed; without it every boot re-downloads the master while other
+    // nodes' boots link from it (their preparation then fails on the missing `.converted` file).
+    response.writeHead(200, { 'content-length': stat.size, 'content-type': 'application/octet-stream',
+      'last-modified': stat.mtime.toUTCString() });
     if (request.method === 'HEAD') response.end();
     else createReadStream(path).pipe(response);
   });

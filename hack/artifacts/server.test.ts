@@ -1,0 +1,46 @@
+import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createArtifactsServer } from './server.ts';
+
+describe('the artifacts server\'s static files', () => {
+  const changed = new Date('2026-11-20T08:30:00Z');
+  let dir = '';
+  let url = '';
+  let close = async () => undefined as void;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'artifacts-server-test-'));
+    writeFileSync(join(dir, 'ipa.kernel'), 'kernel bytes');
+    utimesSync(join(dir, 'ipa.kernel'), changed, changed);
+    const server = createArtifactsServer({ root: dir, host: '127.0.0.1', port: 0 });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    close = () => new Promise((resolve) => server.close(() => resolve()));
+  });
+  afterAll(async () => {
+    await close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('says when a file last changed, as Ironic\'s image cache needs to keep its master copy', async () => {
+    const response = await fetch(`${url}/ipa.kernel`);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe('kernel bytes');
+    expect(response.headers.get('last-modified')).toBe('Fri, 20 Nov 2026 08:30:00 GMT');
+    expect(response.headers.get('content-length')).toBe('12');
+  });
+
+  it('answers HEAD with the same headers and no body', async () => {
+    const response = await fetch(`${url}/ipa.kernel`, { method: 'HEAD' });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('last-modified')).toBe('Fri, 20 Nov 2026 08:30:00 GMT');
+    expect(await response.text()).toBe('');
+  });
+
+  it('refuses missing files and other methods', async () => {
+    expect((await fetch(`${url}/missing`)).status).toBe(404);
+    expect((await fetch(`${url}/ipa.kernel`, { method: 'POST' })).status).toBe(405);
+  });
+});
