@@ -116,6 +116,7 @@ export {
 export type { ObjectReference } from './object-references.ts';
 export { formatMicroTime } from './micro-time.ts';
 export { deepEqual } from './deep-equal.ts';
+export { safeParseCached } from './parse-cached.ts';
 
 export { createEventRecorder } from './event-recorder.ts';
 export type { EventInput, EventObject, EventRecorder, EventRecorderOptions, EventType } from './event-recorder.ts';

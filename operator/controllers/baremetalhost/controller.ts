@@ -14,6 +14,7 @@ import { objectName } from '../../runtime/kube-object.ts';
 import type { Predicate } from '../../runtime/predicates.ts';
 import { or } from '../../runtime/predicates.ts';
 import { SecretResource } from '../../runtime/resources.ts';
+import { safeParseCached } from '../../runtime/parse-cached.ts';
 import { AtRestSweep } from './at-rest-sweep.ts';
 import { holdsProvisioningSlot } from './capacity.ts';
 import { DELAYS } from './delays.ts';
@@ -92,16 +93,16 @@ export function setupBareMetalHostController(manager: Manager, options: BareMeta
     hosts: { client: manager.client(BareMetalHostResource), cache: hostCache },
     secrets,
     hardwareData,
-    firmwareSettings: { get: (name) => hostFirmwareSettingsSchema.safeParse(firmwareSettingsCache.get(name)).data },
+    firmwareSettings: { get: (name) => safeParseCached(hostFirmwareSettingsSchema, firmwareSettingsCache.get(name)).data },
     firmwareComponents: {
-      get: (name) => hostFirmwareComponentsSchema.safeParse(componentsCache.get(name)).data,
+      get: (name) => safeParseCached(hostFirmwareComponentsSchema, componentsCache.get(name)).data,
       recordUpdates: async (name, updates) => {
         const cached = componentsCache.get(name);
         if (cached) await patchStatus(componentsClient, cached, { updates });
       },
     },
     dataImages: {
-      get: (name) => dataImageSchema.safeParse(dataImageCache.get(name)).data,
+      get: (name) => safeParseCached(dataImageSchema, dataImageCache.get(name)).data,
       writeStatus: async (image, status) => {
         await patchStatus(dataImageClient, image, status);
       },

@@ -8,6 +8,7 @@ import type { Informer } from '../../runtime/informer.ts';
 import { isAlreadyExists, isNotFound } from '../../runtime/kube-errors.ts';
 import type { KubeObject, ObjectName } from '../../runtime/kube-object.ts';
 import type { ResourceClient } from '../../runtime/resource-client.ts';
+import { safeParseCached } from '../../runtime/parse-cached.ts';
 
 /** The host a HardwareData belongs to; it shares the host's name and namespace. */
 export interface HardwareDataOwner {
@@ -57,7 +58,7 @@ export class HardwareDataStore implements HardwareDataAccess {
   get(name: ObjectName): HardwareData | undefined {
     const cached = this.#cache.get(name);
     if (!cached) return undefined;
-    const parsed = hardwareDataSchema.safeParse(cached);
+    const parsed = safeParseCached(hardwareDataSchema, cached);
     return parsed.success ? parsed.data : undefined;
   }
 

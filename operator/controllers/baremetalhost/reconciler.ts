@@ -21,6 +21,7 @@ import type { KubeObject, ObjectName } from '../../runtime/kube-object.ts';
 import type { Logger } from '../../runtime/logger.ts';
 import type { ReconcileContext, Reconciler, Request, Result } from '../../runtime/reconciler.ts';
 import type { ResourceClient } from '../../runtime/resource-client.ts';
+import { safeParseCached } from '../../runtime/parse-cached.ts';
 import { pendingFirmwareUpdates } from '../hostfirmwarecomponents/index.ts';
 import { pendingSettingChanges } from '../hostfirmwaresettings/index.ts';
 import type { Action } from './action.ts';
@@ -156,12 +157,13 @@ export class BareMetalHostReconciler implements Reconciler {
       log.info('host is paused, no work to do');
       return {};
     }
-    const parsed = bareMetalHostSchema.safeParse(raw);
+    const parsed = safeParseCached(bareMetalHostSchema, raw);
     if (!parsed.success) {
       const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
       throw new TerminalError(`BareMetalHost ${keyOf(request)} does not match its schema: ${problems}`);
     }
-    const host: Host = { ...parsed.data, status: structuredClone(parsed.data.status ?? bareMetalHostStatusSchema.parse({})) };
+    // The parse is shared with the other controllers; this pass changes its own copy.
+    const host: Host = structuredClone({ ...parsed.data, status: parsed.data.status ?? bareMetalHostStatusSchema.parse({}) });
     const session = new HostSession({ client: this.#options.hosts.client, recent: this.#recent, host: raw, signal });
     const pass: Pass = { request, host, initialState: stateOf(host), session, now: new Date(this.#clock.now()), log, signal };
 

@@ -16,6 +16,7 @@ import type { KubeObject } from '../../runtime/kube-object.ts';
 import type { ReconcileContext, Reconciler, Request, Result } from '../../runtime/reconciler.ts';
 import type { ResourceClient } from '../../runtime/resource-client.ts';
 import { patchStatus } from '../../runtime/status.ts';
+import { safeParseCached } from '../../runtime/parse-cached.ts';
 import { firmwareHostIdentity } from '../hostfirmwaresettings/index.ts';
 import { readHttpHeaders } from './http-headers.ts';
 import type { HeaderSecretReader } from './http-headers.ts';
@@ -45,7 +46,7 @@ export class BMCEventSubscriptionReconciler implements Reconciler {
     if (!parsed.success) return {};
     const subscription = parsed.data;
     const hostName = subscription.spec.hostName ?? '';
-    const parsedHost = bareMetalHostSchema.safeParse(this.#options.hosts.get({ namespace: request.namespace, name: hostName }));
+    const parsedHost = safeParseCached(bareMetalHostSchema, this.#options.hosts.get({ namespace: request.namespace, name: hostName }));
     const host = parsedHost.success ? parsedHost.data : undefined;
     if (subscription.metadata.deletionTimestamp !== undefined) return this.#release(subscription, host, { log, signal });
     if (!host) {

@@ -19,6 +19,7 @@ import { AlreadyOwnedError, isControlledBy, setControllerReference } from '../..
 import type { ReconcileContext, Reconciler, Request, Result } from '../../runtime/reconciler.ts';
 import type { ResourceClient } from '../../runtime/resource-client.ts';
 import { patchStatus } from '../../runtime/status.ts';
+import { safeParseCached } from '../../runtime/parse-cached.ts';
 import { firmwareHostIdentity } from '../hostfirmwaresettings/index.ts';
 
 /** BMO's delays: waiting for a detach, after a failed read, for a detached host. */
@@ -43,7 +44,7 @@ export class DataImageReconciler implements Reconciler {
     if (!parsedImage.success) return {};
     const image = parsedImage.data;
     const { client } = this.#options.images;
-    const parsedHost = bareMetalHostSchema.safeParse(this.#options.hosts.get(request));
+    const parsedHost = safeParseCached(bareMetalHostSchema, this.#options.hosts.get(request));
     if (!parsedHost.success) {
       // Nothing can be attached to a host that does not exist.
       log.info('bareMetalHost not found for the dataImage, remove finalizer if it exists');

@@ -15,6 +15,7 @@ import { setControllerReference } from '../../runtime/object-references.ts';
 import type { ReconcileContext, Reconciler, Request, Result } from '../../runtime/reconciler.ts';
 import type { ResourceClient } from '../../runtime/resource-client.ts';
 import { patchStatus } from '../../runtime/status.ts';
+import { safeParseCached } from '../../runtime/parse-cached.ts';
 import { SETTINGS_RESYNC_MS, SettingsReadSchedule, firmwareHostIdentity, firmwareReadMarker, hasFirmwareToRead } from '../hostfirmwaresettings/index.ts';
 import { computeComponentsStatus } from './components-status.ts';
 
@@ -39,7 +40,7 @@ export class HostFirmwareComponentsReconciler implements Reconciler {
   }
 
   async reconcile(request: Request, { log, signal }: ReconcileContext): Promise<Result> {
-    const parsed = bareMetalHostSchema.safeParse(this.#options.hosts.get(request));
+    const parsed = safeParseCached(bareMetalHostSchema, this.#options.hosts.get(request));
     if (!parsed.success || !hasFirmwareToRead(parsed.data)) return {};
     const host = parsed.data;
     const now = new Date(this.#options.clock.now());
@@ -85,7 +86,7 @@ export class HostFirmwareComponentsReconciler implements Reconciler {
   }
 
   #cached(host: BareMetalHost): HostFirmwareComponents | undefined {
-    const parsed = hostFirmwareComponentsSchema.safeParse(this.#options.components.cache.get({ namespace: host.metadata.namespace ?? '', name: host.metadata.name ?? '' }));
+    const parsed = safeParseCached(hostFirmwareComponentsSchema, this.#options.components.cache.get({ namespace: host.metadata.namespace ?? '', name: host.metadata.name ?? '' }));
     return parsed.success ? parsed.data : undefined;
   }
 

@@ -16,6 +16,7 @@ import { setControllerReference } from '../../runtime/object-references.ts';
 import type { ReconcileContext, Reconciler, Request, Result } from '../../runtime/reconciler.ts';
 import type { ResourceClient } from '../../runtime/resource-client.ts';
 import { patchStatus } from '../../runtime/status.ts';
+import { safeParseCached } from '../../runtime/parse-cached.ts';
 import { firmwareHostIdentity, firmwareReadMarker, hasFirmwareToRead } from './host-readable.ts';
 import { SETTINGS_RESYNC_MS, SettingsReadSchedule } from './read-schedule.ts';
 import type { FirmwareSchemaStore } from './schema-store.ts';
@@ -43,7 +44,7 @@ export class HostFirmwareSettingsReconciler implements Reconciler {
   }
 
   async reconcile(request: Request, { log, signal }: ReconcileContext): Promise<Result> {
-    const parsed = bareMetalHostSchema.safeParse(this.#options.hosts.get(request));
+    const parsed = safeParseCached(bareMetalHostSchema, this.#options.hosts.get(request));
     if (!parsed.success || !hasFirmwareToRead(parsed.data)) return {};
     const host = parsed.data;
     let hfs = await this.#ensureSettings(host, log);
@@ -114,7 +115,7 @@ export class HostFirmwareSettingsReconciler implements Reconciler {
   /** BMO creates it empty at registration, owned by the host; here on the first look after registration. */
   async #ensureSettings(host: BareMetalHost, log: Logger): Promise<HostFirmwareSettings> {
     const name = { namespace: host.metadata.namespace ?? '', name: host.metadata.name ?? '' };
-    const cached = hostFirmwareSettingsSchema.safeParse(this.#options.settings.cache.get(name));
+    const cached = safeParseCached(hostFirmwareSettingsSchema, this.#options.settings.cache.get(name));
     if (cached.success) return cached.data;
     const fresh = setControllerReference(
       { apiVersion: METAL3_API_VERSION, kind: HostFirmwareSettingsResource.kind, metadata: { ...name }, spec: { settings: {} } },

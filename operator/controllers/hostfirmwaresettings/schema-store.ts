@@ -7,6 +7,7 @@ import { isAlreadyExists, isNotFound } from '../../runtime/kube-errors.ts';
 import type { KubeObject } from '../../runtime/kube-object.ts';
 import { setOwnerReference } from '../../runtime/object-references.ts';
 import type { ResourceClient } from '../../runtime/resource-client.ts';
+import { safeParseCached } from '../../runtime/parse-cached.ts';
 
 export interface SchemaFor {
   namespace: string;
@@ -41,7 +42,7 @@ export class FirmwareSchemaStore {
 
   /** The cached schema, if it exists and parses. */
   get(name: { namespace: string; name: string }): FirmwareSchema | undefined {
-    const parsed = firmwareSchemaSchema.safeParse(this.#cache.get(name));
+    const parsed = safeParseCached(firmwareSchemaSchema, this.#cache.get(name));
     return parsed.success ? parsed.data : undefined;
   }
 

@@ -1,0 +1,39 @@
+import { describe, expect, it } from '@jest/globals';
+import { z } from 'zod';
+import { safeParseCached } from './parse-cached.ts';
+
+const schema = z.object({ metadata: z.object({ name: z.string() }), spec: z.object({ online: z.boolean().default(false) }) });
+
+describe('safeParseCached', () => {
+  it('parses an object once, and a replaced object again', () => {
+    const cached = { metadata: { name: 'host-0' }, spec: {} };
+    const first = safeParseCached(schema, cached);
+    expect(first.success && first.data).toEqual({ metadata: { name: 'host-0' }, spec: { online: false } });
+    expect(safeParseCached(schema, cached)).toBe(first);
+    const replaced = { metadata: { name: 'host-0' }, spec: { online: true } };
+    const second = safeParseCached(schema, replaced);
+    expect(second).not.toBe(first);
+    expect(second.success && second.data.spec.online).toBe(true);
+  });
+
+  it('keeps one memo per schema', () => {
+    const other = z.object({ metadata: z.object({ name: z.string() }) });
+    const cached = { metadata: { name: 'host-1' }, spec: {} };
+    expect(safeParseCached(schema, cached).data).toHaveProperty('spec');
+    expect(safeParseCached(other, cached).data).not.toHaveProperty('spec');
+  });
+
+  it('remembers a failed parse with its issues, and passes non-objects straight through', () => {
+    const broken = { metadata: { name: 7 }, spec: {} };
+    const failed = safeParseCached(schema, broken);
+    expect(failed.success).toBe(false);
+    expect(failed.error?.issues[0]?.path).toEqual(['metadata', 'name']);
+    expect(safeParseCached(schema, broken)).toBe(failed);
+    expect(safeParseCached(schema, undefined).success).toBe(false);
+  });
+
+  it('under jest, freezes what it returns, so a caller that changes the shared parse fails its test', () => {
+    const parsed = safeParseCached(schema, { metadata: { name: 'host-2' }, spec: {} });
+    expect(() => { (parsed.data as { spec: { online: boolean } }).spec.online = true; }).toThrow(TypeError);
+  });
+});
