@@ -106,6 +106,25 @@ describe('WorkQueue', () => {
     expect(queue.len()).toBe(1);
   });
 
+  it('drops a key\'s delayed add once the key is handed out: that pass schedules its own', async () => {
+    const clock = new FakeClock();
+    const queue = newQueue(clock);
+    queue.addAfter('a', 10_000);
+    // Something else (a watch event) wakes the key first.
+    queue.add('a');
+    expect(await queue.get()).toBe('a');
+    expect(queue.delayedCount()).toBe(0);
+    expect(clock.pendingTimers).toBe(0);
+    queue.addAfter('a', 3_000);
+    queue.done('a');
+    await clock.advance(10_000);
+    expect(queue.len()).toBe(1);
+    expect(await queue.get()).toBe('a');
+    queue.done('a');
+    await clock.advance(10_000);
+    expect(queue.len()).toBe(0);
+  });
+
   it('adds immediately when the delay is zero', () => {
     const queue = newQueue();
     queue.addAfter('a', 0);

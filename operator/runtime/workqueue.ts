@@ -171,6 +171,13 @@ export class WorkQueue<K = string> {
   }
 
   #startProcessing(item: K): K {
+    // A wake-up scheduled before this pass (an earlier requeue or retry) is superseded: the pass
+    // sees the latest state and schedules its own. Left, it would reconcile the item once more.
+    const waiting = this.#waiting.get(item);
+    if (waiting) {
+      waiting.timer.cancel();
+      this.#waiting.delete(item);
+    }
     const now = this.#clock.now();
     const queuedAt = this.#queuedAt.get(item);
     this.#queuedAt.delete(item);

@@ -15,7 +15,7 @@ import type { Predicate } from '../../runtime/predicates.ts';
 import { or } from '../../runtime/predicates.ts';
 import { SecretResource } from '../../runtime/resources.ts';
 import { safeParseCached } from '../../runtime/parse-cached.ts';
-import { AtRestSweep } from './at-rest-sweep.ts';
+import { NodeSweep } from './node-sweep.ts';
 import { holdsProvisioningSlot } from './capacity.ts';
 import { DELAYS } from './delays.ts';
 import { EVENT_SOURCE } from './events.ts';
@@ -30,6 +30,7 @@ import type { SecretObject } from './secret-store.ts';
 import type { StateMachineSettings } from './state-context.ts';
 import { UpdatePolicyStore } from './update-policy-store.ts';
 import { PreprovisioningImageStore } from './preprovisioning-image-store.ts';
+import { inPolledState } from './poll-schedule.ts';
 import type { PollBounds } from './poll-schedule.ts';
 
 export const CONTROLLER_NAME = 'baremetalhost';
@@ -137,11 +138,13 @@ export function setupBareMetalHostController(manager: Manager, options: BareMeta
   if (options.preprovisioningImages) builder.owns(PreprovisioningImageResource);
   const controller = builder.complete(reconciler);
   const { provisioner } = options;
-  manager.add(new AtRestSweep({
+  manager.add(new NodeSweep({
     nodeDigests: () => provisioner.nodeDigests(),
     hosts: hostCache,
     wake: (host) => controller.enqueue(host),
-    intervalMs: DELAYS.atRestSweepMs,
+    restIntervalMs: DELAYS.atRestSweepMs,
+    busyIntervalMs: options.pollBounds?.shortMs ?? DELAYS.atRestSweepMs,
+    isBusy: inPolledState,
     clock: manager.clock,
     log: manager.logger.child({ component: 'node-sweep' }),
   }));

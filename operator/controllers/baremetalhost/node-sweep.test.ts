@@ -1,32 +1,36 @@
 import { describe, expect, it } from '@jest/globals';
 import type { Clock } from '../../runtime/clock.ts';
 import type { KubeObject, ObjectName } from '../../runtime/kube-object.ts';
-import { AtRestSweep } from './at-rest-sweep.ts';
+import { NodeSweep } from './node-sweep.ts';
 
 const silent = { error() {}, warn() {}, info() {}, debug() {}, child() { return silent; } } as never;
 
-function host(name: string, nodeId?: string): KubeObject {
-  return { apiVersion: 'metal3.io/v1alpha1', kind: 'BareMetalHost', metadata: { namespace: 'ns', name }, status: nodeId ? { provisioning: { ID: nodeId } } : {} } as KubeObject;
+function host(name: string, nodeId?: string, state = 'available'): KubeObject {
+  return { apiVersion: 'metal3.io/v1alpha1', kind: 'BareMetalHost', metadata: { namespace: 'ns', name }, status: nodeId ? { provisioning: { ID: nodeId, state } } : {} } as KubeObject;
 }
+
+const busyIfProvisioning = (h: KubeObject) => (h.status as { provisioning?: { state?: string } }).provisioning?.state === 'provisioning';
 
 function sweepOver(options: { hosts: KubeObject[]; nodes: Map<string, string> }) {
   const woken: string[] = [];
   let lists = 0;
-  const sweep = new AtRestSweep({
+  const sweep = new NodeSweep({
     nodeDigests: async () => {
       lists += 1;
       return new Map(options.nodes);
     },
     hosts: { list: () => options.hosts },
     wake: (name: ObjectName) => woken.push(name.name),
-    intervalMs: 60_000,
+    restIntervalMs: 60_000,
+    busyIntervalMs: 3_000,
+    isBusy: busyIfProvisioning,
     clock: { now: () => 0, setTimer: () => ({ cancel() {} }) } as Clock,
     log: silent,
   });
   return { sweep, woken, lists: () => lists };
 }
 
-describe('AtRestSweep', () => {
+describe('NodeSweep', () => {
   it('wakes only the hosts whose node changed since the last look, with one list for all', async () => {
     const nodes = new Map([['n1', 'on'], ['n2', 'on'], ['n3', 'on']]);
     const { sweep, woken, lists } = sweepOver({ hosts: [host('h1', 'n1'), host('h2', 'n2'), host('h3', 'n3'), host('new')], nodes });
@@ -76,32 +80,64 @@ describe('AtRestSweep', () => {
     expect(woken).toEqual([]);
   });
 
-  it('keeps running when a list fails, and stops when its signal aborts', async () => {
-    const timers: (() => void)[] = [];
+  /** A sweep started on a fake clock whose timers fire only when the test says. */
+  function runningSweep(options: { hosts: KubeObject[]; fail?: (call: number) => boolean }) {
+    let nowMs = 0;
+    const timers: { at: number; fire: () => void }[] = [];
     let calls = 0;
-    const sweep = new AtRestSweep({
+    const sweep = new NodeSweep({
       nodeDigests: async () => {
         calls += 1;
-        if (calls === 1) throw new Error('Ironic is unreachable');
+        if (options.fail?.(calls)) throw new Error('Ironic is unreachable');
         return new Map();
       },
-      hosts: { list: () => [] },
+      hosts: { list: () => options.hosts },
       wake: () => {},
-      intervalMs: 60_000,
-      clock: { now: () => 0, setTimer: (callback: () => void) => { timers.push(callback); return { cancel() {} }; } } as Clock,
+      restIntervalMs: 60_000,
+      busyIntervalMs: 3_000,
+      isBusy: busyIfProvisioning,
+      clock: { now: () => nowMs, setTimer: (fire: () => void, afterMs: number) => { timers.push({ at: nowMs + afterMs, fire }); return { cancel() {} }; } } as Clock,
       log: silent,
     });
     const abort = new AbortController();
     const running = sweep.start(abort.signal);
+    const settle = () => new Promise((resolve) => setImmediate(resolve));
+    /** Lets the sweep's next timer fire (moving the clock to it); returns the lists so far. */
     const tick = async () => {
-      while (timers.length === 0) await new Promise((resolve) => setImmediate(resolve));
-      timers.shift()!();
+      while (timers.length === 0) await settle();
+      const timer = timers.shift()!;
+      nowMs = timer.at;
+      timer.fire();
+      await settle();
+      return calls;
     };
-    // The first look is at once (and fails); the next after one interval.
-    await tick();
-    while (calls < 2) await new Promise((resolve) => setImmediate(resolve));
-    abort.abort();
-    await running;
-    expect(calls).toBe(2);
+    return { tick, lists: () => calls, stop: async () => { abort.abort(); await running; } };
+  }
+
+  it('keeps running when a list fails, and stops when its signal aborts', async () => {
+    const run = runningSweep({ hosts: [], fail: (call) => call === 1 });
+    // The first look is at once (and fails); at rest the next is a minute later.
+    while (run.lists() < 1) await new Promise((resolve) => setImmediate(resolve));
+    for (let i = 0; i < 19; i++) expect(await run.tick()).toBe(1);
+    expect(await run.tick()).toBe(2);
+    await run.stop();
+    expect(run.lists()).toBe(2);
+  });
+
+  it('looks every busy interval while some host waits on Ironic, and back to a minute once none does', async () => {
+    const hosts = [host('h1', 'n1'), host('h2', 'n2', 'provisioning')];
+    const run = runningSweep({ hosts });
+    while (run.lists() < 1) await new Promise((resolve) => setImmediate(resolve));
+    expect(await run.tick()).toBe(2);
+    expect(await run.tick()).toBe(3);
+    hosts[1] = host('h2', 'n2', 'provisioned');
+    for (let i = 0; i < 19; i++) expect(await run.tick()).toBe(3);
+    expect(await run.tick()).toBe(4);
+    await run.stop();
+  });
+
+  it('refuses a busy interval longer than the one at rest', () => {
+    expect(() => new NodeSweep({ nodeDigests: async () => new Map(), hosts: { list: () => [] }, wake: () => {},
+      restIntervalMs: 1_000, busyIntervalMs: 3_000, isBusy: () => false, clock: {} as Clock, log: silent })).toThrow(RangeError);
   });
 });

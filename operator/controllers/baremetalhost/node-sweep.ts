@@ -1,7 +1,10 @@
-// Hosts at rest are not polled one by one (poll-schedule.ts). Instead, one node list every
+// Hosts are not polled one by one at rest (poll-schedule.ts). Instead, one node list every
 // interval says which nodes changed since the last look (power, state, maintenance, fault, last
 // error, health), and only their hosts are woken: BMO notices such a change within its minute
-// per host, and so does this, at one request per page of nodes whatever N is.
+// per host, and so does this, at one request per page of nodes whatever N is. While some host
+// waits on Ironic in a transient state the list runs at IRONIC_POLL_SHORT instead, so the end of
+// a cleaning or deployment is seen within seconds by one request for all hosts, where a host's own
+// poll may be up to IRONIC_POLL_LONG away.
 import type { Clock } from '../../runtime/clock.ts';
 import type { KubeObject, ObjectName } from '../../runtime/kube-object.ts';
 import { objectKey, objectName } from '../../runtime/kube-object.ts';
@@ -11,12 +14,17 @@ import type { Runnable } from '../../runtime/manager.ts';
 /** Ironic's answer for a node no longer in the list (its database lost, the node deleted). */
 const ABSENT = 'absent';
 
-export interface AtRestSweepOptions {
+export interface NodeSweepOptions {
   /** What every node looks like now (the provisioner's `nodeDigests`). */
   nodeDigests: () => Promise<ReadonlyMap<string, string>>;
   hosts: { list(): KubeObject[] };
   wake: (host: ObjectName) => void;
-  intervalMs: number;
+  /** Between looks while every host is at rest. */
+  restIntervalMs: number;
+  /** Between looks while some host is busy; also how often that is checked. */
+  busyIntervalMs: number;
+  /** Whether a host waits on Ironic (a state that is polled). */
+  isBusy: (host: KubeObject) => boolean;
   clock: Clock;
   log: Logger;
 }
@@ -24,13 +32,16 @@ export interface AtRestSweepOptions {
 const nodeIdOf = (host: KubeObject): string | undefined =>
   (host.status as { provisioning?: { ID?: string } } | undefined)?.provisioning?.ID || undefined;
 
-export class AtRestSweep implements Runnable {
-  readonly #options: AtRestSweepOptions;
+export class NodeSweep implements Runnable {
+  readonly #options: NodeSweepOptions;
   /** Per host (namespace/name): its node's digest at the last look. Follows the host cache. */
   readonly #seen = new Map<string, string>();
   #failing = false;
 
-  constructor(options: AtRestSweepOptions) {
+  constructor(options: NodeSweepOptions) {
+    if (!(options.busyIntervalMs > 0) || options.restIntervalMs < options.busyIntervalMs) {
+      throw new RangeError(`node sweep intervals must be 0 < busy <= rest, got ${options.busyIntervalMs}/${options.restIntervalMs}`);
+    }
     this.#options = options;
   }
 
@@ -61,19 +72,31 @@ export class AtRestSweep implements Runnable {
 
   async start(signal: AbortSignal): Promise<void> {
     // The first look right away, so a change soon after start-up has a baseline to differ from.
-    for (let first = true; !signal.aborted; first = false) {
-      if (!first) await this.#sleep(signal);
-      if (signal.aborted) return;
-      try {
-        const woken = await this.sweep();
-        if (this.#failing) this.#options.log.info('node sweep works again');
-        this.#failing = false;
-        if (woken > 0) this.#options.log.debug('node sweep woke hosts whose node changed', { hosts: woken });
-      } catch (error) {
-        // Hosts find out about an unreachable Ironic themselves; say it once here.
-        if (!this.#failing) this.#options.log.info('node sweep failed; hosts at rest wait for the next one', { error: (error as Error).message });
-        this.#failing = true;
+    let lastLookMs: number | undefined;
+    while (!signal.aborted) {
+      const nowMs = this.#options.clock.now();
+      if (lastLookMs === undefined || nowMs - lastLookMs >= this.#options.restIntervalMs || this.#someHostBusy()) {
+        lastLookMs = nowMs;
+        await this.#look();
       }
+      await this.#sleep(signal);
+    }
+  }
+
+  #someHostBusy(): boolean {
+    return this.#options.hosts.list().some((host) => nodeIdOf(host) !== undefined && this.#options.isBusy(host));
+  }
+
+  async #look(): Promise<void> {
+    try {
+      const woken = await this.sweep();
+      if (this.#failing) this.#options.log.info('node sweep works again');
+      this.#failing = false;
+      if (woken > 0) this.#options.log.debug('node sweep woke hosts whose node changed', { hosts: woken });
+    } catch (error) {
+      // Hosts find out about an unreachable Ironic themselves; say it once here.
+      if (!this.#failing) this.#options.log.info('node sweep failed; hosts wait for the next one', { error: (error as Error).message });
+      this.#failing = true;
     }
   }
 
@@ -84,7 +107,7 @@ export class AtRestSweep implements Runnable {
         signal.removeEventListener('abort', done);
         resolve();
       };
-      const timer = this.#options.clock.setTimer(done, this.#options.intervalMs);
+      const timer = this.#options.clock.setTimer(done, this.#options.busyIntervalMs);
       signal.addEventListener('abort', done, { once: true });
     });
   }

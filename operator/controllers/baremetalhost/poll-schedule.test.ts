@@ -19,11 +19,11 @@ describe('StateDurations', () => {
 });
 
 describe('nextPollMs', () => {
-  it('waits half the expected remaining time, within IRONIC_POLL_SHORT and IRONIC_POLL_LONG', () => {
+  it('waits until the state is expected to end, within IRONIC_POLL_SHORT and IRONIC_POLL_LONG', () => {
     expect(nextPollMs({ expectedMs: 60_000, elapsedMs: 0, bounds })).toBe(10_000);
-    expect(nextPollMs({ expectedMs: 60_000, elapsedMs: 48_000, bounds })).toBe(6_000);
+    expect(nextPollMs({ expectedMs: 60_000, elapsedMs: 54_000, bounds })).toBe(6_000);
     expect(nextPollMs({ expectedMs: 60_000, elapsedMs: 58_000, bounds })).toBe(3_000);
-    expect(nextPollMs({ expectedMs: 4_000, elapsedMs: 0, bounds })).toBe(3_000);
+    expect(nextPollMs({ expectedMs: 2_000, elapsedMs: 0, bounds })).toBe(3_000);
   });
 
   it('looks at a quarter of the expected time once a host is late, and leaves the hint alone without an estimate', () => {
@@ -42,7 +42,7 @@ describe('PollSchedule', () => {
     expect(schedule.durations.expectedMs('inspecting')).toBe(40_000);
     schedule.entered('ns/b', { from: 'registering', to: 'inspecting', atMs: 50_000 });
     expect(schedule.pollAfterMs('ns/b', { state: 'inspecting', nowMs: 50_000 })).toBe(10_000);
-    expect(schedule.pollAfterMs('ns/b', { state: 'inspecting', nowMs: 80_000 })).toBe(5_000);
+    expect(schedule.pollAfterMs('ns/b', { state: 'inspecting', nowMs: 85_000 })).toBe(5_000);
     expect(schedule.pollAfterMs('ns/b', { state: 'inspecting', nowMs: 89_000 })).toBe(3_000);
   });
 

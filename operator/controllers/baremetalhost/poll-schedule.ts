@@ -1,13 +1,22 @@
-// When to poll Ironic again for a host in a transient state: at a fraction of the time the state
-// is expected to have left, from how long it recently took this operator's hosts (measured, not a
-// constant), never sooner than IRONIC_POLL_SHORT nor later than IRONIC_POLL_LONG. BMO polls at a
-// fixed 3 s or 10 s whatever the state usually takes.
+// When to poll Ironic again for a host in a transient state: when the state is expected to have
+// ended, from how long it recently took this operator's hosts (measured, not a constant), never
+// sooner than IRONIC_POLL_SHORT nor later than IRONIC_POLL_LONG. An earlier end is caught by the
+// node sweep, which lists all nodes every IRONIC_POLL_SHORT while a host is here (node-sweep.ts);
+// a host's own poll is what still looks if that list fails. BMO polls at a fixed 3 s or 10 s
+// whatever the state usually takes.
 import type { ProvisioningState } from '../../api/provisioning-state.ts';
+import type { KubeObject } from '../../runtime/kube-object.ts';
 
 /** States a host leaves by itself once Ironic is done: these are polled; steady states are not. */
 export const POLLED_STATES: ReadonlySet<ProvisioningState> = new Set<ProvisioningState>([
   'registering', 'inspecting', 'preparing', 'provisioning', 'deprovisioning', 'powering off before delete', 'deleting',
 ]);
+
+/** Whether a host, as cached, is in a polled state (it waits on Ironic). */
+export function inPolledState(host: KubeObject): boolean {
+  const state = (host.status as { provisioning?: { state?: string } } | undefined)?.provisioning?.state;
+  return POLLED_STATES.has(state as ProvisioningState);
+}
 
 export interface PollBounds {
   /** IRONIC_POLL_SHORT: the floor. */
@@ -16,8 +25,8 @@ export interface PollBounds {
   longMs: number;
 }
 
-/** Share of the expected remaining time to wait before the next look. */
-export const REMAINING_FRACTION = 0.5;
+/** Share of the expected time a late host waits before it looks again. */
+export const LATE_FRACTION = 0.25;
 /** Weight of the newest duration in the moving estimate. */
 export const ESTIMATE_WEIGHT = 0.25;
 
@@ -37,7 +46,7 @@ export class StateDurations {
 }
 
 /**
- * The next poll: half of the expected remaining time, within [short, long]. A host already past
+ * The next poll: when the state is expected to end, within [short, long]. A host already past
  * the expected time looks again at a fraction of the whole expected time (it is late, but by how
  * much nobody knows). Without an estimate yet, undefined: the provisioner's own hint stands.
  */
@@ -45,7 +54,7 @@ export function nextPollMs(options: { expectedMs: number | undefined; elapsedMs:
   const { expectedMs, elapsedMs, bounds } = options;
   if (expectedMs === undefined) return undefined;
   const remaining = expectedMs - Math.max(0, elapsedMs);
-  const wait = remaining > 0 ? remaining * REMAINING_FRACTION : expectedMs * REMAINING_FRACTION * REMAINING_FRACTION;
+  const wait = remaining > 0 ? remaining : expectedMs * LATE_FRACTION;
   return Math.round(Math.min(bounds.longMs, Math.max(bounds.shortMs, wait)));
 }
 

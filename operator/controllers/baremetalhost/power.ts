@@ -19,7 +19,7 @@ const SOFT_POWER_OFF_FAILED = 'Continuing with hard poweroff after soft poweroff
  * provisioned): mirror the observed power state, honour reboot annotations, service
  * firmware changes on the way to power on, and drive the power towards `spec.online`.
  * BMO looks again every minute; here a host at rest is not polled on its own: its spec,
- * annotations, the objects it watches, the node sweep (at-rest-sweep.ts: its node changed) or a
+ * annotations, the objects it watches, the node sweep (node-sweep.ts: its node changed) or a
  * resync (SYNC_PERIOD) wake it, and a power change under way is polled as any transient work is.
  */
 export async function manageHostPower(host: Host, context: StateContext): Promise<Action> {

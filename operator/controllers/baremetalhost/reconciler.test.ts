@@ -71,10 +71,10 @@ describe('the BareMetalHost reconciler', () => {
     await pass();
     expect(stateOf(h.host)).not.toBe('inspecting');
 
-    // Inspecting took 40 s: 10 s into the next stay, half of the 30 s left; late, a quarter of 40 s.
+    // Inspecting took 40 s: 25 s into the next stay, the 15 s left; late, a quarter of 40 s.
     await enterInspecting();
     provisioner.script('inspect', busy(7_000, 'inspection in progress'), busy(7_000, 'inspection in progress'));
-    h.nowMs += 10_000;
+    h.nowMs += 25_000;
     expect(await pass()).toEqual({ requeueAfter: 15_000 });
     h.nowMs += 50_000;
     expect(await pass()).toEqual({ requeueAfter: 10_000 });

@@ -47,4 +47,21 @@ describe('nodeDigests', () => {
 
     expect(new Set(digests.values()).size).toBe(4);
   });
+
+  it('within one Ironic operation, its wait half and its power actions change no digest; its end does', async () => {
+    const kit = await startKit();
+    const cleaning = (overrides: Record<string, unknown>) => watched(uuidOf(1), { provision_state: 'cleaning', target_provision_state: 'available', ...overrides });
+    kit.ironic.get('/v1/nodes').query(true).reply(200, { nodes: [
+      cleaning({ power_state: 'power off' }), { ...cleaning({ provision_state: 'clean wait', target_power_state: 'power on' }), uuid: uuidOf(2) },
+      { ...watched(uuidOf(3), { provision_state: 'available', power_state: 'power off' }) },
+      { ...watched(uuidOf(4), { provision_state: 'available', power_state: 'power on' }) },
+    ] });
+
+    const digests = await kit.provisioner.nodeDigests!();
+
+    expect(digests.get(uuidOf(1))).toBe(digests.get(uuidOf(2)));
+    expect(digests.get(uuidOf(3))).not.toBe(digests.get(uuidOf(1)));
+    // At rest, power is what a host mirrors: a change wakes it.
+    expect(digests.get(uuidOf(3))).not.toBe(digests.get(uuidOf(4)));
+  });
 });

@@ -7,6 +7,20 @@ const WATCHED_FIELDS: readonly NodeField[] = [
   'uuid', 'power_state', 'target_power_state', 'provision_state', 'target_provision_state', 'maintenance', 'fault', 'last_error',
 ];
 
+/**
+ * Ironic's busy states, each named by the operation it belongs to: its "wait" half (the ramdisk
+ * working) is the same operation. While one runs, its power actions and steps are its own
+ * business, so they change no digest; the operation ending does.
+ */
+const OPERATION_OF_STATE: Readonly<Record<string, string>> = {
+  cleaning: 'cleaning', 'clean wait': 'cleaning',
+  deploying: 'deploying', 'wait call-back': 'deploying',
+  inspecting: 'inspecting', 'inspect wait': 'inspecting',
+  servicing: 'servicing', 'service wait': 'servicing',
+  rescuing: 'rescuing', 'rescue wait': 'rescuing',
+  deleting: 'deleting', verifying: 'verifying', adopting: 'adopting', unrescuing: 'unrescuing',
+};
+
 export async function nodeDigests(context: ProvisionerContext): Promise<ReadonlyMap<string, string>> {
   // `health` exists from API 1.109 on; asking for it below that would be refused.
   const fields = context.client.features.nodeHealth ? [...WATCHED_FIELDS, 'health' as const] : WATCHED_FIELDS;
@@ -16,6 +30,12 @@ export async function nodeDigests(context: ProvisionerContext): Promise<Readonly
     if (!node.uuid) continue;
     const { uuid, ...watched } = node as Record<string, unknown>;
     delete watched.links;
+    const operation = OPERATION_OF_STATE[String(watched.provision_state)];
+    if (operation !== undefined) {
+      watched.provision_state = operation;
+      delete watched.power_state;
+      delete watched.target_power_state;
+    }
     digests.set(uuid as string, JSON.stringify(watched, Object.keys(watched).sort()));
   }
   return digests;
