@@ -30,7 +30,7 @@ import type { SecretObject } from './secret-store.ts';
 import type { StateMachineSettings } from './state-context.ts';
 import { UpdatePolicyStore } from './update-policy-store.ts';
 import { PreprovisioningImageStore } from './preprovisioning-image-store.ts';
-import { inPolledState } from './poll-schedule.ts';
+import { inPolledState, waitsOutError } from './poll-schedule.ts';
 import type { PollBounds } from './poll-schedule.ts';
 
 export const CONTROLLER_NAME = 'baremetalhost';
@@ -145,6 +145,7 @@ export function setupBareMetalHostController(manager: Manager, options: BareMeta
     restIntervalMs: DELAYS.atRestSweepMs,
     busyIntervalMs: options.pollBounds?.shortMs ?? DELAYS.atRestSweepMs,
     isBusy: inPolledState,
+    waitsOutError,
     clock: manager.clock,
     log: manager.logger.child({ component: 'node-sweep' }),
   }));

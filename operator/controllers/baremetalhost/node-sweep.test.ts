@@ -5,11 +5,13 @@ import { NodeSweep } from './node-sweep.ts';
 
 const silent = { error() {}, warn() {}, info() {}, debug() {}, child() { return silent; } } as never;
 
-function host(name: string, nodeId?: string, state = 'available'): KubeObject {
-  return { apiVersion: 'metal3.io/v1alpha1', kind: 'BareMetalHost', metadata: { namespace: 'ns', name }, status: nodeId ? { provisioning: { ID: nodeId, state } } : {} } as KubeObject;
+function host(name: string, nodeId?: string, state = 'available', operationalStatus = 'OK'): KubeObject {
+  return { apiVersion: 'metal3.io/v1alpha1', kind: 'BareMetalHost', metadata: { namespace: 'ns', name },
+    status: nodeId ? { operationalStatus, provisioning: { ID: nodeId, state } } : {} } as KubeObject;
 }
 
 const busyIfProvisioning = (h: KubeObject) => (h.status as { provisioning?: { state?: string } }).provisioning?.state === 'provisioning';
+const inError = (h: KubeObject) => (h.status as { operationalStatus?: string }).operationalStatus === 'error';
 
 function sweepOver(options: { hosts: KubeObject[]; nodes: Map<string, string> }) {
   const woken: string[] = [];
@@ -24,6 +26,7 @@ function sweepOver(options: { hosts: KubeObject[]; nodes: Map<string, string> })
     restIntervalMs: 60_000,
     busyIntervalMs: 3_000,
     isBusy: busyIfProvisioning,
+    waitsOutError: inError,
     clock: { now: () => 0, setTimer: () => ({ cancel() {} }) } as Clock,
     log: silent,
   });
@@ -42,6 +45,18 @@ describe('NodeSweep', () => {
 
     expect(woken).toEqual(['h2']);
     expect(lists()).toBe(3);
+  });
+
+  it('leaves a host waiting out an error\'s backoff asleep when its node changes, but not when its node is gone', async () => {
+    const nodes = new Map([['n1', 'deploy failed'], ['n2', 'deploy failed']]);
+    const { sweep, woken } = sweepOver({ hosts: [host('h1', 'n1', 'provisioning', 'error'), host('h2', 'n2', 'provisioning', 'error')], nodes });
+
+    await sweep.sweep();
+    nodes.set('n1', 'deploy failed, powered off');
+    nodes.delete('n2');
+    await sweep.sweep();
+
+    expect(woken).toEqual(['h2']);
   });
 
   it('wakes a host whose node is gone from Ironic (its database lost), once', async () => {
@@ -96,6 +111,7 @@ describe('NodeSweep', () => {
       restIntervalMs: 60_000,
       busyIntervalMs: 3_000,
       isBusy: busyIfProvisioning,
+      waitsOutError: inError,
       clock: { now: () => nowMs, setTimer: (fire: () => void, afterMs: number) => { timers.push({ at: nowMs + afterMs, fire }); return { cancel() {} }; } } as Clock,
       log: silent,
     });
@@ -130,7 +146,8 @@ describe('NodeSweep', () => {
     while (run.lists() < 1) await new Promise((resolve) => setImmediate(resolve));
     expect(await run.tick()).toBe(2);
     expect(await run.tick()).toBe(3);
-    hosts[1] = host('h2', 'n2', 'provisioned');
+    // A host waiting out an error's backoff is not waiting on Ironic.
+    hosts[1] = host('h2', 'n2', 'provisioning', 'error');
     for (let i = 0; i < 19; i++) expect(await run.tick()).toBe(3);
     expect(await run.tick()).toBe(4);
     await run.stop();
@@ -138,6 +155,6 @@ describe('NodeSweep', () => {
 
   it('refuses a busy interval longer than the one at rest', () => {
     expect(() => new NodeSweep({ nodeDigests: async () => new Map(), hosts: { list: () => [] }, wake: () => {},
-      restIntervalMs: 1_000, busyIntervalMs: 3_000, isBusy: () => false, clock: {} as Clock, log: silent })).toThrow(RangeError);
+      restIntervalMs: 1_000, busyIntervalMs: 3_000, isBusy: () => false, waitsOutError: () => false, clock: {} as Clock, log: silent })).toThrow(RangeError);
   });
 });

@@ -25,6 +25,12 @@ export interface NodeSweepOptions {
   busyIntervalMs: number;
   /** Whether a host waits on Ironic (a state that is polled). */
   isBusy: (host: KubeObject) => boolean;
+  /**
+   * Whether a host waits out the backoff of an error it recorded: its node changing does not wake
+   * it (each early pass would retry and count one more failure towards its limit), nor keep the
+   * sweep at the busy interval; its node going away still wakes it.
+   */
+  waitsOutError: (host: KubeObject) => boolean;
   clock: Clock;
   log: Logger;
 }
@@ -61,7 +67,8 @@ export class NodeSweep implements Runnable {
       this.#seen.set(key, digest);
       // A node gone is out of step at first sight too (Ironic may have lost it before any look
       // succeeded); any other first sight is the baseline, the host having read its node itself.
-      if (before === undefined ? absent : before !== digest) {
+      const changed = before === undefined ? absent : before !== digest;
+      if (changed && (absent || !this.#options.waitsOutError(host))) {
         this.#options.wake(objectName(host));
         woken += 1;
       }
@@ -84,7 +91,7 @@ export class NodeSweep implements Runnable {
   }
 
   #someHostBusy(): boolean {
-    return this.#options.hosts.list().some((host) => nodeIdOf(host) !== undefined && this.#options.isBusy(host));
+    return this.#options.hosts.list().some((host) => nodeIdOf(host) !== undefined && this.#options.isBusy(host) && !this.#options.waitsOutError(host));
   }
 
   async #look(): Promise<void> {

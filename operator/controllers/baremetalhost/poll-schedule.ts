@@ -18,6 +18,12 @@ export function inPolledState(host: KubeObject): boolean {
   return POLLED_STATES.has(state as ProvisioningState);
 }
 
+/** Whether a host, as cached, recorded an error in a polled state: it retries after its backoff. */
+export function waitsOutError(host: KubeObject): boolean {
+  const status = host.status as { operationalStatus?: string } | undefined;
+  return status?.operationalStatus === 'error' && inPolledState(host);
+}
+
 export interface PollBounds {
   /** IRONIC_POLL_SHORT: the floor. */
   shortMs: number;
