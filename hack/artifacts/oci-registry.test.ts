@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { OciRegistry } from './oci-registry.ts';
-import { createArtifactsServer } from './server.ts';
+import { listeningArtifactsServer } from './test-support/listening.ts';
 
 const image = Buffer.from('raw disk image '.repeat(1000));
 const imageDigest = `sha256:${createHash('sha256').update(image).digest('hex')}`;
@@ -23,10 +22,7 @@ describe('the artifacts server\'s OCI registry', () => {
       repository: 'metal3/os', tag: 'v1', imageFile: join(dir, 'os.raw'), imageTitle: 'os.raw',
       credentials: { username: 'puller', password: 's3cret' },
     });
-    const server = createArtifactsServer({ root: dir, host: '127.0.0.1', port: 0, registry });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    close = () => new Promise((resolve) => server.close(() => resolve()));
+    ({ url, close } = await listeningArtifactsServer({ root: dir, registry }));
   });
   afterAll(async () => {
     await close();

@@ -1,9 +1,8 @@
 import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createArtifactsServer } from './server.ts';
+import { listeningArtifactsServer } from './test-support/listening.ts';
 
 describe('the artifacts server\'s static files', () => {
   const changed = new Date('2026-11-20T08:30:00Z');
@@ -14,10 +13,7 @@ describe('the artifacts server\'s static files', () => {
     dir = mkdtempSync(join(tmpdir(), 'artifacts-server-test-'));
     writeFileSync(join(dir, 'ipa.kernel'), 'kernel bytes');
     utimesSync(join(dir, 'ipa.kernel'), changed, changed);
-    const server = createArtifactsServer({ root: dir, host: '127.0.0.1', port: 0 });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    close = () => new Promise((resolve) => server.close(() => resolve()));
+    ({ url, close } = await listeningArtifactsServer({ root: dir }));
   });
   afterAll(async () => {
     await close();
