@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { PollSchedule, StateDurations, nextPollMs } from './poll-schedule.ts';
+import type { KubeObject } from '../../runtime/kube-object.ts';
+import { PollSchedule, StateDurations, inPolledState, nextPollMs, waitsOutError } from './poll-schedule.ts';
 
 const bounds = { shortMs: 3_000, longMs: 10_000 };
 
@@ -54,5 +55,23 @@ describe('PollSchedule', () => {
     expect(schedule.pollAfterMs('ns/a', { state: 'provisioned', nowMs: 7_000 })).toBeUndefined();
     schedule.forget('ns/a');
     expect(() => new PollSchedule({ shortMs: 5_000, longMs: 1_000 })).toThrow(RangeError);
+  });
+});
+
+describe('which hosts the node sweep leaves alone', () => {
+  const host = (state: string, operationalStatus: string) =>
+    ({ apiVersion: 'metal3.io/v1alpha1', kind: 'BareMetalHost', metadata: { name: 'h', namespace: 'n' },
+      status: { operationalStatus, provisioning: { state } } }) as KubeObject;
+
+  it('a host in error waits out its backoff at rest as in a polled state (a failed soft power off retries hard only then)', () => {
+    expect(waitsOutError(host('externally provisioned', 'error'))).toBe(true);
+    expect(waitsOutError(host('provisioning', 'error'))).toBe(true);
+    expect(waitsOutError(host('provisioned', 'OK'))).toBe(false);
+    expect(waitsOutError(host('provisioning', 'OK'))).toBe(false);
+  });
+
+  it('only transient states are polled', () => {
+    expect(inPolledState(host('inspecting', 'OK'))).toBe(true);
+    expect(inPolledState(host('externally provisioned', 'OK'))).toBe(false);
   });
 });

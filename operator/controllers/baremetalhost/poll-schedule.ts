@@ -18,10 +18,13 @@ export function inPolledState(host: KubeObject): boolean {
   return POLLED_STATES.has(state as ProvisioningState);
 }
 
-/** Whether a host, as cached, recorded an error in a polled state: it retries after its backoff. */
+/**
+ * Whether a host, as cached, recorded an error: it retries after its backoff (BMO's requeue), in a
+ * polled state or at rest alike (a failed soft power off retries hard only then).
+ */
 export function waitsOutError(host: KubeObject): boolean {
   const status = host.status as { operationalStatus?: string } | undefined;
-  return status?.operationalStatus === 'error' && inPolledState(host);
+  return status?.operationalStatus === 'error';
 }
 
 export interface PollBounds {
