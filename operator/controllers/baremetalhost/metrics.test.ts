@@ -35,4 +35,26 @@ describe('host metrics', () => {
       expect(text).toContain(`# TYPE ${name} counter`);
     }
   });
+
+  it('drops every series of a host that is gone, and keeps the others', async () => {
+    const registry = new Registry();
+    const metrics = createHostMetrics(registry, { hosts: () => [] });
+    const gone = { namespace: 'ns', name: 'gone' };
+    const kept = { namespace: 'ns', name: 'kept' };
+    for (const request of [gone, kept]) {
+      metrics.reconciled(request);
+      metrics.apply({ metric: 'powerChange', on: true }, request);
+      metrics.apply({ metric: 'powerChange', on: false }, request);
+      metrics.apply({ metric: 'delayed', deprovisioning: false }, request);
+      for (const operation of ['register', 'inspect', 'provision', 'deprovision'] as const) {
+        metrics.apply({ metric: 'operationDuration', operation, seconds: 42 }, request);
+      }
+    }
+    expect(await registry.metrics()).toContain('host="gone"');
+    metrics.forget(gone);
+    const text = await registry.metrics();
+    expect(text).not.toContain('host="gone"');
+    expect(text).toContain('metal3_reconcile_total{namespace="ns",host="kept"} 1');
+    expect(text).toContain('metal3_operation_register_duration_seconds_bucket{le="+Inf",namespace="ns",host="kept"} 1');
+  });
 });

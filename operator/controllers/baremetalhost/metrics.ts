@@ -1,5 +1,6 @@
-import { Counter, Gauge, Histogram } from 'prom-client';
+import { Counter, Gauge } from 'prom-client';
 import type { Registry } from 'prom-client';
+import { CompactHistogram } from '../../runtime/compact-histogram.ts';
 import type { ObjectName } from '../../runtime/kube-object.ts';
 // BMO labels host errors with the event reason (e.g. ProvisioningError), not the errorType text.
 import { ERROR_EVENT_REASONS as ERROR_LABELS } from './events.ts';
@@ -18,10 +19,14 @@ export interface HostMetrics {
   provisionerNotReady(): void;
   /** Applies a note a handler made, after the status it describes was saved. */
   apply(note: MetricNote, request: ObjectName): void;
+  /** The host is gone: its series go too, so deleted hosts cost nothing. */
+  forget(request: ObjectName): void;
 }
 
 // BMO's buckets for slow operations (seconds).
 const SLOW_OPERATION_BUCKETS = [30, 90, 180, 360, 720, 1440];
+// The Prometheus clients' default buckets (BMO's registration histogram sets none).
+const DEFAULT_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 /**
  * BMO's `metal3_*` metrics (internal/controller/metal3.io/metrics.go), same names, labels
@@ -59,10 +64,11 @@ export function createHostMetrics(registry: Registry, options: { hosts: () => Ho
   // transient errors, not recorded per host).
   counter('metal3_credentials_no_management_access_total', 'Number of times a host management interface is unavailable');
 
-  const histogram = (name: string, help: string, buckets?: number[]) =>
-    reuse(name, () => new Histogram({ name, help, labelNames: hostLabels, ...(buckets ? { buckets } : {}), registers }));
-  const durations: Record<Operation, Histogram<'namespace' | 'host'>> = {
-    register: histogram('metal3_operation_register_duration_seconds', 'Length of time per registration per host'),
+  // Per-host series: compact ones, exposed as prom-client's Histogram would (compact-histogram.ts).
+  const histogram = (name: string, help: string, buckets: number[]) =>
+    reuse(name, () => new CompactHistogram({ name, help, labelNames: hostLabels, buckets, registers }));
+  const durations: Record<Operation, CompactHistogram<'namespace' | 'host'>> = {
+    register: histogram('metal3_operation_register_duration_seconds', 'Length of time per registration per host', DEFAULT_BUCKETS),
     inspect: histogram('metal3_operation_inspect_duration_seconds', 'Length of time per hardware inspection per host', SLOW_OPERATION_BUCKETS),
     provision: histogram('metal3_operation_provision_duration_seconds', 'Length of time per hardware provision operation per host', SLOW_OPERATION_BUCKETS),
     deprovision: histogram('metal3_operation_deprovision_duration_seconds', 'Length of time per hardware deprovision operation per host', SLOW_OPERATION_BUCKETS),
@@ -117,6 +123,12 @@ export function createHostMetrics(registry: Registry, options: { hosts: () => Ho
         case 'hostConfigDataError':
           return hostConfigDataError.inc({ host_data_type: note.dataType });
       }
+    },
+    forget(request) {
+      const labels = labelsOf(request);
+      for (const counter of [reconcileTotal, delayedProvisioning, delayedDeprovisioning]) counter.remove(labels);
+      for (const onOff of ['on', 'off']) powerChanges.remove({ ...labels, on_off: onOff });
+      for (const durationsOf of Object.values(durations)) durationsOf.remove(labels);
     },
   };
 }

@@ -16,7 +16,7 @@ import type { EventRecorder } from '../../runtime/event-recorder.ts';
 import { hasFinalizer } from '../../runtime/finalizers.ts';
 import type { Informer } from '../../runtime/informer.ts';
 import { isConflict } from '../../runtime/kube-errors.ts';
-import { keyOf, objectKey } from '../../runtime/kube-object.ts';
+import { keyOf, objectKey, objectName } from '../../runtime/kube-object.ts';
 import type { KubeObject, ObjectName } from '../../runtime/kube-object.ts';
 import type { Logger } from '../../runtime/logger.ts';
 import type { ReconcileContext, Reconciler, Request, Result } from '../../runtime/reconciler.ts';
@@ -134,6 +134,7 @@ export class BareMetalHostReconciler implements Reconciler {
       onDelete: (host) => {
         this.#slots.forget(objectKey(host));
         this.#polls?.forget(objectKey(host));
+        this.#options.metrics.forget(objectName(host));
       },
     });
     this.#clock = options.clock ?? systemClock;
@@ -141,7 +142,8 @@ export class BareMetalHostReconciler implements Reconciler {
   }
 
   async reconcile(request: Request, context: ReconcileContext): Promise<Result> {
-    this.#options.metrics.reconciled(request);
+    // Counted per host while it exists: the pass after its deletion would bring its series back.
+    if (this.#options.hosts.cache.get(request)) this.#options.metrics.reconciled(request);
     try {
       return await this.#reconcile(request, context);
     } catch (error) {

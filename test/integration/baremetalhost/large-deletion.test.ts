@@ -97,6 +97,9 @@ describe('a large deletion with the fixture provisioner, and the caches after it
       expect(cache.list().filter((object) => object.metadata.managedFields !== undefined)).toEqual([]);
     }
     expect(operator.fixture.hostCount).toBe(HOSTS);
+    const registrationSeries = (await operator.manager.registry.metrics()).split('\n')
+      .filter((line) => line.startsWith(`metal3_operation_register_duration_seconds_count{namespace="${namespace}"`));
+    expect(registrationSeries).toHaveLength(HOSTS);
 
     await kubectl.ok(['delete', 'bmh', '--all', '-n', namespace, '--wait=false']);
     const gone = await waitFor(
@@ -116,6 +119,10 @@ describe('a large deletion with the fixture provisioner, and the caches after it
     // no garbage collector, so the owned HardwareData and the Secrets are deleted as it would.
     await waitFor(async () => (caches.hosts.list().length === 0 ? true : undefined), { timeoutMs: 60_000, what: 'the host cache to empty' });
     expect(operator.fixture.hostCount).toBe(0);
+    // Nor do the host's metric series (metal3_reconcile_total, the operation histograms…), which
+    // every host had: a deleted host costs the metrics page nothing.
+    const seriesOfThisNamespace = (await operator.manager.registry.metrics()).split('\n').filter((line) => line.includes(`namespace="${namespace}"`));
+    expect(seriesOfThisNamespace).toEqual([]);
     await kubectl.ok(['delete', 'hardwaredata,secrets', '--all', '-n', namespace, '--wait=false']);
     await waitFor(async () => (caches.secrets.list().length + caches.hardwareData.list().length === 0 ? true : undefined), {
       timeoutMs: 120_000, intervalMs: 500, what: 'the Secret and HardwareData caches to empty',
