@@ -10,5 +10,6 @@
 //
 // And the old generation collects once it has grown by half of what the last full collection
 // kept, where V8 lets it grow up to fourfold on a machine with memory to spare: at 1000 fixture
-// hosts peak RSS 380 → 292 MiB, for no more CPU (test/bench/README.md, "Garbage V8 kept").
+// hosts peak RSS 380 → 292 MiB, for no more CPU (test/bench/README.md, "Per-host histograms
+// and the garbage V8 kept").
 export const OPERATOR_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=2', '--heap-growing-percent=50'];

@@ -1,9 +1,9 @@
 // A labelled histogram for series that come and go with objects (one per host), exposed exactly
 // as prom-client's Histogram exposes it. prom-client copies an object keyed by the bucket bounds
 // for every label set; with integer bounds such as BMO's slow-operation buckets (30 … 1440 s) V8
-// backs each copy with an array as long as the largest bound, ~11 KiB a series: three per-host
-// histograms were a third of the operator's heap at 1000 hosts (test/bench/README.md). Here a
-// series is its labels, one count per bucket, a sum and a count.
+// backs each copy with an array as long as the largest bound, ~17 KiB a series, ~34 KiB a
+// provisioned host (test/bench/README.md). Here a series is its labels, one count per bucket, a
+// sum and a count.
 import type { Metric, Registry } from 'prom-client';
 
 export interface CompactHistogramOptions<L extends string> {
