@@ -9,7 +9,7 @@ import { RawIronic } from '../../support/raw-ironic.ts';
 import { releaseNodesNamed } from '../../support/release-systems.ts';
 import { readStackEnv } from '../../support/stack-env.ts';
 import { waitFor } from '../../support/wait-for.ts';
-import { getHost, inState, waitForHost } from './hosts.ts';
+import { getHost, inState, sushyPowerState, waitForHost } from './hosts.ts';
 
 // One host whose BMC boots it from virtual media: Ironic's redfish-virtual-media boot interface
 // builds a boot ISO from the deploy kernel and ramdisk with mkisofs, embeds a pre-generated agent
@@ -114,8 +114,11 @@ describe('a redfish-virtualmedia host through its whole life', () => {
     await kubectl.ok(['patch', 'bmh', NAME, '-n', namespace, '--type=merge', '-p', JSON.stringify({
       spec: { image: { url: image.url, checksum: `${image.url}.sha256sum`, checksumType: 'sha256', format: 'raw' } },
     })]);
-    const host = await waitForHost(kubectl, namespace, NAME, inState('provisioned'), { timeoutMs: minutes(6), failOnError: true });
-    expect(host.status?.poweredOn).toBe(true);
+    // Provisioning may start before the available host was powered on; as in BMO, the host
+    // reports the power Ironic left it in on its first pass as provisioned, not in the same write.
+    const host = await waitForHost(kubectl, namespace, NAME, (h) => inState('provisioned')(h) && h.status?.poweredOn === true,
+      { timeoutMs: minutes(6), failOnError: true });
+    expect(await sushyPowerState(env, system.uuid)).toBe('On');
     const history = await records();
     expect(history.imageWrites.at(-1)).toMatchObject({
       nodeUuid: host.status?.provisioning?.ID,
