@@ -61,6 +61,40 @@ describe('node cache across the calls of one reconcile', () => {
   });
 });
 
+describe('node cache and the node list', () => {
+  const listed = (node: ReturnType<typeof makeNode>) => {
+    const { uuid, power_state, target_power_state, provision_state, target_provision_state, maintenance, fault, last_error } = node;
+    return { uuid, power_state, target_power_state, provision_state, target_provision_state, maintenance, fault, last_error, health: 'OK', links: [] };
+  };
+
+  it('drops a cached node the list shows changed, so the host it wakes reads the change', async () => {
+    const clock = new FakeClock();
+    const kit = await startKit({ provisioner: { clock, nodeCacheTtlMs: 1000 } });
+    kit.ironic.get(NODE_PATH).reply(200, makeNode({ power_state: 'power off' }));
+    kit.ironic.get('/v1/nodes').query(true).reply(200, { nodes: [listed(makeNode({ power_state: 'power on' }))] });
+    kit.ironic.get(NODE_PATH).reply(200, makeNode({ power_state: 'power on' }));
+
+    expect(await kit.provisioner.hardwareState({ host: HOST })).toEqual({ poweredOn: false });
+    await kit.provisioner.nodeDigests!();
+    expect(await kit.provisioner.hardwareState({ host: HOST })).toEqual({ poweredOn: true });
+
+    expect(kit.calls().filter((call) => call === `GET ${NODE_PATH}`)).toHaveLength(2);
+  });
+
+  it('keeps a cached node the list agrees with', async () => {
+    const clock = new FakeClock();
+    const kit = await startKit({ provisioner: { clock, nodeCacheTtlMs: 1000 } });
+    kit.ironic.get(NODE_PATH).reply(200, makeNode({ health: 'OK' }));
+    kit.ironic.get('/v1/nodes').query(true).reply(200, { nodes: [listed(makeNode())] });
+
+    await kit.provisioner.hardwareState({ host: HOST });
+    await kit.provisioner.nodeDigests!();
+    await kit.provisioner.hardwareState({ host: HOST });
+
+    expect(kit.calls().filter((call) => call === `GET ${NODE_PATH}`)).toHaveLength(1);
+  });
+});
+
 describe('health', () => {
   it('answers the last health read on the node with no request of its own, past the cache and writes', async () => {
     const clock = new FakeClock();

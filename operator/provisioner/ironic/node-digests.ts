@@ -28,6 +28,7 @@ export async function nodeDigests(context: ProvisionerContext): Promise<Readonly
   const digests = new Map<string, string>();
   for (const node of nodes) {
     if (!node.uuid) continue;
+    context.nodes.forgetIfOutdated(node as typeof node & { uuid: string });
     const { uuid, ...watched } = node as Record<string, unknown>;
     delete watched.links;
     const operation = OPERATION_OF_STATE[String(watched.provision_state)];
