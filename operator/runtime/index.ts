@@ -92,6 +92,7 @@ export { addFinalizer, hasFinalizer, removeFinalizer } from './finalizers.ts';
 export type { FinalizerPatchOptions } from './finalizers.ts';
 export { patchStatus, replaceStatus } from './status.ts';
 export type { StatusPatchOptions } from './status.ts';
+export { RecentWrites } from './recent-writes.ts';
 export {
   ConditionSchema,
   findCondition,

@@ -3,7 +3,7 @@ import { addFinalizer, removeFinalizer } from '../../runtime/finalizers.ts';
 import { objectKey, objectName } from '../../runtime/kube-object.ts';
 import type { KubeObject } from '../../runtime/kube-object.ts';
 import type { ResourceClient } from '../../runtime/resource-client.ts';
-import type { RecentWrites } from './recent-writes.ts';
+import type { RecentWrites } from '../../runtime/recent-writes.ts';
 
 /** The writes a reconcile step may make to its host. */
 export interface HostWrites {

@@ -51,7 +51,7 @@ import { ProvisionerAccessDeniedError, ProvisionerNotReadyError, ProvisionerUnre
 import { ProvisioningSlots } from './provisioning-slots.ts';
 import { PollSchedule } from './poll-schedule.ts';
 import type { PollBounds } from './poll-schedule.ts';
-import { RecentWrites } from './recent-writes.ts';
+import { RecentWrites } from '../../runtime/recent-writes.ts';
 import { requeueFor } from './requeue.ts';
 import type { SecretAccess } from './secret-store.ts';
 import type { HostCredentials, StateContext, StateMachineSettings } from './state-context.ts';

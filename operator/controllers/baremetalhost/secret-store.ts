@@ -6,7 +6,7 @@ import { isNotFound } from '../../runtime/kube-errors.ts';
 import { keyOf } from '../../runtime/kube-object.ts';
 import type { KubeObject, ObjectName } from '../../runtime/kube-object.ts';
 import type { ResourceClient } from '../../runtime/resource-client.ts';
-import { RecentWrites } from './recent-writes.ts';
+import { RecentWrites } from '../../runtime/recent-writes.ts';
 
 export interface SecretObject extends KubeObject {
   data?: Record<string, string>;

@@ -11,9 +11,11 @@ import type { Clock } from '../../runtime/clock.ts';
 import type { EventRecorder } from '../../runtime/event-recorder.ts';
 import type { Informer } from '../../runtime/informer.ts';
 import type { KubeObject } from '../../runtime/kube-object.ts';
+import { keyOf, objectKey } from '../../runtime/kube-object.ts';
 import { setControllerReference } from '../../runtime/object-references.ts';
 import type { ReconcileContext, Reconciler, Request, Result } from '../../runtime/reconciler.ts';
 import type { ResourceClient } from '../../runtime/resource-client.ts';
+import { RecentWrites } from '../../runtime/recent-writes.ts';
 import { patchStatus } from '../../runtime/status.ts';
 import { safeParseCached } from '../../runtime/parse-cached.ts';
 import { SETTINGS_RESYNC_MS, SettingsReadSchedule, firmwareHostIdentity, firmwareReadMarker, hasFirmwareToRead } from '../hostfirmwaresettings/index.ts';
@@ -23,7 +25,7 @@ const PROVISIONER_RETRY_MS = 30_000;
 
 export interface HostFirmwareComponentsReconcilerOptions {
   hosts: Pick<Informer<KubeObject>, 'get'>;
-  components: { client: ResourceClient<KubeObject>; cache: Pick<Informer<KubeObject>, 'get'> };
+  components: { client: ResourceClient<KubeObject>; cache: Pick<Informer<KubeObject>, 'get'> & Partial<Pick<Informer<KubeObject>, 'addHandler'>> };
   provisioner: Provisioner;
   events: EventRecorder;
   clock: Clock;
@@ -34,13 +36,18 @@ export class HostFirmwareComponentsReconciler implements Reconciler {
   readonly #schedule = new SettingsReadSchedule();
   /** Hosts (by UID) whose last read found no components. */
   readonly #withoutComponents = new Set<string>();
+  /** Our creates and status writes, until the cache shows them: a lagging cache costs no GET. */
+  readonly #recent: RecentWrites<KubeObject>;
 
   constructor(options: HostFirmwareComponentsReconcilerOptions) {
     this.#options = options;
+    this.#recent = new RecentWrites({ cache: options.components.cache });
   }
 
   async reconcile(request: Request, { log, signal }: ReconcileContext): Promise<Result> {
-    const parsed = safeParseCached(bareMetalHostSchema, this.#options.hosts.get(request));
+    const cachedHost = this.#options.hosts.get(request);
+    if (cachedHost === undefined) this.#recent.forget(keyOf(request));
+    const parsed = safeParseCached(bareMetalHostSchema, cachedHost);
     if (!parsed.success || !hasFirmwareToRead(parsed.data)) return {};
     const host = parsed.data;
     const now = new Date(this.#options.clock.now());
@@ -48,8 +55,6 @@ export class HostFirmwareComponentsReconciler implements Reconciler {
     const point = { marker: firmwareReadMarker(host), refresh: this.#options.provisioner.firmwareRefreshes({ host: firmwareHostIdentity(host) }).firmware };
     const due = this.#schedule.due(uid, point, now.getTime());
     let hfc = this.#cached(host);
-    // Read already, but the cache may not have our create or status write yet: ask the API server, not Ironic.
-    if (!due && hfc?.status?.components === undefined) hfc = await this.#latest(host, hfc);
     // The last read found no components, so none was created (BMO creates it only for drivers that report them).
     if (!due && !hfc && this.#withoutComponents.has(uid)) return { requeueAfter: SETTINGS_RESYNC_MS };
     let components = hfc?.status?.components ?? [];
@@ -74,7 +79,8 @@ export class HostFirmwareComponentsReconciler implements Reconciler {
     if (computed.changed) {
       // Without a fresh read only the verdict is written, never components from a possibly stale cache.
       const { components: fresh, ...verdict } = computed.status;
-      await patchStatus(this.#options.components.client, hfc, read ? { ...verdict, components: fresh } : verdict, { signal });
+      const written = await patchStatus(this.#options.components.client, hfc, read ? { ...verdict, components: fresh } : verdict, { signal });
+      this.#recent.remember(objectKey(hfc), hfc.metadata.resourceVersion, written);
     }
     // Counted once written, so a failed write reads again.
     if (read) this.#schedule.read(uid, point, now.getTime());
@@ -86,28 +92,18 @@ export class HostFirmwareComponentsReconciler implements Reconciler {
   }
 
   #cached(host: BareMetalHost): HostFirmwareComponents | undefined {
-    const parsed = safeParseCached(hostFirmwareComponentsSchema, this.#options.components.cache.get({ namespace: host.metadata.namespace ?? '', name: host.metadata.name ?? '' }));
+    const cached = this.#options.components.cache.get({ namespace: host.metadata.namespace ?? '', name: host.metadata.name ?? '' });
+    const parsed = safeParseCached(hostFirmwareComponentsSchema, this.#recent.freshest(objectKey(host), cached));
     return parsed.success ? parsed.data : undefined;
-  }
-
-  /** The API server's copy (the cache can lag behind a write of ours); the cached one if it cannot be read. */
-  async #latest(host: BareMetalHost, cached: HostFirmwareComponents | undefined): Promise<HostFirmwareComponents | undefined> {
-    const name = { namespace: host.metadata.namespace ?? '', name: host.metadata.name ?? '' };
-    let fresh;
-    try {
-      fresh = await this.#options.components.client.get(name);
-    } catch {
-      return cached;
-    }
-    const parsed = hostFirmwareComponentsSchema.safeParse(fresh);
-    return parsed.success ? parsed.data : cached;
   }
 
   async #create(host: BareMetalHost): Promise<HostFirmwareComponents> {
     const name = { namespace: host.metadata.namespace ?? '', name: host.metadata.name ?? '' };
     const fresh = setControllerReference({ apiVersion: METAL3_API_VERSION, kind: HostFirmwareComponentsResource.kind, metadata: { ...name }, spec: { updates: [] } }, host);
     try {
-      return hostFirmwareComponentsSchema.parse(await this.#options.components.client.create(fresh));
+      const created = hostFirmwareComponentsSchema.parse(await this.#options.components.client.create(fresh));
+      this.#recent.rememberCreated(objectKey(host), created);
+      return created;
     } catch (error) {
       // A user created it first (to ask for updates) and the cache has not seen it yet.
       const existing = await this.#options.components.client.get(name).catch(() => undefined);

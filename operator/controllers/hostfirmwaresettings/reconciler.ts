@@ -11,10 +11,12 @@ import type { Clock } from '../../runtime/clock.ts';
 import type { EventRecorder } from '../../runtime/event-recorder.ts';
 import type { Informer } from '../../runtime/informer.ts';
 import type { KubeObject } from '../../runtime/kube-object.ts';
+import { keyOf, objectKey } from '../../runtime/kube-object.ts';
 import type { Logger } from '../../runtime/logger.ts';
 import { setControllerReference } from '../../runtime/object-references.ts';
 import type { ReconcileContext, Reconciler, Request, Result } from '../../runtime/reconciler.ts';
 import type { ResourceClient } from '../../runtime/resource-client.ts';
+import { RecentWrites } from '../../runtime/recent-writes.ts';
 import { patchStatus } from '../../runtime/status.ts';
 import { safeParseCached } from '../../runtime/parse-cached.ts';
 import { firmwareHostIdentity, firmwareReadMarker, hasFirmwareToRead } from './host-readable.ts';
@@ -28,7 +30,7 @@ const PROVISIONER_RETRY_MS = 30_000;
 
 export interface HostFirmwareSettingsReconcilerOptions {
   hosts: Pick<Informer<KubeObject>, 'get'>;
-  settings: { client: ResourceClient<KubeObject>; cache: Pick<Informer<KubeObject>, 'get'> };
+  settings: { client: ResourceClient<KubeObject>; cache: Pick<Informer<KubeObject>, 'get'> & Partial<Pick<Informer<KubeObject>, 'addHandler'>> };
   schemas: FirmwareSchemaStore;
   provisioner: Provisioner;
   events: EventRecorder;
@@ -38,22 +40,25 @@ export interface HostFirmwareSettingsReconcilerOptions {
 export class HostFirmwareSettingsReconciler implements Reconciler {
   readonly #options: HostFirmwareSettingsReconcilerOptions;
   readonly #schedule = new SettingsReadSchedule();
+  /** Our creates and status writes, until the cache shows them: a lagging cache costs no GET. */
+  readonly #recent: RecentWrites<KubeObject>;
 
   constructor(options: HostFirmwareSettingsReconcilerOptions) {
     this.#options = options;
+    this.#recent = new RecentWrites({ cache: options.settings.cache });
   }
 
   async reconcile(request: Request, { log, signal }: ReconcileContext): Promise<Result> {
-    const parsed = safeParseCached(bareMetalHostSchema, this.#options.hosts.get(request));
+    const cachedHost = this.#options.hosts.get(request);
+    if (cachedHost === undefined) this.#recent.forget(keyOf(request));
+    const parsed = safeParseCached(bareMetalHostSchema, cachedHost);
     if (!parsed.success || !hasFirmwareToRead(parsed.data)) return {};
     const host = parsed.data;
-    let hfs = await this.#ensureSettings(host, log);
+    const hfs = await this.#ensureSettings(host, log);
     const now = new Date(this.#options.clock.now());
     const uid = host.metadata.uid ?? '';
     const point = { marker: firmwareReadMarker(host), refresh: this.#options.provisioner.firmwareRefreshes({ host: firmwareHostIdentity(host) }).bios };
     const due = this.#schedule.due(uid, point, now.getTime());
-    // Read already, but the cache may not have our status write yet: ask the API server, not Ironic.
-    if (!due && !hfs.status?.schema) hfs = await this.#latest(hfs);
     const read = due || !hfs.status?.schema;
     let observed: SettingsObservation;
     if (read || !hfs.status?.schema) {
@@ -78,7 +83,8 @@ export class HostFirmwareSettingsReconciler implements Reconciler {
       if (computed.differences.length > 0) log.info('current HostFirmwareSettings do not match the requested settings', { difference: computed.differences.join(', ') });
       // Without a fresh read only the verdict is written, never settings from a possibly stale cache.
       const { settings, schema, ...verdict } = computed.status;
-      await patchStatus(this.#options.settings.client, hfs, read ? { ...verdict, settings, schema } : verdict, { signal });
+      const written = await patchStatus(this.#options.settings.client, hfs, read ? { ...verdict, settings, schema } : verdict, { signal });
+      this.#recent.remember(objectKey(hfs), hfs.metadata.resourceVersion, written);
     }
     // Counted once written, so a failed write reads again.
     if (read) this.#schedule.read(uid, point, now.getTime());
@@ -105,17 +111,10 @@ export class HostFirmwareSettingsReconciler implements Reconciler {
     };
   }
 
-  /** The API server's copy (the cache can lag behind a write of ours); the cached one if it cannot be read. */
-  async #latest(hfs: HostFirmwareSettings): Promise<HostFirmwareSettings> {
-    const name = { namespace: hfs.metadata.namespace ?? '', name: hfs.metadata.name ?? '' };
-    const fresh = hostFirmwareSettingsSchema.safeParse(await this.#options.settings.client.get(name).catch(() => undefined));
-    return fresh.success ? fresh.data : hfs;
-  }
-
   /** BMO creates it empty at registration, owned by the host; here on the first look after registration. */
   async #ensureSettings(host: BareMetalHost, log: Logger): Promise<HostFirmwareSettings> {
     const name = { namespace: host.metadata.namespace ?? '', name: host.metadata.name ?? '' };
-    const cached = safeParseCached(hostFirmwareSettingsSchema, this.#options.settings.cache.get(name));
+    const cached = safeParseCached(hostFirmwareSettingsSchema, this.#recent.freshest(objectKey(host), this.#options.settings.cache.get(name)));
     if (cached.success) return cached.data;
     const fresh = setControllerReference(
       { apiVersion: METAL3_API_VERSION, kind: HostFirmwareSettingsResource.kind, metadata: { ...name }, spec: { settings: {} } },
@@ -123,6 +122,7 @@ export class HostFirmwareSettingsReconciler implements Reconciler {
     );
     try {
       const created = hostFirmwareSettingsSchema.parse(await this.#options.settings.client.create(fresh));
+      this.#recent.rememberCreated(objectKey(host), created);
       log.info('created HostFirmwareSettings');
       return created;
     } catch (error) {

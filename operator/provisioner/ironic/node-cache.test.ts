@@ -81,6 +81,20 @@ describe('node cache and the node list', () => {
     expect(kit.calls().filter((call) => call === `GET ${NODE_PATH}`)).toHaveLength(2);
   });
 
+  it('keeps a cached node whose change the list does not wake its host for (power within a cleaning)', async () => {
+    const clock = new FakeClock();
+    const kit = await startKit({ provisioner: { clock, nodeCacheTtlMs: 1000 } });
+    const cleaning = { provision_state: 'clean wait', target_provision_state: 'available', health: 'OK' };
+    kit.ironic.get(NODE_PATH).reply(200, makeNode({ ...cleaning, power_state: 'power off' }));
+    kit.ironic.get('/v1/nodes').query(true).reply(200, { nodes: [listed(makeNode({ ...cleaning, provision_state: 'cleaning', power_state: 'power on' }))] });
+
+    await kit.provisioner.hardwareState({ host: HOST });
+    await kit.provisioner.nodeDigests!();
+    await kit.provisioner.hardwareState({ host: HOST });
+
+    expect(kit.calls().filter((call) => call === `GET ${NODE_PATH}`)).toHaveLength(1);
+  });
+
   it('keeps a cached node the list agrees with', async () => {
     const clock = new FakeClock();
     const kit = await startKit({ provisioner: { clock, nodeCacheTtlMs: 1000 } });

@@ -58,19 +58,6 @@ export class NodeCache {
     }
   }
 
-  /**
-   * A node list says what the node looks like now: a cached copy that disagrees on any listed
-   * field is dropped, so a host the list wakes reads the change instead of the copy its own poll
-   * left a moment before.
-   */
-  forgetIfOutdated(listed: Partial<Node> & Pick<Node, 'uuid'>): void {
-    const cached = this.#nodes.get(listed.uuid);
-    if (cached === undefined) return;
-    const outdated = Object.entries(listed).some(([field, value]) =>
-      field !== 'links' && JSON.stringify(value ?? null) !== JSON.stringify((cached as Record<string, unknown>)[field] ?? null));
-    if (outdated) this.forget(cached);
-  }
-
   /** After any write: the next read goes to Ironic. */
   forget(node: Pick<Node, 'uuid' | 'name'>): void {
     this.#nodes.delete(node.uuid);

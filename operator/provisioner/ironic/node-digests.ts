@@ -1,6 +1,6 @@
 // One node list for every host at rest: what changed in Ironic since the last look, without a
 // request per host. Only the fields a host at rest mirrors are asked for, so a page stays small.
-import type { NodeField } from '../../../ironic-client/index.ts';
+import type { Node, NodeField } from '../../../ironic-client/index.ts';
 import type { ProvisionerContext } from './context.ts';
 
 const WATCHED_FIELDS: readonly NodeField[] = [
@@ -28,16 +28,24 @@ export async function nodeDigests(context: ProvisionerContext): Promise<Readonly
   const digests = new Map<string, string>();
   for (const node of nodes) {
     if (!node.uuid) continue;
-    context.nodes.forgetIfOutdated(node as typeof node & { uuid: string });
-    const { uuid, ...watched } = node as Record<string, unknown>;
-    delete watched.links;
-    const operation = OPERATION_OF_STATE[String(watched.provision_state)];
-    if (operation !== undefined) {
-      watched.provision_state = operation;
-      delete watched.power_state;
-      delete watched.target_power_state;
-    }
-    digests.set(uuid as string, JSON.stringify(watched, Object.keys(watched).sort()));
+    const digest = digestOf(node, fields);
+    digests.set(node.uuid, digest);
+    // The host this change wakes reads it, not the copy its own poll cached a moment before.
+    const cached = context.nodes.get(node.uuid);
+    if (cached !== undefined && digestOf(cached, fields) !== digest) context.nodes.forget(cached);
   }
   return digests;
+}
+
+/** What a host at rest mirrors of the node, as one string: equal digests, nothing to wake for. */
+function digestOf(node: Partial<Node>, fields: readonly NodeField[]): string {
+  const watched: Record<string, unknown> = {};
+  for (const field of fields) if (field !== 'uuid') watched[field] = node[field] ?? null;
+  const operation = OPERATION_OF_STATE[String(watched.provision_state)];
+  if (operation !== undefined) {
+    watched.provision_state = operation;
+    delete watched.power_state;
+    delete watched.target_power_state;
+  }
+  return JSON.stringify(watched);
 }

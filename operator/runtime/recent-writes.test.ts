@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import type { InformerHandler } from '../../runtime/informer.ts';
-import type { KubeObject } from '../../runtime/kube-object.ts';
+import type { InformerHandler } from './informer.ts';
+import type { KubeObject } from './kube-object.ts';
 import { RecentWrites } from './recent-writes.ts';
 
 const at = (resourceVersion: string): KubeObject => ({ metadata: { name: 'h', namespace: 'n', resourceVersion } });
@@ -39,5 +39,17 @@ describe('read-your-writes', () => {
     recent.remember('n/h', '2', at('3'));
     handlers[0]!.onDelete?.(at('2'), { finalStateUnknown: false });
     expect(recent.size).toBe(0);
+  });
+
+  it('serves an object we created until the cache shows it, then what the cache shows', () => {
+    const handlers: InformerHandler<KubeObject>[] = [];
+    const recent = new RecentWrites<KubeObject>({ cache: { addHandler: (handler) => (handlers.push(handler), () => {}) } });
+    recent.rememberCreated('n/h', at('1'));
+    recent.remember('n/h', '1', at('2'));
+    expect(recent.freshest('n/h', undefined)?.metadata.resourceVersion).toBe('2');
+    expect(recent.freshest('n/h', at('1'))?.metadata.resourceVersion).toBe('2');
+    handlers[0]!.onAdd?.(at('2'));
+    expect(recent.size).toBe(0);
+    expect(recent.freshest('n/h', undefined)).toBeUndefined();
   });
 });

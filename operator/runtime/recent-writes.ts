@@ -1,11 +1,13 @@
-import type { Informer } from '../../runtime/informer.ts';
-import { objectKey } from '../../runtime/kube-object.ts';
-import type { KubeObject } from '../../runtime/kube-object.ts';
+import type { Informer } from './informer.ts';
+import { objectKey } from './kube-object.ts';
+import type { KubeObject } from './kube-object.ts';
 
 interface Entry<T> {
   /** Versions the informer may still show that are older than `object`. */
   stale: Set<string>;
   object: T;
+  /** We created it: a cache without it has not seen the create yet, rather than seen it go. */
+  created: boolean;
 }
 
 /**
@@ -23,6 +25,7 @@ export class RecentWrites<T extends KubeObject> {
    */
   constructor(options: { cache?: Partial<Pick<Informer<T>, 'addHandler'>> } = {}) {
     options.cache?.addHandler?.({
+      onAdd: (object) => this.#caughtUp(objectKey(object), object),
       onUpdate: (_old, object) => this.#caughtUp(objectKey(object), object),
       onDelete: (object) => this.#entries.delete(objectKey(object)),
     });
@@ -36,15 +39,22 @@ export class RecentWrites<T extends KubeObject> {
 
   /** Records that `replacedVersion` was overwritten by `written`. */
   remember(key: string, replacedVersion: string | undefined, written: T): void {
-    const stale = new Set(this.#entries.get(key)?.stale ?? []);
+    const previous = this.#entries.get(key);
+    const stale = new Set(previous?.stale ?? []);
     if (replacedVersion) stale.add(replacedVersion);
-    this.#entries.set(key, { stale, object: written });
+    this.#entries.set(key, { stale, object: written, created: previous?.created ?? false });
+  }
+
+  /** Records an object we created, which the cache may not show for a moment. */
+  rememberCreated(key: string, created: T): void {
+    this.#entries.set(key, { stale: new Set(), object: created, created: true });
   }
 
   /** The newest copy we know of: the cache's, unless it still shows a version we replaced. */
   freshest(key: string, cached: T | undefined): T | undefined {
     const entry = this.#entries.get(key);
     if (!entry) return cached;
+    if (cached === undefined && entry.created) return entry.object;
     const version = cached?.metadata.resourceVersion;
     if (cached && version !== undefined && entry.stale.has(version)) return entry.object;
     this.#entries.delete(key);
