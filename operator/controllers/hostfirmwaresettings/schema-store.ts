@@ -1,11 +1,17 @@
 // FirmwareSchemas: one per BIOS registry, named by its hash and shared by the hosts that have it.
+// Every HostFirmwareSettings that uses one is among its owners (as in BMO), so with identical
+// hardware one schema has an owner per host. Each write sends the whole owner list, so writing
+// one owner at a time would cost O(N^2) bytes: owners that arrive while a write is under way go
+// in the next write together, built from our last write rather than a cache that may lag it.
 import type { FirmwareSchema, SettingSchema } from '../../api/firmwareschema.ts';
 import { FirmwareSchemaResource, firmwareSchemaName, firmwareSchemaSchema } from '../../api/firmwareschema.ts';
 import { METAL3_API_VERSION } from '../../api/group-version.ts';
 import type { Informer } from '../../runtime/informer.ts';
-import { isAlreadyExists, isNotFound } from '../../runtime/kube-errors.ts';
-import type { KubeObject } from '../../runtime/kube-object.ts';
+import { isAlreadyExists, isConflict, isNotFound } from '../../runtime/kube-errors.ts';
+import type { KubeObject, ObjectName } from '../../runtime/kube-object.ts';
+import { keyOf } from '../../runtime/kube-object.ts';
 import { setOwnerReference } from '../../runtime/object-references.ts';
+import { RecentWrites } from '../../runtime/recent-writes.ts';
 import type { ResourceClient } from '../../runtime/resource-client.ts';
 import { safeParseCached } from '../../runtime/parse-cached.ts';
 
@@ -31,38 +37,52 @@ function missingHardware(schema: FirmwareSchema, known: { vendor?: string | unde
   };
 }
 
+/** What the next write of one schema adds, and who waits for it. */
+interface PendingWrite {
+  owners: KubeObject[];
+  hardware: { vendor?: string | undefined; model?: string | undefined };
+  waiters: { resolve: (schema: FirmwareSchema) => void; reject: (error: unknown) => void }[];
+}
+
+/** A write that lost a race with another writer is retried from a fresh read this many times. */
+const CONFLICT_ATTEMPTS = 3;
+
 export class FirmwareSchemaStore {
   readonly #client: ResourceClient<KubeObject>;
   readonly #cache: Pick<Informer<KubeObject>, 'get'>;
+  readonly #recent: RecentWrites<KubeObject>;
+  /** Per schema (namespace/name): what waits for the next write. */
+  readonly #pending = new Map<string, PendingWrite>();
+  /** Schemas with a write under way. */
+  readonly #writing = new Set<string>();
 
-  constructor(options: { client: ResourceClient<KubeObject>; cache: Pick<Informer<KubeObject>, 'get'> }) {
+  constructor(options: { client: ResourceClient<KubeObject>; cache: Pick<Informer<KubeObject>, 'get'> & Partial<Pick<Informer<KubeObject>, 'addHandler'>> }) {
     this.#client = options.client;
     this.#cache = options.cache;
+    this.#recent = new RecentWrites({ cache: options.cache });
   }
 
-  /** The cached schema, if it exists and parses. */
-  get(name: { namespace: string; name: string }): FirmwareSchema | undefined {
-    const parsed = safeParseCached(firmwareSchemaSchema, this.#cache.get(name));
+  /** The schema as of our last write or the cache, whichever is newer, if it exists and parses. */
+  get(name: ObjectName): FirmwareSchema | undefined {
+    const parsed = safeParseCached(firmwareSchemaSchema, this.#recent.freshest(keyOf(name), this.#cache.get(name)));
     return parsed.success ? parsed.data : undefined;
   }
 
   /** BMO's getOrCreateFirmwareSchema: the shared schema, with `owner` among its owners. */
   async ensure(request: SchemaFor): Promise<FirmwareSchema> {
-    const key = { namespace: request.namespace, name: firmwareSchemaName(request.schema) };
-    const existing = this.get(key) ?? (await this.#fetch(key));
+    const name = { namespace: request.namespace, name: firmwareSchemaName(request.schema) };
+    const existing = this.get(name) ?? (await this.#fetch(name));
     if (existing) {
       // A schema made before inspection has no vendor or model yet: the first host that knows them fills them in.
-      const hardware = missingHardware(existing, request);
       const owned = existing.metadata.ownerReferences?.some((ref) => ref.uid === request.owner.metadata.uid);
-      if (owned && Object.keys(hardware).length === 0) return existing;
-      const updated = { ...setOwnerReference(existing, request.owner), spec: { ...existing.spec, ...hardware } };
-      return firmwareSchemaSchema.parse(await this.#client.replace(updated));
+      if (owned && Object.keys(missingHardware(existing, request)).length === 0) return existing;
+      return this.#update(name, { owner: request.owner, hardware: request });
     }
     const created: FirmwareSchema = setOwnerReference(
       {
         apiVersion: METAL3_API_VERSION,
         kind: FirmwareSchemaResource.kind,
-        metadata: { ...key },
+        metadata: { ...name },
         spec: {
           ...(request.vendor ? { hardwareVendor: request.vendor } : {}),
           ...(request.model ? { hardwareModel: request.model } : {}),
@@ -72,7 +92,9 @@ export class FirmwareSchemaStore {
       request.owner,
     );
     try {
-      return firmwareSchemaSchema.parse(await this.#client.create(created));
+      const written = await this.#client.create(created);
+      this.#recent.rememberCreated(keyOf(name), written);
+      return firmwareSchemaSchema.parse(written);
     } catch (error) {
       // Another host with the same hardware created it first.
       if (isAlreadyExists(error)) return this.ensure(request);
@@ -81,15 +103,68 @@ export class FirmwareSchemaStore {
   }
 
   /** Like ensure's fill-in, for a host whose settings were not read again since its inspection. */
-  async fillHardware(name: { namespace: string; name: string }, known: { vendor?: string | undefined; model?: string | undefined }): Promise<FirmwareSchema | undefined> {
+  async fillHardware(name: ObjectName, known: { vendor?: string | undefined; model?: string | undefined }): Promise<FirmwareSchema | undefined> {
     const existing = this.get(name);
     if (!existing) return undefined;
-    const hardware = missingHardware(existing, known);
-    if (Object.keys(hardware).length === 0) return existing;
-    return firmwareSchemaSchema.parse(await this.#client.replace({ ...existing, spec: { ...existing.spec, ...hardware } }));
+    if (Object.keys(missingHardware(existing, known)).length === 0) return existing;
+    return this.#update(name, { hardware: known });
   }
 
-  async #fetch(name: { namespace: string; name: string }): Promise<FirmwareSchema | undefined> {
+  /** Adds the owner and hardware to the schema's next write and resolves once it is written. */
+  #update(name: ObjectName, change: { owner?: KubeObject; hardware: PendingWrite['hardware'] }): Promise<FirmwareSchema> {
+    const key = keyOf(name);
+    const pending = this.#pending.get(key) ?? { owners: [], hardware: {}, waiters: [] };
+    this.#pending.set(key, pending);
+    if (change.owner) pending.owners.push(change.owner);
+    pending.hardware = { vendor: pending.hardware.vendor ?? change.hardware.vendor, model: pending.hardware.model ?? change.hardware.model };
+    const written = new Promise<FirmwareSchema>((resolve, reject) => pending.waiters.push({ resolve, reject }));
+    if (!this.#writing.has(key)) void this.#drain(name);
+    return written;
+  }
+
+  /** One write at a time per schema, each taking everything that arrived while the last was under way. */
+  async #drain(name: ObjectName): Promise<void> {
+    const key = keyOf(name);
+    this.#writing.add(key);
+    try {
+      for (let pending = this.#pending.get(key); pending; pending = this.#pending.get(key)) {
+        this.#pending.delete(key);
+        try {
+          const written = await this.#write(name, pending);
+          for (const waiter of pending.waiters) waiter.resolve(written);
+        } catch (error) {
+          for (const waiter of pending.waiters) waiter.reject(error);
+        }
+      }
+    } finally {
+      this.#writing.delete(key);
+    }
+  }
+
+  async #write(name: ObjectName, pending: PendingWrite): Promise<FirmwareSchema> {
+    let base = this.get(name) ?? (await this.#fetch(name));
+    for (let attempt = 1; ; attempt++) {
+      // Gone since (its last owner deleted): the reconcilers create it again on their next pass.
+      if (!base) throw new Error(`FirmwareSchema ${keyOf(name)} no longer exists`);
+      const owned = new Set(base.metadata.ownerReferences?.map((ref) => ref.uid));
+      const newOwners = pending.owners.filter((owner) => !owned.has(owner.metadata.uid ?? ''));
+      const hardware = missingHardware(base, pending.hardware);
+      if (newOwners.length === 0 && Object.keys(hardware).length === 0) return base;
+      const withOwners = newOwners.reduce((schema, owner) => setOwnerReference(schema, owner), base);
+      const updated = { ...withOwners, spec: { ...base.spec, ...hardware } };
+      try {
+        const written = await this.#client.replace(updated);
+        this.#recent.remember(keyOf(name), base.metadata.resourceVersion, written);
+        return firmwareSchemaSchema.parse(written);
+      } catch (error) {
+        // Someone else wrote it (a user, another replica before it lost the lease): start from theirs.
+        if (!isConflict(error) || attempt >= CONFLICT_ATTEMPTS) throw error;
+        base = await this.#fetch(name);
+      }
+    }
+  }
+
+  async #fetch(name: ObjectName): Promise<FirmwareSchema | undefined> {
     try {
       return firmwareSchemaSchema.parse(await this.#client.get(name));
     } catch (error) {

@@ -1,0 +1,100 @@
+import { describe, expect, it } from '@jest/globals';
+import type { KubeObject, ObjectName } from '../../runtime/kube-object.ts';
+import type { ResourceClient } from '../../runtime/resource-client.ts';
+import { FirmwareSchemaStore } from './schema-store.ts';
+
+const SCHEMA = { ProcTurboMode: { attribute_type: 'Enumeration' as const, allowable_values: ['Enabled', 'Disabled'] } };
+const NAMESPACE = 'test';
+
+const settingsOf = (n: number): KubeObject => ({
+  apiVersion: 'metal3.io/v1alpha1', kind: 'HostFirmwareSettings', metadata: { namespace: NAMESPACE, name: `host-${n}`, uid: `uid-${n}` },
+});
+
+/**
+ * One FirmwareSchema as the API server holds it (a replace must carry its resourceVersion, as a
+ * PUT does) and a cache that only ever shows it as created, as a cache far behind would.
+ */
+function apiServer() {
+  let stored: KubeObject | undefined;
+  let asCreated: KubeObject | undefined;
+  let version = 0;
+  const calls = { replace: 0, conflicts: 0, get: 0 };
+  const conflict = () => Object.assign(new Error('conflict'), { status: 409, reason: 'Conflict', code: 409 });
+  const notFound = () => Object.assign(new Error('not found'), { status: 404, reason: 'NotFound', code: 404 });
+  const client = {
+    create: async (object: KubeObject) => {
+      if (stored) throw Object.assign(new Error('exists'), { status: 409, reason: 'AlreadyExists', code: 409 });
+      asCreated = stored = { ...object, metadata: { ...object.metadata, resourceVersion: String(++version) } };
+      return stored;
+    },
+    replace: async (object: KubeObject) => {
+      calls.replace++;
+      // Yield first, so writes overlap the way requests to a server do.
+      await new Promise((resolve) => setImmediate(resolve));
+      if (object.metadata.resourceVersion !== stored?.metadata.resourceVersion) {
+        calls.conflicts++;
+        throw conflict();
+      }
+      stored = { ...object, metadata: { ...object.metadata, resourceVersion: String(++version) } };
+      return stored;
+    },
+    get: async () => {
+      calls.get++;
+      return stored ?? Promise.reject(notFound());
+    },
+  } as unknown as ResourceClient<KubeObject>;
+  return {
+    client,
+    cache: { get: (_name: ObjectName) => asCreated },
+    calls,
+    owners: () => stored?.metadata.ownerReferences?.map((ref) => ref.uid) ?? [],
+    /** Another writer changes the schema behind our back. */
+    touch: () => {
+      stored = { ...stored!, metadata: { ...stored!.metadata, labels: { touched: 'yes' }, resourceVersion: String(++version) } };
+    },
+  };
+}
+
+describe('FirmwareSchemaStore with many hosts of the same hardware', () => {
+  it('adds owners that arrive together in few writes, from its own last write, with no conflict', async () => {
+    const server = apiServer();
+    const store = new FirmwareSchemaStore(server);
+    await store.ensure({ namespace: NAMESPACE, owner: settingsOf(0), schema: SCHEMA });
+
+    const schemas = await Promise.all(Array.from({ length: 20 }, (_, n) => store.ensure({ namespace: NAMESPACE, owner: settingsOf(n + 1), schema: SCHEMA })));
+
+    expect(server.owners()).toHaveLength(21);
+    expect(new Set(server.owners()).size).toBe(21);
+    expect(server.calls.replace).toBeLessThanOrEqual(2);
+    expect(server.calls.conflicts).toBe(0);
+    // Each caller gets a schema that has it among its owners.
+    schemas.forEach((schema, n) => expect(schema.metadata.ownerReferences?.map((ref) => ref.uid)).toContain(`uid-${n + 1}`));
+    // Later owners, one at a time, still build on the last write, not on the lagging cache.
+    await store.ensure({ namespace: NAMESPACE, owner: settingsOf(30), schema: SCHEMA });
+    await store.ensure({ namespace: NAMESPACE, owner: settingsOf(31), schema: SCHEMA });
+    expect(server.owners()).toHaveLength(23);
+    expect(server.calls.conflicts).toBe(0);
+  });
+
+  it('starts again from the API server\'s copy when someone else wrote the schema meanwhile', async () => {
+    const server = apiServer();
+    const store = new FirmwareSchemaStore(server);
+    await store.ensure({ namespace: NAMESPACE, owner: settingsOf(0), schema: SCHEMA });
+    server.touch();
+
+    await store.ensure({ namespace: NAMESPACE, owner: settingsOf(1), schema: SCHEMA });
+
+    expect(server.owners()).toEqual(['uid-0', 'uid-1']);
+    expect(server.calls.conflicts).toBe(1);
+  });
+
+  it('writes nothing for an owner it already has', async () => {
+    const server = apiServer();
+    const store = new FirmwareSchemaStore(server);
+    await store.ensure({ namespace: NAMESPACE, owner: settingsOf(0), schema: SCHEMA });
+    await Promise.all([1, 1, 1].map((n) => store.ensure({ namespace: NAMESPACE, owner: settingsOf(n), schema: SCHEMA })));
+
+    expect(server.owners()).toEqual(['uid-0', 'uid-1']);
+    expect(server.calls.replace).toBe(1);
+  });
+});
