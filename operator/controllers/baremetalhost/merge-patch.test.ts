@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { createMergePatch } from './merge-patch.ts';
+import { changedFields, createMergePatch } from './merge-patch.ts';
 
 describe('createMergePatch', () => {
   it('is undefined for equal documents, null and missing being the same', () => {
@@ -24,5 +24,18 @@ describe('createMergePatch', () => {
   it('turns an object into a scalar and back', () => {
     expect(createMergePatch({ a: { b: 1 } }, { a: 'x' })).toEqual({ a: 'x' });
     expect(createMergePatch({ a: 'x' }, { a: { b: 1 } })).toEqual({ a: { b: 1 } });
+  });
+});
+
+describe('changedFields', () => {
+  it('names the leaves a patch sets or clears, down to three levels', () => {
+    const patch = createMergePatch(
+      { provisioning: { state: 'available', image: { url: 'a' } }, poweredOn: false },
+      { provisioning: { state: 'provisioning', image: { url: 'b' } }, poweredOn: false, operationHistory: { provision: { start: 't', end: null } }, hardware: { cpu: { arch: 'x86_64', count: 8 } } },
+    );
+    expect(changedFields(patch)).toEqual(['provisioning.state', 'provisioning.image.url', 'operationHistory.provision.start', 'operationHistory.provision.end', 'hardware.cpu.arch', 'hardware.cpu.count']);
+    expect(changedFields({ hardware: { cpu: { flags: ['a'] } } }, 2)).toEqual(['hardware.cpu']);
+    expect(changedFields({ provisioning: { image: null } })).toEqual(['provisioning.image']);
+    expect(changedFields(undefined)).toEqual([]);
   });
 });

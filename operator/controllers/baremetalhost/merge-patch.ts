@@ -39,3 +39,12 @@ export function createMergePatch(before: unknown, after: unknown): unknown {
   if (sameJson(before, after)) return undefined;
   return absent(after) ? null : after;
 }
+
+/** The dotted paths a merge patch sets or clears, down to `depth` levels: what a write changed, for the log. */
+export function changedFields(patch: unknown, depth = 3): string[] {
+  if (!isPlainObject(patch)) return [];
+  return Object.entries(patch).flatMap(([key, value]) => {
+    const nested = depth > 1 ? changedFields(value, depth - 1) : [];
+    return nested.length > 0 ? nested.map((path) => `${key}.${path}`) : [key];
+  });
+}

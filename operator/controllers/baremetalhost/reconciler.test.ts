@@ -57,23 +57,24 @@ describe('the BareMetalHost reconciler', () => {
       h.patches.length = 0;
       return result;
     };
-    const enterInspecting = async () => {
+    /** Registration completes and inspection starts in the same pass. */
+    const enterInspecting = async (expected: object) => {
       h.host = { ...h.host!, metadata: { ...h.host!.metadata, resourceVersion: String(++stored) }, status: bareMetalHostStatusSchema.parse(registeredStatus('registering')) };
-      expect(await pass()).toEqual({ requeueNow: true });
+      expect(await pass()).toEqual(expected);
       expect(stateOf(h.host)).toBe('inspecting');
     };
-    await enterInspecting();
-    provisioner.script('inspect', busy(7_000, 'inspection in progress'));
-    h.nowMs += 1_000;
+    provisioner.script('inspect', busy(7_000, 'inspection in progress'), busy(7_000, 'inspection in progress'));
     // No stay measured yet: the provisioner's hint.
+    await enterInspecting({ requeueAfter: 7_000 });
+    h.nowMs += 1_000;
     expect(await pass()).toEqual({ requeueAfter: 7_000 });
     h.nowMs += 39_000;
     await pass();
     expect(stateOf(h.host)).not.toBe('inspecting');
 
     // Inspecting took 40 s: 25 s into the next stay, the 15 s left; late, a quarter of 40 s.
-    await enterInspecting();
-    provisioner.script('inspect', busy(7_000, 'inspection in progress'), busy(7_000, 'inspection in progress'));
+    provisioner.script('inspect', busy(7_000, 'inspection in progress'), busy(7_000, 'inspection in progress'), busy(7_000, 'inspection in progress'));
+    await enterInspecting({ requeueAfter: 20_000 });
     h.nowMs += 25_000;
     expect(await pass()).toEqual({ requeueAfter: 15_000 });
     h.nowMs += 50_000;
@@ -94,21 +95,51 @@ describe('the BareMetalHost reconciler', () => {
     expect(h.patches[0]?.options.type).toBe('json');
   });
 
-  it('writes a new host a complete first status with one merge patch', async () => {
-    const { h } = harness({ host: host() });
+  it('takes a new host through the states that finish at once in one pass, with one merge patch', async () => {
+    // The scripted provisioner registers and inspects at once: only the cap of three transitions stops the pass.
+    const { h, provisioner } = harness({ host: host() });
     expect(await h.reconcile()).toEqual({ requeueNow: true });
+    expect(h.patches).toHaveLength(1);
     const [status] = h.statusPatches();
     expect(status).toMatchObject({
-      operationalStatus: '',
+      operationalStatus: 'OK',
       errorMessage: '',
       errorCount: 0,
       poweredOn: false,
       lastUpdated: '2026-05-01T12:00:00Z',
-      provisioning: { state: 'registering', ID: '', bootMode: 'UEFI' },
+      provisioning: { state: 'preparing', ID: 'in-memory-1', bootMode: 'UEFI' },
+      triedCredentials: { credentials: { name: 'bmc-secret', namespace: 'test' } },
+      goodCredentials: { credentials: { name: 'bmc-secret', namespace: 'test' } },
     });
     expect(h.patches[0]?.body).toMatchObject({ metadata: { resourceVersion: '5' } });
-    expect(await h.metric('metal3_provisioning_state_change_total')).toContain('prev_state="",new_state="registering"} 1');
+    // The credentials the pass began without were loaded (and the Secret claimed) before registering.
+    expect(h.claims).toEqual([{ name: 'bmc-secret', finalizer: true, owner: 'host-0' }]);
+    expect(provisioner.calls.map((call) => call.verb)).toEqual(['register', 'register', 'inspect']);
+    for (const [from, to] of [['', 'registering'], ['registering', 'inspecting'], ['inspecting', 'preparing']]) {
+      expect(await h.metric('metal3_provisioning_state_change_total')).toContain(`prev_state="${from}",new_state="${to}"} 1`);
+    }
     expect(await h.metric('metal3_reconcile_total')).toContain('namespace="test",host="host-0"} 1');
+    // Each event says what the controller was doing in the step that asked for it.
+    expect(h.events.map((event) => [event.reason, event.action])).toEqual([
+      ['Registered', 'Register'],
+      ['ProfileSet', 'Register'],
+      ['BMCAccessValidated', 'Register'],
+      ['InspectionStarted', 'Register'],
+      ['InspectionComplete', 'Inspect'],
+    ]);
+  });
+
+  it('leaves a failure in a state it went on into to the next pass, saving the transition before it', async () => {
+    const provisioner = new ScriptedProvisioner();
+    withNode(provisioner, { namespace: 'test', name: 'host-0' });
+    provisioner.script('inspect', new TransientProvisionerError('Ironic is restarting', { retryAfterMs: 5_000 }));
+    const { h } = harness({ host: host({ status: registeredStatus('registering') }), provisioner });
+    expect(await h.reconcile()).toEqual({ requeueNow: true });
+    expect(h.statusPatches()).toHaveLength(1);
+    expect(h.statusPatches()[0]).toMatchObject({ provisioning: { state: 'inspecting' } });
+    expect(h.statusPatches()[0]).not.toHaveProperty('errorMessage');
+    expect(provisioner.calls.map((call) => call.verb)).toContain('inspect');
+    expect(h.events.map((event) => event.reason)).toEqual(['InspectionStarted']);
   });
 
   it('claims the credentials Secret, with a finalizer, while registering', async () => {
@@ -262,8 +293,16 @@ describe('the BareMetalHost reconciler', () => {
   });
 
   it('goes on deleting without credentials', async () => {
-    const { h } = harness({ host: host({ metadata: { deletionTimestamp: '2026-05-01T11:59:00Z' }, status: registeredStatus('available') }), secret: false });
-    expect(await h.reconcile()).toEqual({ requeueNow: true });
-    expect(h.statusPatches()[0]).toMatchObject({ provisioning: { state: 'powering off before delete' } });
+    // The provisioner powers off and forgets the host at once, so one pass goes all the way to the release.
+    const { h, provisioner } = harness({ host: host({ metadata: { deletionTimestamp: '2026-05-01T11:59:00Z' }, status: registeredStatus('available') }), secret: false });
+    expect(await h.reconcile()).toEqual({});
+    expect(h.statusPatches()).toEqual([]);
+    expect(await h.metric('metal3_provisioning_state_change_total')).toContain('prev_state="powering off before delete",new_state="deleting"} 1');
+    expect(provisioner.calls.map((call) => call.verb)).toEqual(['powerOff', 'delete']);
+    expect(h.releasedHardwareData).toEqual(['test/host-0']);
+    expect(h.patches.at(-1)?.body).toEqual([
+      { op: 'test', path: '/metadata/finalizers/0', value: BAREMETALHOST_FINALIZER },
+      { op: 'remove', path: '/metadata/finalizers/0' },
+    ]);
   });
 });
