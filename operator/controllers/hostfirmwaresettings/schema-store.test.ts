@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { KubeObject, ObjectName } from '../../runtime/kube-object.ts';
+import type { Logger } from '../../runtime/logger.ts';
 import type { ResourceClient } from '../../runtime/resource-client.ts';
 import { FirmwareSchemaStore } from './schema-store.ts';
 
@@ -62,18 +63,54 @@ describe('FirmwareSchemaStore with many hosts of the same hardware', () => {
     await store.ensure({ namespace: NAMESPACE, owner: settingsOf(0), schema: SCHEMA });
 
     const schemas = await Promise.all(Array.from({ length: 20 }, (_, n) => store.ensure({ namespace: NAMESPACE, owner: settingsOf(n + 1), schema: SCHEMA })));
+    await store.written();
 
     expect(server.owners()).toHaveLength(21);
     expect(new Set(server.owners()).size).toBe(21);
     expect(server.calls.replace).toBeLessThanOrEqual(2);
     expect(server.calls.conflicts).toBe(0);
-    // Each caller gets a schema that has it among its owners.
-    schemas.forEach((schema, n) => expect(schema.metadata.ownerReferences?.map((ref) => ref.uid)).toContain(`uid-${n + 1}`));
+    // Each caller gets the schema at once, whether or not its own owner reference is written yet.
+    schemas.forEach((schema) => expect(schema.metadata.name).toBe(schemas[0]!.metadata.name));
     // Later owners, one at a time, still build on the last write, not on the lagging cache.
     await store.ensure({ namespace: NAMESPACE, owner: settingsOf(30), schema: SCHEMA });
+    await store.written();
     await store.ensure({ namespace: NAMESPACE, owner: settingsOf(31), schema: SCHEMA });
+    await store.written();
     expect(server.owners()).toHaveLength(23);
     expect(server.calls.conflicts).toBe(0);
+  });
+
+  it('does not make a host wait for its owner reference, so owners arriving one after another share writes', async () => {
+    // Two workers each awaiting their own write would leave batches of one or two.
+    const server = apiServer();
+    const store = new FirmwareSchemaStore(server);
+    await store.ensure({ namespace: NAMESPACE, owner: settingsOf(0), schema: SCHEMA });
+    for (let n = 1; n <= 50; n++) await store.ensure({ namespace: NAMESPACE, owner: settingsOf(n), schema: SCHEMA });
+    await store.written();
+
+    expect(new Set(server.owners()).size).toBe(51);
+    expect(server.calls.replace).toBeLessThanOrEqual(2);
+    expect(server.calls.conflicts).toBe(0);
+  });
+
+  it('logs a failed owner write and adds the owner again on its next ensure', async () => {
+    const server = apiServer();
+    const logged: Array<{ message: string; meta: unknown }> = [];
+    const log = { error: (message: string, meta: unknown) => logged.push({ message, meta }) } as unknown as Logger;
+    const store = new FirmwareSchemaStore({ ...server, log });
+    await store.ensure({ namespace: NAMESPACE, owner: settingsOf(0), schema: SCHEMA });
+    const replace = server.client.replace.bind(server.client);
+    server.client.replace = async () => Promise.reject(Object.assign(new Error('etcdserver: request timed out'), { status: 500, code: 500 }));
+
+    await store.ensure({ namespace: NAMESPACE, owner: settingsOf(1), schema: SCHEMA });
+    await store.written();
+    expect(server.owners()).toEqual(['uid-0']);
+    expect(logged).toEqual([{ message: expect.stringContaining('could not add owners'), meta: expect.objectContaining({ owners: ['host-1'], reason: 'etcdserver: request timed out' }) }]);
+
+    server.client.replace = replace;
+    await store.ensure({ namespace: NAMESPACE, owner: settingsOf(1), schema: SCHEMA });
+    await store.written();
+    expect(server.owners()).toEqual(['uid-0', 'uid-1']);
   });
 
   it('starts again from the API server\'s copy when someone else wrote the schema meanwhile', async () => {
@@ -83,6 +120,7 @@ describe('FirmwareSchemaStore with many hosts of the same hardware', () => {
     server.touch();
 
     await store.ensure({ namespace: NAMESPACE, owner: settingsOf(1), schema: SCHEMA });
+    await store.written();
 
     expect(server.owners()).toEqual(['uid-0', 'uid-1']);
     expect(server.calls.conflicts).toBe(1);
@@ -93,6 +131,7 @@ describe('FirmwareSchemaStore with many hosts of the same hardware', () => {
     const store = new FirmwareSchemaStore(server);
     await store.ensure({ namespace: NAMESPACE, owner: settingsOf(0), schema: SCHEMA });
     await Promise.all([1, 1, 1].map((n) => store.ensure({ namespace: NAMESPACE, owner: settingsOf(n), schema: SCHEMA })));
+    await store.written();
 
     expect(server.owners()).toEqual(['uid-0', 'uid-1']);
     expect(server.calls.replace).toBe(1);

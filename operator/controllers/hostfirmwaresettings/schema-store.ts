@@ -2,11 +2,15 @@
 // Every HostFirmwareSettings that uses one is among its owners (as in BMO), so with identical
 // hardware one schema has an owner per host. Each write sends the whole owner list, so writing
 // one owner at a time would cost O(N^2) bytes: owners that arrive while a write is under way go
-// in the next write together, built from our last write rather than a cache that may lag it.
+// in the next write together, built from our last write rather than a cache that may lag it. A
+// host only adding itself as an owner does not wait for that write (with a few workers, waiting
+// would leave a batch of one or two): it has the schema it needs, and an owner lost to a failed
+// write is added again on its next settings read.
 import type { FirmwareSchema, SettingSchema } from '../../api/firmwareschema.ts';
 import { FirmwareSchemaResource, firmwareSchemaName, firmwareSchemaSchema } from '../../api/firmwareschema.ts';
 import { METAL3_API_VERSION } from '../../api/group-version.ts';
 import type { Informer } from '../../runtime/informer.ts';
+import type { Logger } from '../../runtime/logger.ts';
 import { isAlreadyExists, isConflict, isNotFound } from '../../runtime/kube-errors.ts';
 import type { KubeObject, ObjectName } from '../../runtime/kube-object.ts';
 import { keyOf } from '../../runtime/kube-object.ts';
@@ -53,13 +57,20 @@ export class FirmwareSchemaStore {
   readonly #recent: RecentWrites<KubeObject>;
   /** Per schema (namespace/name): what waits for the next write. */
   readonly #pending = new Map<string, PendingWrite>();
-  /** Schemas with a write under way. */
-  readonly #writing = new Set<string>();
+  /** Schemas with a write under way, and the drain doing it. */
+  readonly #writing = new Map<string, Promise<void>>();
+  readonly #log: Logger | undefined;
 
-  constructor(options: { client: ResourceClient<KubeObject>; cache: Pick<Informer<KubeObject>, 'get'> & Partial<Pick<Informer<KubeObject>, 'addHandler'>> }) {
+  constructor(options: { client: ResourceClient<KubeObject>; cache: Pick<Informer<KubeObject>, 'get'> & Partial<Pick<Informer<KubeObject>, 'addHandler'>>; log?: Logger }) {
     this.#client = options.client;
     this.#cache = options.cache;
     this.#recent = new RecentWrites({ cache: options.cache });
+    this.#log = options.log;
+  }
+
+  /** Resolves once no write is queued or under way (shutdown, tests). */
+  async written(): Promise<void> {
+    while (this.#writing.size > 0) await Promise.all(this.#writing.values());
   }
 
   /** The schema as of our last write or the cache, whichever is newer, if it exists and parses. */
@@ -75,7 +86,12 @@ export class FirmwareSchemaStore {
     if (existing) {
       // A schema made before inspection has no vendor or model yet: the first host that knows them fills them in.
       const owned = existing.metadata.ownerReferences?.some((ref) => ref.uid === request.owner.metadata.uid);
-      if (owned && Object.keys(missingHardware(existing, request)).length === 0) return existing;
+      const hardwareMissing = Object.keys(missingHardware(existing, request)).length > 0;
+      if (owned && !hardwareMissing) return existing;
+      if (!hardwareMissing) {
+        this.#queue(name, { owner: request.owner, hardware: {} });
+        return existing;
+      }
       return this.#update(name, { owner: request.owner, hardware: request });
     }
     const created: FirmwareSchema = setOwnerReference(
@@ -112,20 +128,25 @@ export class FirmwareSchemaStore {
 
   /** Adds the owner and hardware to the schema's next write and resolves once it is written. */
   #update(name: ObjectName, change: { owner?: KubeObject; hardware: PendingWrite['hardware'] }): Promise<FirmwareSchema> {
+    return new Promise<FirmwareSchema>((resolve, reject) => this.#queue(name, change).waiters.push({ resolve, reject }));
+  }
+
+  /** Adds the owner and hardware to the schema's next write, starting one unless one is under way. */
+  #queue(name: ObjectName, change: { owner?: KubeObject; hardware: PendingWrite['hardware'] }): PendingWrite {
     const key = keyOf(name);
     const pending = this.#pending.get(key) ?? { owners: [], hardware: {}, waiters: [] };
     this.#pending.set(key, pending);
     if (change.owner) pending.owners.push(change.owner);
     pending.hardware = { vendor: pending.hardware.vendor ?? change.hardware.vendor, model: pending.hardware.model ?? change.hardware.model };
-    const written = new Promise<FirmwareSchema>((resolve, reject) => pending.waiters.push({ resolve, reject }));
-    if (!this.#writing.has(key)) void this.#drain(name);
-    return written;
+    if (!this.#writing.has(key)) this.#writing.set(key, this.#drain(name));
+    return pending;
   }
 
   /** One write at a time per schema, each taking everything that arrived while the last was under way. */
   async #drain(name: ObjectName): Promise<void> {
     const key = keyOf(name);
-    this.#writing.add(key);
+    // Queued by the caller's synchronous code: start after it, so a batch can gather.
+    await Promise.resolve();
     try {
       for (let pending = this.#pending.get(key); pending; pending = this.#pending.get(key)) {
         this.#pending.delete(key);
@@ -134,6 +155,13 @@ export class FirmwareSchemaStore {
           for (const waiter of pending.waiters) waiter.resolve(written);
         } catch (error) {
           for (const waiter of pending.waiters) waiter.reject(error);
+          if (pending.waiters.length === 0) {
+            this.#log?.error('could not add owners to the FirmwareSchema; each is added again on its next settings read', {
+              schema: key,
+              owners: pending.owners.map((owner) => owner.metadata.name),
+              reason: error instanceof Error ? error.message : String(error),
+            });
+          }
         }
       }
     } finally {

@@ -141,7 +141,12 @@ describe('HostFirmwareSettings and FirmwareSchema through real Ironic', () => {
     const schemaName = tuned!.status!.schema!.name;
     expect(schemaName).toMatch(/^schema-[0-9a-f]{8}$/);
     expect(rejected!.status!.schema!.name).toBe(schemaName);
-    const schemas = await kubectl.json<{ items: FirmwareSchema[] }>(['get', 'firmwareschema', '-n', namespace, '-o', 'json']);
+    // A host's owner reference is written after its settings are (the schema store batches them).
+    const schemas = await waitFor(async () => {
+      const list = await kubectl.json<{ items: FirmwareSchema[] }>(['get', 'firmwareschema', '-n', namespace, '-o', 'json']);
+      const owners = new Set(list.items[0]?.metadata.ownerReferences?.map((ref) => ref.name));
+      return owners.has('rejected') && owners.has('tuned') ? list : undefined;
+    }, { timeoutMs: minutes(1), what: 'the FirmwareSchema to have both hosts\' settings among its owners' });
     expect(schemas.items.map((s) => s.metadata.name)).toEqual([schemaName]);
     const schema = schemas.items[0]!;
     expect(schema.metadata.ownerReferences?.map((ref) => `${ref.kind}/${ref.name}`)).toEqual(expect.arrayContaining(['HostFirmwareSettings/rejected', 'HostFirmwareSettings/tuned']));
