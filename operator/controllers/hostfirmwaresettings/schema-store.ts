@@ -68,7 +68,7 @@ export class FirmwareSchemaStore {
     this.#log = options.log;
   }
 
-  /** Resolves once no write is queued or under way (shutdown, tests). */
+  /** Resolves once no write is queued or under way. */
   async written(): Promise<void> {
     while (this.#writing.size > 0) await Promise.all(this.#writing.values());
   }
@@ -155,7 +155,8 @@ export class FirmwareSchemaStore {
           for (const waiter of pending.waiters) waiter.resolve(written);
         } catch (error) {
           for (const waiter of pending.waiters) waiter.reject(error);
-          if (pending.waiters.length === 0) {
+          // Owners that did not wait are not told by anyone else.
+          if (pending.owners.length > 0) {
             this.#log?.error('could not add owners to the FirmwareSchema; each is added again on its next settings read', {
               schema: key,
               owners: pending.owners.map((owner) => owner.metadata.name),
