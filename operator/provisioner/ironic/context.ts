@@ -18,6 +18,12 @@ export interface ProvisionerContext {
   knownPorts: TtlCache<ReadonlySet<string>>;
   /** Which operations asked of a node refreshed Ironic's copies of its firmware, once they end. */
   firmwareRefreshes: FirmwareRefreshTracker;
+  /**
+   * Nodes with a soft power off this operator asked for that has not been seen to end. Ironic's
+   * power sync can clear the error of a timed-out one before the host looks (it finds the power
+   * matching its record: still on), so the request ending with the node on is the failure.
+   */
+  softPowerOffs: Set<string>;
   log: Logger;
 }
 
@@ -29,6 +35,7 @@ export function createContext(config: IronicProvisionerConfig): ProvisionerConte
     delays: createDelays(config),
     nodes: new NodeCache({ clock: config.clock, ttlMs: config.nodeCacheTtlMs, onRead: (node) => firmwareRefreshes.observed(node) }),
     firmwareRefreshes,
+    softPowerOffs: new Set(),
     knownPorts: new TtlCache({ clock: config.clock, ttlMs: config.portCacheTtlMs }),
     log: config.log,
   };

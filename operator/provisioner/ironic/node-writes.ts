@@ -84,6 +84,7 @@ export async function deleteNode(context: ProvisionerContext, node: Node): Promi
   context.nodes.drop(node);
   context.knownPorts.delete(node.uuid);
   context.firmwareRefreshes.drop(node.uuid);
+  context.softPowerOffs.delete(node.uuid);
   try {
     await context.client.nodes.delete(node.uuid);
     context.log.info('node removed from ironic', { node: node.uuid });

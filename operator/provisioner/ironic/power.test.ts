@@ -3,6 +3,7 @@ import { ironicError, lockedError, makeNode } from '../../../ironic-client/test-
 import { useNock } from '../../../ironic-client/test-support/nock-lifecycle.ts';
 import type { PowerOptions } from '../provisioner.ts';
 import { TransientProvisionerError } from '../result.ts';
+import { SOFT_POWER_OFF_ENDED_ON } from './power.ts';
 import { HOST, NODE_PATH, startKit } from './testing/ironic-test-kit.ts';
 
 useNock();
@@ -131,6 +132,38 @@ describe('power off', () => {
     const kit = await startKit();
     kit.ironic.get(NODE_PATH).reply(200, makeNode({ power_state: 'power off' }));
     expect(await kit.provisioner.powerOff(options())).toEqual({ kind: 'done', value: undefined });
+  });
+
+  it('reports its soft power off as failed when it ended with the node on, even once Ironic\'s power sync cleared the error', async () => {
+    const kit = await startKit();
+    kit.ironic.get(NODE_PATH).reply(200, makeNode({ power_state: 'power on' }));
+    kit.ironic.put(`${NODE_PATH}/states/power`).reply(202);
+    kit.ironic.get(NODE_PATH).reply(200, makeNode({ power_state: 'power on', target_power_state: 'soft power off' }));
+    // Timed out in Ironic, and its power sync found the power matching its record: no error left.
+    kit.ironic.get(NODE_PATH).reply(200, makeNode({ power_state: 'power on', last_error: null }));
+    kit.ironic.get(NODE_PATH).reply(200, makeNode({ power_state: 'power on', last_error: null }));
+    kit.ironic.put(`${NODE_PATH}/states/power`).reply(202);
+
+    expect(await kit.provisioner.powerOff(options())).toMatchObject({ kind: 'busy', started: true });
+    expect(await kit.provisioner.powerOff(options())).toMatchObject({ kind: 'busy' });
+    expect(await kit.provisioner.powerOff(options())).toEqual({ kind: 'failed', message: SOFT_POWER_OFF_ENDED_ON });
+    // Reported once: the retry after the backoff (forced, as the host's error makes it) goes hard.
+    expect(await kit.provisioner.powerOff(options({ force: true }))).toMatchObject({ kind: 'busy', started: true });
+    expect(kit.calls().filter((call) => call.startsWith('PUT'))).toEqual([`PUT ${NODE_PATH}/states/power soft power off`, `PUT ${NODE_PATH}/states/power power off`]);
+  });
+
+  it('forgets its soft power off when the host wants power again', async () => {
+    const kit = await startKit();
+    kit.ironic.get(NODE_PATH).reply(200, makeNode({ power_state: 'power on' }));
+    kit.ironic.put(`${NODE_PATH}/states/power`).reply(202);
+    kit.ironic.get(NODE_PATH).reply(200, makeNode({ power_state: 'power on' }));
+    kit.ironic.get(NODE_PATH).reply(200, makeNode({ power_state: 'power on' }));
+    kit.ironic.put(`${NODE_PATH}/states/power`).reply(202);
+
+    expect(await kit.provisioner.powerOff(options())).toMatchObject({ kind: 'busy', started: true });
+    expect(await kit.provisioner.powerOn(options())).toEqual({ kind: 'done', value: undefined });
+    // A later soft power off is a new request, not the old one's failure.
+    expect(await kit.provisioner.powerOff(options())).toMatchObject({ kind: 'busy', started: true });
   });
 });
 
