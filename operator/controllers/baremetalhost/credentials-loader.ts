@@ -3,7 +3,7 @@ import type { BMCAddressError } from '../../bmc/index.ts';
 import { bmcSecretKey, validateBMCCredentials } from '../../credentials/index.ts';
 import type { CredentialsError } from '../../credentials/index.ts';
 import type { Host } from './host.ts';
-import { stateOf } from './host.ts';
+import { isDeleting } from './host.ts';
 import type { SecretAccess } from './secret-store.ts';
 import type { HostCredentials } from './state-context.ts';
 
@@ -25,7 +25,8 @@ export async function loadHostCredentials(host: Host, secrets: SecretAccess, opt
   if (secret) {
     secret = await secrets.claim(secret, {
       owner: { name: host.metadata.name ?? '', uid: host.metadata.uid ?? '' },
-      finalizer: stateOf(host) !== 'deleting',
+      // Not for a host being deleted: its release is near, and a late pass must not hold the Secret again.
+      finalizer: !isDeleting(host),
     });
   }
   const validated = validateBMCCredentials({ host: { namespace, bmc }, secret });

@@ -292,6 +292,26 @@ describe('the BareMetalHost reconciler', () => {
     expect(h.claims).toEqual([{ name: 'bmc-secret', finalizer: false, owner: 'host-0' }]);
   });
 
+  it('leaves a host it already released alone, not claiming its Secret again', async () => {
+    // One pass went from available to the release; the watch event of the finalizer removal shows
+    // the host as stored then: still available, no finalizer of ours, not deleted yet.
+    const { h, provisioner } = harness({
+      host: host({ metadata: { deletionTimestamp: '2026-05-01T11:59:00Z', finalizers: [] }, status: registeredStatus('available') }),
+    });
+    expect(await h.reconcile()).toEqual({});
+    expect(h.claims).toEqual([]);
+    expect(h.patches).toEqual([]);
+    expect(provisioner.calls).toEqual([]);
+  });
+
+  it('claims the Secret of a host being deleted without a finalizer, whatever state it was saved in', async () => {
+    const provisioner = new ScriptedProvisioner();
+    withNode(provisioner, { namespace: 'test', name: 'host-0' });
+    const { h } = harness({ host: host({ metadata: { deletionTimestamp: '2026-05-01T11:59:00Z' }, status: registeredStatus('available') }), provisioner });
+    await h.reconcile();
+    expect(h.claims).toEqual([{ name: 'bmc-secret', finalizer: false, owner: 'host-0' }]);
+  });
+
   it('goes on deleting without credentials', async () => {
     // The provisioner powers off and forgets the host at once, so one pass goes all the way to the release.
     const { h, provisioner } = harness({ host: host({ metadata: { deletionTimestamp: '2026-05-01T11:59:00Z' }, status: registeredStatus('available') }), secret: false });

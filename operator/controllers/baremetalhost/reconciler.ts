@@ -162,6 +162,9 @@ export class BareMetalHostReconciler implements Reconciler {
       log.info('host is paused, no work to do');
       return {};
     }
+    // Released already: the watch event of our own finalizer removal can come before the delete
+    // event, and a pass on it would claim the credentials Secret (and its finalizer) again.
+    if (raw.metadata.deletionTimestamp && !hasFinalizer(raw, BAREMETALHOST_FINALIZER)) return {};
     const parsed = safeParseCached(bareMetalHostSchema, raw);
     if (!parsed.success) {
       const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
