@@ -205,14 +205,19 @@ export type NodeHealth = string | undefined;
  * runs. Every call is idempotent and cheap to repeat: the controller calls
  * them on every reconcile and trusts them to find their own progress.
  */
+/** The copies of a node's firmware the back end caches: BIOS settings and firmware components. */
+export type FirmwareCopy = 'bios' | 'firmware';
+
 /**
  * Per copy of the firmware the back end caches, a number that changes each time this process saw
- * an operation that refreshes the copy end on the host's node; none for a copy it has not seen
- * refreshed (e.g. since it started).
+ * an operation that can change the copy end on the host's node; none for a copy it has not seen
+ * so refreshed (e.g. since it started). `pending`: copies such an operation, still under way, will
+ * refresh, so a read now would be outdated at once.
  */
 export interface FirmwareRefreshes {
   bios?: number;
   firmware?: number;
+  pending?: readonly FirmwareCopy[];
 }
 
 export interface Provisioner {

@@ -66,22 +66,22 @@ function setUp(options: { cache?: 'current' | 'before-status' | 'before-create' 
 }
 
 describe('HostFirmwareComponents reads', () => {
-  it('reads after registration and after each operation that refreshed the components, not on the other state changes', async () => {
+  it('reads once inspection has refreshed the components and after each manual cleaning or servicing, not on the other state changes', async () => {
     const run = setUp();
-    // Verify refreshed both copies: the first look reads, and creates the resource.
-    expect(await run.pass(host('inspecting'), { bios: 1, firmware: 1 })).toBe(true);
-    expect((run.stored()?.status as { components?: unknown }).components).toEqual(COMPONENTS);
-    // Inspection ended: the components were cached again.
+    // Verify refreshed both copies, but inspection is under way: its copy is the one to read.
+    expect(await run.pass(host('inspecting'), { bios: 1, firmware: 1, pending: ['firmware'] })).toBe(false);
+    expect(run.stored()).toBeUndefined();
+    // Inspection ended: the first read creates the resource.
     expect(await run.pass(host('preparing'), { bios: 1, firmware: 2 })).toBe(true);
-    // Preparing with nothing to apply, then provisioning's start: nothing new in Ironic.
+    expect((run.stored()?.status as { components?: unknown }).components).toEqual(COMPONENTS);
+    // Preparing with nothing to apply, then provisioning: its automated cleaning runs no firmware step.
     expect(await run.pass(host('available'))).toBe(false);
     expect(await run.pass(host('provisioning'))).toBe(false);
-    // provide's automated cleaning ended before the deploy.
-    expect(await run.pass(host('provisioned'), { bios: 3, firmware: 3 })).toBe(true);
+    expect(await run.pass(host('provisioned'))).toBe(false);
     // Servicing starts, then ends with a refresh.
-    expect(await run.pass(host('provisioned', { operationalStatus: 'servicing' }))).toBe(false);
+    expect(await run.pass(host('provisioned', { operationalStatus: 'servicing' }), { bios: 1, firmware: 2, pending: ['bios', 'firmware'] })).toBe(false);
     expect(await run.pass(host('provisioned'), { bios: 4, firmware: 4 })).toBe(true);
-    // Deprovisioning with cleaning turned off: no refresh, no read.
+    // Deprovisioning: automated cleaning again, no read.
     expect(await run.pass(host('deprovisioning'))).toBe(false);
     expect(await run.pass(host('available'))).toBe(false);
   });

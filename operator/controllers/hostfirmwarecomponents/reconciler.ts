@@ -52,11 +52,14 @@ export class HostFirmwareComponentsReconciler implements Reconciler {
     const host = parsed.data;
     const now = new Date(this.#options.clock.now());
     const uid = host.metadata.uid ?? '';
-    const point = { marker: firmwareReadMarker(host), refresh: this.#options.provisioner.firmwareRefreshes({ host: firmwareHostIdentity(host) }).firmware };
+    const refreshes = this.#options.provisioner.firmwareRefreshes({ host: firmwareHostIdentity(host) });
+    const point = { marker: firmwareReadMarker(host), refresh: refreshes.firmware, awaited: refreshes.pending?.includes('firmware') };
     const due = this.#schedule.due(uid, point, now.getTime());
     let hfc = this.#cached(host);
     // The last read found no components, so none was created (BMO creates it only for drivers that report them).
     if (!due && !hfc && this.#withoutComponents.has(uid)) return { requeueAfter: SETTINGS_RESYNC_MS };
+    // Never read, and an inspection under way is about to refresh the copy: its end (a new host state) brings us back.
+    if (!due && point.awaited && hfc?.status?.components === undefined) return { requeueAfter: SETTINGS_RESYNC_MS };
     let components = hfc?.status?.components ?? [];
     const read = due || !hfc || hfc.status?.components === undefined;
     if (read || !hfc) {

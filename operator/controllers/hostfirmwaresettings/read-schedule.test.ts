@@ -34,4 +34,15 @@ describe('SettingsReadSchedule', () => {
     expect(schedule.due('uid', { marker: 'node/provisioned' }, 2_000)).toBe(false);
     expect(schedule.due('uid', { marker: 'node/available' }, 2_000)).toBe(true);
   });
+
+  it('reads nothing while an operation under way is about to refresh the copy, except the slow resync', () => {
+    const schedule = new SettingsReadSchedule();
+    // Inspection under way on a host never read: its end is the first read.
+    expect(schedule.due('uid', { marker: 'node/inspecting', awaited: true }, 0)).toBe(false);
+    expect(schedule.due('uid', { marker: 'node/available', refresh: 1 }, 1_000)).toBe(true);
+    schedule.read('uid', { marker: 'node/available', refresh: 1 }, 1_000);
+    // A manual cleaning under way moved the state: still nothing until it ends.
+    expect(schedule.due('uid', { marker: 'node/preparing', refresh: 1, awaited: true }, 2_000)).toBe(false);
+    expect(schedule.due('uid', { marker: 'node/preparing', refresh: 1, awaited: true }, 1_000 + SETTINGS_RESYNC_MS)).toBe(true);
+  });
 });

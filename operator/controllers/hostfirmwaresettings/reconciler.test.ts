@@ -87,16 +87,19 @@ function setUp(options: { cacheLags?: boolean } = {}) {
 }
 
 describe('HostFirmwareSettings reads', () => {
-  it('reads the BIOS after registration and after cleaning, not after inspection or a preparing that applied nothing', async () => {
+  it('reads the BIOS after registration and after manual cleaning, not after inspection, a preparing that applied nothing or automated cleaning', async () => {
     const run = setUp();
-    expect(await run.pass(host('inspecting'), { bios: 1, firmware: 1 })).toBe(true);
+    expect(await run.pass(host('inspecting'), { bios: 1, firmware: 1, pending: ['firmware'] })).toBe(true);
     expect(run.settings.all()[0]?.status).toMatchObject({ settings: { ProcTurboMode: 'Enabled' } });
     // Inspection caches the firmware components only.
     expect(await run.pass(host('preparing', 'Vendor'), { bios: 1, firmware: 2 })).toBe(false);
-    expect(await run.pass(host('available', 'Vendor'))).toBe(false);
-    // Manual cleaning in preparing (settings applied), or automated cleaning in provide, ended.
-    expect(await run.pass(host('provisioned', 'Vendor'), { bios: 3, firmware: 3 })).toBe(true);
+    // A manual cleaning under way (settings being applied): nothing until it ends.
+    expect(await run.pass(host('available', 'Vendor'), { bios: 1, firmware: 2, pending: ['bios', 'firmware'] })).toBe(false);
+    expect(await run.pass(host('available', 'Vendor'), { bios: 3, firmware: 3 })).toBe(true);
+    // provide's automated cleaning before the deploy and the one after it change no setting.
+    expect(await run.pass(host('provisioned', 'Vendor'))).toBe(false);
     expect(await run.pass(host('deprovisioning', 'Vendor'))).toBe(false);
+    expect(await run.pass(host('available', 'Vendor'))).toBe(false);
   });
 
   it('fills in the schema\'s vendor and model from the inspected host without reading the BIOS', async () => {

@@ -57,7 +57,8 @@ export class HostFirmwareSettingsReconciler implements Reconciler {
     const hfs = await this.#ensureSettings(host, log);
     const now = new Date(this.#options.clock.now());
     const uid = host.metadata.uid ?? '';
-    const point = { marker: firmwareReadMarker(host), refresh: this.#options.provisioner.firmwareRefreshes({ host: firmwareHostIdentity(host) }).bios };
+    const refreshes = this.#options.provisioner.firmwareRefreshes({ host: firmwareHostIdentity(host) });
+    const point = { marker: firmwareReadMarker(host), refresh: refreshes.bios, awaited: refreshes.pending?.includes('bios') };
     const due = this.#schedule.due(uid, point, now.getTime());
     const read = due || !hfs.status?.schema;
     let observed: SettingsObservation;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { FirmwareRefreshTracker, copiesRefreshedBy } from './firmware-refreshes.ts';
+import { FirmwareRefreshTracker, copiesChangedBy } from './firmware-refreshes.ts';
 
 const node = (provision_state: string, extra: { target?: string; updatedAt?: string; automated_clean?: boolean | null } = {}) => ({
   uuid: 'node-1',
@@ -9,27 +9,24 @@ const node = (provision_state: string, extra: { target?: string; updatedAt?: str
   automated_clean: extra.automated_clean ?? null,
 });
 
-describe('which operations refresh which copy', () => {
+describe('which operations can change which copy', () => {
   it('verify (manage out of enroll), cleaning and servicing refresh both; inspection the components only', () => {
-    expect(copiesRefreshedBy(node('enroll'), 'manage')).toEqual(['bios', 'firmware']);
-    expect(copiesRefreshedBy(node('available'), 'manage')).toEqual([]);
-    expect(copiesRefreshedBy(node('manageable'), 'inspect')).toEqual(['firmware']);
-    expect(copiesRefreshedBy(node('manageable'), 'clean')).toEqual(['bios', 'firmware']);
-    expect(copiesRefreshedBy(node('active'), 'service')).toEqual(['bios', 'firmware']);
+    expect(copiesChangedBy(node('enroll'), 'manage')).toEqual(['bios', 'firmware']);
+    expect(copiesChangedBy(node('available'), 'manage')).toEqual([]);
+    expect(copiesChangedBy(node('manageable'), 'inspect')).toEqual(['firmware']);
+    expect(copiesChangedBy(node('manageable'), 'clean')).toEqual(['bios', 'firmware']);
+    expect(copiesChangedBy(node('active'), 'service')).toEqual(['bios', 'firmware']);
   });
 
-  it('provide and deleted refresh both only through automated cleaning', () => {
-    expect(copiesRefreshedBy(node('manageable', { automated_clean: true }), 'provide')).toEqual(['bios', 'firmware']);
-    expect(copiesRefreshedBy(node('manageable', { automated_clean: null }), 'provide')).toEqual(['bios', 'firmware']);
-    expect(copiesRefreshedBy(node('manageable', { automated_clean: false }), 'provide')).toEqual([]);
-    expect(copiesRefreshedBy(node('active', { automated_clean: true }), 'deleted')).toEqual(['bios', 'firmware']);
-    expect(copiesRefreshedBy(node('active', { automated_clean: false }), 'deleted')).toEqual([]);
-    expect(copiesRefreshedBy(node('active', { automated_clean: true }), 'undeploy')).toEqual(['bios', 'firmware']);
-    expect(copiesRefreshedBy(node('active', { automated_clean: false }), 'undeploy')).toEqual([]);
+  it('automated cleaning (provide, undeploy, deleted) changes neither: it refreshes both but runs no BIOS or firmware step', () => {
+    for (const target of ['provide', 'undeploy', 'deleted']) {
+      expect(copiesChangedBy(node('manageable', { automated_clean: true }), target)).toEqual([]);
+      expect(copiesChangedBy(node('active', { automated_clean: null }), target)).toEqual([]);
+    }
   });
 
   it('deploying, adoption and aborts refresh nothing', () => {
-    for (const target of ['active', 'deploy', 'adopt', 'abort', 'rebuild']) expect(copiesRefreshedBy(node('available'), target)).toEqual([]);
+    for (const target of ['active', 'deploy', 'adopt', 'abort', 'rebuild']) expect(copiesChangedBy(node('available'), target)).toEqual([]);
   });
 });
 
@@ -39,9 +36,10 @@ describe('FirmwareRefreshTracker', () => {
     expect(tracker.refreshes('node-1')).toEqual({});
     tracker.requested(node('manageable'), 'inspect');
     tracker.observed(node('manageable'));
-    expect(tracker.refreshes('node-1')).toEqual({});
+    expect(tracker.refreshes('node-1')).toEqual({ pending: ['firmware'] });
     tracker.observed(node('inspect wait', { target: 'manageable', updatedAt: '2026-11-27T04:00:01Z' }));
-    expect(tracker.refreshes('node-1')).toEqual({});
+    // Under way: the components copy is about to be refreshed.
+    expect(tracker.refreshes('node-1')).toEqual({ pending: ['firmware'] });
     tracker.observed(node('manageable', { updatedAt: '2026-11-27T04:00:09Z' }));
     const afterInspection = tracker.refreshes('node-1');
     expect(afterInspection.firmware).toBeDefined();
@@ -76,16 +74,16 @@ describe('FirmwareRefreshTracker', () => {
     tracker.requested({ ...node('enroll'), uuid: 'node-2' }, 'manage');
     tracker.observed({ ...node('manageable', { updatedAt: '2026-11-27T04:00:03Z' }), uuid: 'node-2' });
     expect(tracker.refreshes('node-2').bios).not.toBe(first);
-    tracker.requested(node('manageable', { automated_clean: true, updatedAt: '2026-11-27T04:00:03Z' }), 'provide');
-    tracker.observed(node('available', { updatedAt: '2026-11-27T04:00:30Z' }));
+    tracker.requested(node('active', { updatedAt: '2026-11-27T04:00:03Z' }), 'service');
+    tracker.observed(node('active', { updatedAt: '2026-11-27T04:00:30Z' }));
     expect(tracker.refreshes('node-1').bios).not.toBe(first);
     tracker.drop('node-1');
     expect(tracker.refreshes('node-1')).toEqual({});
   });
 
-  it('an operation that refreshes nothing (deploying, cleaning turned off) counts nothing', () => {
+  it('an operation that changes neither copy (deploying, automated cleaning) counts nothing', () => {
     const tracker = new FirmwareRefreshTracker();
-    tracker.requested(node('manageable', { automated_clean: false }), 'provide');
+    tracker.requested(node('manageable', { automated_clean: true }), 'provide');
     tracker.requested(node('available'), 'active');
     tracker.observed(node('active', { updatedAt: '2026-11-27T04:05:00Z' }));
     expect(tracker.refreshes('node-1')).toEqual({});

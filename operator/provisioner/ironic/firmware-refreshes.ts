@@ -1,17 +1,22 @@
 // Which of Ironic's cached copies of a node's firmware (BIOS settings, firmware components) an
-// operation this process asked for has refreshed, counted when the operation is seen to end, so
-// the firmware controllers read only after a refresh (conductor/utils.py node_update_cache:
-// verify.py, cleaning.py at the start and end of cleaning, servicing.py; inspection.py caches the
-// components only; deploying caches nothing).
+// operation this process asked for can have given new contents, counted when the operation is seen
+// to end, so the firmware controllers read only then (conductor/utils.py node_update_cache: verify.py,
+// cleaning.py at the start and end of cleaning, servicing.py; inspection.py caches the components
+// only; deploying caches nothing).
 import type { Node } from '../../../ironic-client/index.ts';
-import type { FirmwareRefreshes } from '../provisioner.ts';
-
-export type FirmwareCopy = keyof FirmwareRefreshes;
+import type { FirmwareCopy, FirmwareRefreshes } from '../provisioner.ts';
 
 const BOTH: readonly FirmwareCopy[] = ['bios', 'firmware'];
 
-/** What a provision-state change refreshes once it ends, from the node it was asked of. */
-export function copiesRefreshedBy(node: Pick<Node, 'provision_state' | 'automated_clean'>, target: string): readonly FirmwareCopy[] {
+/**
+ * What a provision-state change, asked of `node`, can change in the copies once it ends: the
+ * first copies (verify out of enroll; inspection, the components), and whatever the steps of a
+ * manual cleaning or servicing set. Automated cleaning (provide, undeploy, deleted) refreshes both
+ * copies too, but runs no BIOS or firmware step (their priority is 0), so they come back as they
+ * were: a change made at the BMC behind everyone's back is left to the slow resync, as it is
+ * between operations.
+ */
+export function copiesChangedBy(node: Pick<Node, 'provision_state'>, target: string): readonly FirmwareCopy[] {
   switch (target) {
     case 'manage':
       // Only out of enroll does manage verify the BMC.
@@ -21,11 +26,6 @@ export function copiesRefreshedBy(node: Pick<Node, 'provision_state' | 'automate
     case 'clean':
     case 'service':
       return BOTH;
-    case 'provide':
-    case 'undeploy':
-    case 'deleted':
-      // Automated cleaning, unless the node turns it off (null: Ironic's configuration decides).
-      return node.automated_clean === false ? [] : BOTH;
     default:
       return [];
   }
@@ -52,8 +52,8 @@ export class FirmwareRefreshTracker {
   readonly #finished = new Map<string, FirmwareRefreshes>();
 
   /** Ironic accepted a provision-state change of the node. */
-  requested(node: Pick<Node, 'uuid' | 'provision_state' | 'provision_updated_at' | 'automated_clean'>, target: string): void {
-    const copies = copiesRefreshedBy(node, target);
+  requested(node: Pick<Node, 'uuid' | 'provision_state' | 'provision_updated_at'>, target: string): void {
+    const copies = copiesChangedBy(node, target);
     if (copies.length === 0) return;
     const earlier = this.#pending.get(node.uuid)?.copies ?? [];
     this.#pending.set(node.uuid, {
@@ -81,9 +81,10 @@ export class FirmwareRefreshTracker {
     this.#finished.set(node.uuid, finished);
   }
 
-  /** Per copy, the number of the last refresh seen to end; a copy never seen refreshed has none. */
+  /** Per copy, the number of the last refresh seen to end (none if never seen), and the copies an operation still under way will refresh. */
   refreshes(nodeUuid: string): FirmwareRefreshes {
-    return { ...this.#finished.get(nodeUuid) };
+    const pending = this.#pending.get(nodeUuid);
+    return { ...this.#finished.get(nodeUuid), ...(pending ? { pending: [...pending.copies] } : {}) };
   }
 
   /** The node is gone from Ironic. */

@@ -161,14 +161,15 @@ describe('firmware refreshes seen through inspection', () => {
     kit.ironic.get(`${NODE_PATH}/inventory`).reply(200, virtualMachineInventory);
 
     await kit.provisioner.inspect(options());
-    expect(kit.provisioner.firmwareRefreshes({ host: HOST })).toEqual({});
+    expect(kit.provisioner.firmwareRefreshes({ host: HOST })).toEqual({ pending: ['firmware'] });
     expect((await kit.provisioner.inspect(options())).kind).toBe('busy');
-    expect(kit.provisioner.firmwareRefreshes({ host: HOST })).toEqual({});
+    expect(kit.provisioner.firmwareRefreshes({ host: HOST })).toEqual({ pending: ['firmware'] });
     expect((await kit.provisioner.inspect(options())).kind).toBe('done');
 
     const refreshes = kit.provisioner.firmwareRefreshes({ host: HOST });
     expect(refreshes.firmware).toBeDefined();
     expect(refreshes.bios).toBeUndefined();
+    expect(refreshes.pending).toBeUndefined();
   });
 });
 
