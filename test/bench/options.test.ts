@@ -65,7 +65,7 @@ describe('bench hosts', () => {
 
 describe('the floor and the inspection responder', () => {
   const node = (provision_state: string, target: string | null = null, last_error: string | null = null) =>
-    ({ uuid: 'n1', provision_state, target_provision_state: target, last_error });
+    ({ uuid: 'n1', provision_state, target_provision_state: target, last_error, power_state: 'power off' });
 
   it('waits until a node rests in the state, and fails on a failed state', () => {
     expect(judge(node('manageable'), 'manageable')).toBe('done');

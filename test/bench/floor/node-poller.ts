@@ -9,6 +9,7 @@ export interface NodeState {
   provision_state: string;
   target_provision_state: string | null;
   last_error: string | null;
+  power_state: string | null;
 }
 
 interface Waiter {
@@ -25,7 +26,7 @@ export interface NodePoller {
   stop(): Promise<void>;
 }
 
-const FIELDS = 'uuid,provision_state,target_provision_state,last_error';
+const FIELDS = 'uuid,provision_state,target_provision_state,last_error,power_state';
 
 async function listAll(http: IronicHttp): Promise<NodeState[]> {
   const nodes: NodeState[] = [];

@@ -8,6 +8,7 @@ import type { StackEnv } from '../../../hack/stack/state.ts';
 import type { BenchHost } from '../bench-hosts.ts';
 import { startInspectionResponder } from '../inspection-responder.ts';
 import { diffTotals } from '../metrics/counter-totals.ts';
+import { stackComponents, stackCpuSeconds } from '../metrics/stack-cpu.ts';
 import type { MeasuredFloor, MeasuredPhase } from '../report/assemble.ts';
 import { PHASES } from '../report/types.ts';
 import type { PhaseName } from '../report/types.ts';
@@ -15,7 +16,7 @@ import { createIronicHttp } from './ironic-http.ts';
 import type { IronicHttp } from './ironic-http.ts';
 import { floorConfigDrive, floorDeployPatch, floorNodeBody } from './node-body.ts';
 import { startNodePoller } from './node-poller.ts';
-import type { NodePoller } from './node-poller.ts';
+import type { NodePoller, NodeState } from './node-poller.ts';
 import { withTimeout } from '../timeout.ts';
 
 export interface FloorOptions {
@@ -37,9 +38,9 @@ interface FloorContext {
   poller: NodePoller;
 }
 
-async function changeState(context: FloorContext, uuid: string, body: Record<string, unknown>, rest: string): Promise<void> {
+async function changeState(context: FloorContext, uuid: string, body: Record<string, unknown>, rest: string): Promise<NodeState> {
   await context.http.request({ method: 'PUT', route: '/v1/nodes/{node_ident}/states/provision', node: uuid, body });
-  await context.poller.waitFor(uuid, rest);
+  return context.poller.waitFor(uuid, rest);
 }
 
 /** `created` hears of the node as soon as it exists, so a node that fails later is still deleted. */
@@ -61,7 +62,13 @@ async function provision(context: FloorContext, host: BenchHost, uuid: string): 
   await context.http.request({
     method: 'PATCH', route: '/v1/nodes/{node_ident}', node: uuid, body: floorDeployPatch({ env: context.options.env, instanceUuid: randomUUID() }),
   });
-  await changeState(context, uuid, { target: 'active', configdrive: floorConfigDrive(host.name) }, 'active');
+  const active = await changeState(context, uuid, { target: 'active', configdrive: floorConfigDrive(host.name) }, 'active');
+  // The hosts are online: a deployment that ends with the server off (fake interfaces do; IPA
+  // reboots a real one into its OS) is powered on, as the operator must. Asked, as the operator's
+  // phase ends with the request in the same pass as `provisioned`.
+  if (active.power_state !== 'power on') {
+    await context.http.request({ method: 'PUT', route: '/v1/nodes/{node_ident}/states/power', node: uuid, body: { target: 'power on' } });
+  }
 }
 
 async function deprovision(context: FloorContext, uuid: string): Promise<void> {
@@ -108,6 +115,8 @@ export async function runFloor(options: FloorOptions): Promise<{ measured: Measu
     for (const phase of PHASES) {
       options.log(`floor: ${phase} of ${options.hosts.length - failed.size} nodes`);
       const before = http.counts();
+      const stack = stackComponents(options.env.stateDir);
+      const stackBefore = stackCpuSeconds(stack);
       const startMs = Date.now();
       const completions = await Promise.all(options.hosts.map(async (host, index) => {
         if (failed.has(index)) return undefined;
@@ -121,7 +130,7 @@ export async function runFloor(options: FloorOptions): Promise<{ measured: Measu
         }
       }));
       const measured: MeasuredPhase = { startMs, endMs: Date.now(), completions };
-      phases[phase] = { ...measured, ironic: diffTotals(http.counts(), before) };
+      phases[phase] = { ...measured, ironic: diffTotals(http.counts(), before), stackCpu: diffTotals(stackCpuSeconds(stack), stackBefore) };
       options.log(`floor: ${phase} done in ${((measured.endMs - startMs) / 1000).toFixed(1)} s`);
     }
   } finally {

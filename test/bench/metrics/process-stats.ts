@@ -31,7 +31,7 @@ export function memoryFromStatus(status: string): { rssKiB: number; peakRssKiB: 
 
 let clockTicks: number | undefined;
 
-function clockTicksPerSecond(): number {
+export function clockTicksPerSecond(): number {
   if (clockTicks === undefined) {
     try {
       clockTicks = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;

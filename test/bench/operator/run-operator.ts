@@ -14,6 +14,7 @@ import type { Totals } from '../metrics/counter-totals.ts';
 import { readProcessStats } from '../metrics/process-stats.ts';
 import type { ProcessStats } from '../metrics/process-stats.ts';
 import { scrapeMetrics } from '../metrics/scrape.ts';
+import { stackComponents, stackCpuSeconds } from '../metrics/stack-cpu.ts';
 import type { MeasuredDeletion, MeasuredOperatorPhase, MeasuredOperatorRun } from '../report/assemble.ts';
 import { PHASES } from '../report/types.ts';
 import type { BenchMode, PhaseName } from '../report/types.ts';
@@ -50,11 +51,12 @@ interface Cut {
   connections: number;
   heapUsedBytes: number;
   stats: ProcessStats;
+  stackCpu: Totals;
 }
 
 const TARGET: Record<PhaseName, string> = { register: 'available', provision: 'provisioned', deprovision: 'available' };
 
-async function cut(operator: BenchOperator): Promise<Cut> {
+async function cut(operator: BenchOperator, stack: ReadonlyArray<{ name: string; pid: number }>): Promise<Cut> {
   const samples = await scrapeMetrics(operator.metricsUrl);
   return {
     ironic: counterTotals(samples, { name: 'ironic_client_requests_total', keyLabels: ['method', 'route'] }),
@@ -62,6 +64,7 @@ async function cut(operator: BenchOperator): Promise<Cut> {
     connections: sumTotals(counterTotals(samples, { name: 'rest_client_connections_opened_total', keyLabels: [] })),
     heapUsedBytes: samples.find((sample) => sample.name === 'nodejs_heap_size_used_bytes')?.value ?? 0,
     stats: readProcessStats(operator.process.pid),
+    stackCpu: stackCpuSeconds(stack),
   };
 }
 
@@ -80,12 +83,13 @@ function phaseAction(options: OperatorScenarioOptions, transport: KubeTransport,
 
 async function runPhase(options: OperatorScenarioOptions, context: { transport: KubeTransport; operator: BenchOperator; tracker: HostTracker }, phase: PhaseName): Promise<MeasuredOperatorPhase> {
   const names = options.hosts.map((host) => host.name);
-  const before = await cut(context.operator);
+  const stack = stackComponents(options.env.stateDir);
+  const before = await cut(context.operator, stack);
   const startMs = Date.now();
   await phaseAction(options, context.transport, phase)();
   const completions = await context.tracker.waitForState(names, TARGET[phase], { sinceMs: startMs, deadlineMs: startMs + options.phaseTimeoutMs });
   const endMs = Date.now();
-  const after = await cut(context.operator);
+  const after = await cut(context.operator, stack);
   return {
     startMs,
     endMs,
@@ -97,6 +101,7 @@ async function runPhase(options: OperatorScenarioOptions, context: { transport: 
     cpuSeconds: after.stats.cpuSeconds - before.stats.cpuSeconds,
     rssKiB: after.stats.rssKiB,
     heapUsedBytes: after.heapUsedBytes,
+    stackCpu: diffTotals(after.stackCpu, before.stackCpu),
   };
 }
 
@@ -104,13 +109,14 @@ async function runPhase(options: OperatorScenarioOptions, context: { transport: 
 async function deleteHosts(options: OperatorScenarioOptions, transport: KubeTransport, context: { tracker: HostTracker; operator: BenchOperator }): Promise<{ deletion: MeasuredDeletion; note?: string }> {
   const { tracker, operator } = context;
   const client = createResourceClient(transport, BareMetalHostResource);
-  const before = await cut(operator);
+  const stack = stackComponents(options.env.stateDir);
+  const before = await cut(operator, stack);
   const startMs = Date.now();
   await Promise.all(options.hosts.map((host) => client.delete({ namespace: options.namespace, name: host.name }).catch(() => undefined)));
   const deadline = Date.now() + options.cleanupTimeoutMs;
   while (tracker.present() > 0 && Date.now() < deadline) await sleep(200);
   const endMs = Date.now();
-  const after = await cut(operator);
+  const after = await cut(operator, stack);
   const left = tracker.present();
   return {
     deletion: {

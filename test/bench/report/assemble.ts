@@ -16,7 +16,7 @@ export interface MeasuredPhase {
 
 export interface MeasuredFloor {
   pollMs: number;
-  phases: Record<PhaseName, MeasuredPhase & { ironic: Totals }>;
+  phases: Record<PhaseName, MeasuredPhase & { ironic: Totals; stackCpu?: Totals }>;
 }
 
 export interface MeasuredOperatorPhase extends MeasuredPhase {
@@ -28,6 +28,8 @@ export interface MeasuredOperatorPhase extends MeasuredPhase {
   cpuSeconds: number;
   rssKiB: number;
   heapUsedBytes: number;
+  /** CPU seconds of each stack process tree (Ironic, kube-apiserver, etcd…) in the phase. */
+  stackCpu?: Totals;
 }
 
 export interface MeasuredDeletion {
@@ -60,6 +62,10 @@ export function requestCounts(totals: Totals, hosts: number): RequestCounts {
   return { total, perHost: hosts > 0 ? round2(total / hosts) : 0, byKeyPerHost: hosts > 0 ? perHost(totals, hosts) : {} };
 }
 
+function roundTotals(totals: Totals): Totals {
+  return Object.fromEntries(Object.entries(totals).map(([key, value]) => [key, round2(value)]));
+}
+
 function mapPhases<T>(make: (phase: PhaseName) => T): Record<PhaseName, T> {
   return Object.fromEntries(PHASES.map((phase) => [phase, make(phase)])) as Record<PhaseName, T>;
 }
@@ -69,7 +75,7 @@ export function floorResult(measured: MeasuredFloor): FloorResult {
     pollMs: measured.pollMs,
     phases: mapPhases((phase) => {
       const raw = measured.phases[phase];
-      return { ...phaseTiming(raw), ironic: requestCounts(raw.ironic, raw.completions.length) };
+      return { ...phaseTiming(raw), ironic: requestCounts(raw.ironic, raw.completions.length), ...(raw.stackCpu ? { stackCpuSeconds: roundTotals(raw.stackCpu) } : {}) };
     }),
   };
 }
@@ -88,6 +94,7 @@ export function operatorRun(measured: MeasuredOperatorRun, floor?: FloorResult):
       cpuSeconds: round2(raw.cpuSeconds),
       rssMiBAtEnd: round2(raw.rssKiB / 1024),
       heapUsedMiBAtEnd: round2(raw.heapUsedBytes / 2 ** 20),
+      ...(raw.stackCpu ? { stackCpuSeconds: roundTotals(raw.stackCpu) } : {}),
       ...(ratio === undefined ? {} : { ratioToFloor: ratio }),
       ...(raw.ironic ? { bmo: bmoEstimate({ phase, hosts: raw.visits, startMs: raw.startMs, endMs: raw.endMs }) } : {}),
     };

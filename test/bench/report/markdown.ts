@@ -2,6 +2,7 @@
 import { firmwareReadsTable } from './firmware-reads.ts';
 import { kubeBreakdownTable } from './kube-breakdown.ts';
 import { markdownTable } from './markdown-table.ts';
+import { stackCpuTable } from './stack-cpu-table.ts';
 import { PHASES, PHASE_TITLES } from './types.ts';
 import type { BenchReport, OperatorRun, PhaseTiming } from './types.ts';
 
@@ -113,6 +114,8 @@ export function renderMarkdown(report: BenchReport): string {
     processTable(report),
   ];
   for (const run of report.runs) lines.push('', kubeBreakdownTable(run));
+  const stackCpu = stackCpuTable(report);
+  if (stackCpu) lines.push('', stackCpu);
   const firmwareReads = firmwareReadsTable(report);
   if (firmwareReads) lines.push('', firmwareReads);
   for (const table of report.runs.map(heapTable)) if (table) lines.push('', table);

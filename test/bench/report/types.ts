@@ -33,6 +33,8 @@ export interface RequestCounts {
 
 export interface FloorPhase extends PhaseTiming {
   ironic: RequestCounts;
+  /** CPU seconds of each stack process tree (Ironic, kube-apiserver, etcd…) in the phase. */
+  stackCpuSeconds?: Totals;
 }
 
 export interface FloorResult {
@@ -59,6 +61,8 @@ export interface OperatorPhase extends PhaseTiming {
   rssMiBAtEnd: number;
   /** V8 heap in use at the phase end (nodejs_heap_size_used_bytes): live objects, unlike RSS. */
   heapUsedMiBAtEnd: number;
+  /** CPU seconds of each stack process tree in the phase, the operator's own not included. */
+  stackCpuSeconds?: Totals;
   /** Operator seconds / floor seconds for the same phase in the same run. */
   ratioToFloor?: number;
   bmo?: BmoEstimate;
