@@ -75,6 +75,18 @@ const measuredFloor: MeasuredFloor = {
   },
 };
 
+/** A two-host fake-hardware report on a two-core machine around these results. */
+function report(results: Pick<BenchReport, 'floor' | 'runs' | 'notes'>): BenchReport {
+  return {
+    schema: 'metal3-ts-bench/v1',
+    startedAt: '2026-05-09T10:00:00.000Z',
+    finishedAt: '2026-05-09T10:05:00.000Z',
+    machine: { cpus: 2, cpuModel: 'Test CPU', memoryGiB: 24, os: 'Linux 6', node: 'v24.0.0', loadAverageAtStart: 0.5 },
+    settings: { mode: 'fake-hardware', hosts: 2, concurrency: 2, provisioningLimit: 20, floorPollMs: 1000, floorInFlight: 4, phaseTimeoutMs: 600_000 },
+    ...results,
+  };
+}
+
 describe('assembling and writing the report', () => {
   const floor = floorResult(measuredFloor);
   const run = operatorRun(measuredRun(), floor);
@@ -100,17 +112,7 @@ describe('assembling and writing the report', () => {
   });
 
   it('renders the time, requests and process tables', () => {
-    const report: BenchReport = {
-      schema: 'metal3-ts-bench/v1',
-      startedAt: '2026-05-09T10:00:00.000Z',
-      finishedAt: '2026-05-09T10:05:00.000Z',
-      machine: { cpus: 2, cpuModel: 'Test CPU', memoryGiB: 24, os: 'Linux 6', node: 'v24.0.0', loadAverageAtStart: 0.5 },
-      settings: { mode: 'fake-hardware', hosts: 2, concurrency: 2, provisioningLimit: 20, floorPollMs: 1000, floorInFlight: 4, phaseTimeoutMs: 600_000 },
-      floor,
-      runs: [run],
-      notes: ['one host failed'],
-    };
-    const markdown = renderMarkdown(report);
+    const markdown = renderMarkdown(report({ floor, runs: [run], notes: ['one host failed'] }));
     expect(markdown).toContain('### fake-hardware, N = 2 (2026-05-09)');
     expect(markdown).toContain('| created → available | 20.0 s | 6.0 | 24.0 s | 5.0 | 1.20× |');
     expect(markdown).toContain('| whole lifecycle | 36.0 | 11.5 |');
@@ -129,17 +131,7 @@ describe('assembling and writing the report', () => {
     const withStack = measuredRun();
     withStack.phases.register.stackCpu = { ironic: 20.04, 'kube-apiserver': 6, etcd: 2, sushy: 0.1 };
     const stackFloor: MeasuredFloor = { ...measuredFloor, phases: { ...measuredFloor.phases, register: { ...measuredFloor.phases.register, stackCpu: { ironic: 12, 'kube-apiserver': 0.2 } } } };
-    const report: BenchReport = {
-      schema: 'metal3-ts-bench/v1',
-      startedAt: '2026-05-09T10:00:00.000Z',
-      finishedAt: '2026-05-09T10:05:00.000Z',
-      machine: { cpus: 2, cpuModel: 'Test CPU', memoryGiB: 24, os: 'Linux 6', node: 'v24.0.0', loadAverageAtStart: 0.5 },
-      settings: { mode: 'fake-hardware', hosts: 2, concurrency: 2, provisioningLimit: 20, floorPollMs: 1000, floorInFlight: 4, phaseTimeoutMs: 600_000 },
-      floor: floorResult(stackFloor),
-      runs: [operatorRun(withStack)],
-      notes: [],
-    };
-    const markdown = renderMarkdown(report);
+    const markdown = renderMarkdown(report({ floor: floorResult(stackFloor), runs: [operatorRun(withStack)], notes: [] }));
     // sushy never reached half a second, so it gets no column of its own (it still counts in the whole stack).
     expect(markdown).toContain('| CPU s in the phase (phase s × cores available) | floor: ironic | floor: kube-apiserver | floor: etcd | floor: whole stack | poll 3s/10s: ironic | poll 3s/10s: kube-apiserver | poll 3s/10s: etcd | poll 3s/10s: whole stack | poll 3s/10s: operator |');
     expect(markdown).toContain('| created → available | 12.0 | 0.2 | 0.0 | 12.2 of 40 | 20.0 | 6.0 | 2.0 | 28.1 of 48 | 1.5 |');
