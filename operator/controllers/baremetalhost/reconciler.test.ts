@@ -95,11 +95,14 @@ describe('the BareMetalHost reconciler', () => {
     expect(h.patches[0]?.options.type).toBe('json');
   });
 
-  it('takes a new host through the states that finish at once in one pass, with one merge patch', async () => {
+  it('takes a new host through the states that finish at once in one pass, with one status patch after the architecture inspection found', async () => {
     // The scripted provisioner registers and inspects at once: only the cap of three transitions stops the pass.
     const { h, provisioner } = harness({ host: host() });
     expect(await h.reconcile()).toEqual({ requeueNow: true });
-    expect(h.patches).toHaveLength(1);
+    expect(h.patches).toHaveLength(2);
+    // spec.architecture from the inspection, first, so the status's conditions speak of the generation it made.
+    expect(h.patches[0]?.body).toEqual({ metadata: { resourceVersion: '5' }, spec: { architecture: 'x86_64' } });
+    expect(h.patches[1]?.body).toMatchObject({ metadata: { resourceVersion: '101' } });
     const [status] = h.statusPatches();
     expect(status).toMatchObject({
       operationalStatus: 'OK',
@@ -111,7 +114,9 @@ describe('the BareMetalHost reconciler', () => {
       triedCredentials: { credentials: { name: 'bmc-secret', namespace: 'test' } },
       goodCredentials: { credentials: { name: 'bmc-secret', namespace: 'test' } },
     });
-    expect(h.patches[0]?.body).toMatchObject({ metadata: { resourceVersion: '5' } });
+    const conditions = (status as { conditions: Array<{ observedGeneration?: number }> }).conditions;
+    expect(conditions.length).toBeGreaterThan(0);
+    expect(conditions.every((condition) => condition.observedGeneration === 2)).toBe(true);
     // The credentials the pass began without were loaded (and the Secret claimed) before registering.
     expect(h.claims).toEqual([{ name: 'bmc-secret', finalizer: true, owner: 'host-0' }]);
     expect(provisioner.calls.map((call) => call.verb)).toEqual(['register', 'register', 'inspect']);
@@ -127,6 +132,16 @@ describe('the BareMetalHost reconciler', () => {
       ['InspectionStarted', 'Register'],
       ['InspectionComplete', 'Inspect'],
     ]);
+  });
+
+  it('still saves the status when the architecture patch fails, leaving the architecture to a later pass', async () => {
+    const { h } = harness({ host: host() });
+    h.specPatchError = Object.assign(new Error('Operation cannot be fulfilled: the object has been modified'), { code: 409 });
+    expect(await h.reconcile()).toEqual({ requeueNow: true });
+    expect(h.patches).toHaveLength(1);
+    expect(h.statusPatches()[0]).toMatchObject({ provisioning: { state: 'preparing' } });
+    const conditions = (h.statusPatches()[0] as { conditions: Array<{ observedGeneration?: number }> }).conditions;
+    expect(conditions.every((condition) => condition.observedGeneration === 1)).toBe(true);
   });
 
   it('leaves a failure in a state it went on into to the next pass, saving the transition before it', async () => {

@@ -296,6 +296,7 @@ export class BareMetalHostReconciler implements Reconciler {
     }
     if (action.kind === 'deleted') await this.#release(pass);
     else {
+      await this.#fillArchitecture(pass);
       await this.#saveStatus(pass);
       // Inspection may just have filled status.hardware: label the host in the same pass.
       await this.#syncHardwareLabels(pass);
@@ -386,6 +387,26 @@ export class BareMetalHostReconciler implements Reconciler {
     if (patch === undefined) return;
     pass.log.info('saving host status', { operationalStatus: host.status.operationalStatus, provisioningState: stateOf(host), changed: changedFields(patch) });
     await pass.session.patchStatus({ ...(patch as Record<string, unknown>), lastUpdated: formatTime(pass.now) });
+  }
+
+  /**
+   * Inspection just filled status.hardware: spec.architecture is set from it before this pass's
+   * status write, whose conditions then speak of the new generation. BMO sets it from HardwareData
+   * on a later pass, and the generation it bumps costs one more status write there. A failed patch
+   * is left to that path (reconcileHostData), so the pass's status is still saved.
+   */
+  async #fillArchitecture(pass: Pass): Promise<void> {
+    const arch = pass.host.status.hardware?.cpu?.arch;
+    if (!arch || pass.host.spec.architecture || isDeleting(pass.host)) return;
+    try {
+      await pass.session.patchSpec({ architecture: arch });
+    } catch (error) {
+      pass.log.info('architecture not set from inspection; left to the next pass', { reason: error instanceof Error ? error.message : String(error) });
+      return;
+    }
+    pass.log.info('updating architecture from inspection', { architecture: arch });
+    pass.host.spec.architecture = arch;
+    pass.host.metadata.generation = pass.session.latest.metadata.generation;
   }
 
   /**

@@ -59,6 +59,8 @@ export class ReconcilerHarness {
   readonly secrets = new Map<string, SecretObject>();
   hardwareData: HardwareData | undefined;
   host: KubeObject | undefined;
+  /** Thrown by every spec patch, when set (e.g. a conflict). */
+  specPatchError: Error | undefined;
   readonly reconciler: BareMetalHostReconciler;
   #version = 100;
   #labels: Record<string, string> | undefined;
@@ -71,12 +73,20 @@ export class ReconcilerHarness {
     const client = {
       resource: { group: 'metal3.io', version: 'v1alpha1', kind: 'BareMetalHost', plural: 'baremetalhosts', namespaced: true },
       patch: async (_name: ObjectName, body: unknown, patchOptions: PatchOptions) => {
+        if (this.specPatchError !== undefined && (body as { spec?: unknown }).spec !== undefined) throw this.specPatchError;
         this.patches.push({ body, options: patchOptions });
         const current = this.host ?? { metadata: {} };
         // Label patches stay applied in later answers, so a needless second write would show.
         this.#labels = mergeLabels(this.#labels ?? current.metadata.labels, (body as { metadata?: { labels?: Record<string, string | null> } }).metadata?.labels);
         const labels = this.#labels;
-        return { ...current, metadata: { ...current.metadata, ...(labels ? { labels } : {}), resourceVersion: String(++this.#version) } };
+        // A spec change bumps the generation, as the API server does.
+        const spec = (body as { spec?: Record<string, unknown> }).spec;
+        const generation = spec ? { generation: (current.metadata.generation ?? 0) + 1 } : {};
+        return {
+          ...current,
+          ...(spec ? { spec: { ...(current as { spec?: object }).spec, ...spec } } : {}),
+          metadata: { ...current.metadata, ...(labels ? { labels } : {}), ...generation, resourceVersion: String(++this.#version) },
+        };
       },
     } as unknown as ResourceClient<KubeObject>;
     const secrets: SecretAccess = {
