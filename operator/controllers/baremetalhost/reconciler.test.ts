@@ -157,6 +157,18 @@ describe('the BareMetalHost reconciler', () => {
     expect(h.events.map((event) => event.reason)).toEqual(['InspectionStarted']);
   });
 
+  it('ends a deprovisioning with the power the cleaning left, in the same status write', async () => {
+    // Deprovisioning clears the provisioning settings, which registration fills in again on the
+    // way into available; that and the node now off are saved with the state, not a pass later.
+    const provisioner = new ScriptedProvisioner();
+    withNode(provisioner, { namespace: 'test', name: 'host-0' }).poweredOn = true;
+    const { h } = harness({ host: host({ spec: { online: false }, status: { ...registeredStatus('deprovisioning'), poweredOn: true } }), provisioner });
+    await h.reconcile();
+    expect(h.statusPatches()).toHaveLength(1);
+    expect(h.statusPatches()[0]).toMatchObject({ provisioning: { state: 'available' }, poweredOn: false });
+    expect(provisioner.calls.map((call) => call.verb)).toEqual(['register', 'deprovision', 'register', 'hardwareState']);
+  });
+
   it('claims the credentials Secret, with a finalizer, while registering', async () => {
     const { h } = harness({ host: host({ status: registeredStatus('registering') }) });
     await h.reconcile();

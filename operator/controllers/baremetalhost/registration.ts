@@ -181,13 +181,10 @@ export async function ensureRegistered(host: Host, context: StateContext): Promi
   if (registration.kind === 'pending') return registration.action;
   if (state !== 'registering') {
     const ended = recordOperationEnd(status, 'registering', now);
-    if (ended) {
-      note(context, ended);
-      return update();
-    }
+    if (ended) note(context, ended);
   }
-  // A first registration goes straight on to the registering handler, so the node, profile and
-  // credentials are saved with the next state in one status write, not three.
-  if (state === 'registering') return undefined;
-  return registration.changed ? update() : undefined;
+  // What registration changed (node, profile, root device hints, credentials, a cleared error) is
+  // saved with the handler's work in one status write: BMO saves it and runs the handler on the
+  // next reconcile, e.g. one more write after every deprovisioning, whose cleared settings come back here.
+  return undefined;
 }
