@@ -64,15 +64,20 @@ async function provision(context: FloorContext, host: BenchHost, uuid: string): 
   });
   const active = await changeState(context, uuid, { target: 'active', configdrive: floorConfigDrive(host.name) }, 'active');
   // The hosts are online: a deployment that ends with the server off (fake interfaces do; IPA
-  // reboots a real one into its OS) is powered on, as the operator must. Asked, as the operator's
-  // phase ends with the request in the same pass as `provisioned`.
+  // reboots a real one into its OS) is powered on, as the operator must. Asked only, as the
+  // operator asks in the pass that records `provisioned`, where its phase ends.
   if (active.power_state !== 'power on') {
     await context.http.request({ method: 'PUT', route: '/v1/nodes/{node_ident}/states/power', node: uuid, body: { target: 'power on' } });
   }
 }
 
 async function deprovision(context: FloorContext, uuid: string): Promise<void> {
-  await changeState(context, uuid, { target: 'deleted' }, 'available');
+  const available = await changeState(context, uuid, { target: 'deleted' }, 'available');
+  // The hosts go offline with the image: a cleaning that left the server on (fake interfaces do;
+  // IPA's powers it off) is followed by the soft power off the operator asks for in the same pass.
+  if (available.power_state === 'power on') {
+    await context.http.request({ method: 'PUT', route: '/v1/nodes/{node_ident}/states/power', node: uuid, body: { target: 'soft power off' } });
+  }
 }
 
 /** Deletes the floor's nodes so the operator can use the same hardware; maintenance first if Ironic refuses. */
