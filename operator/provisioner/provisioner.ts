@@ -199,12 +199,6 @@ export interface EventSubscriptionRequest {
  */
 export type NodeHealth = string | undefined;
 
-/**
- * The seam between the BareMetalHost state machine and what actually runs
- * servers: Ironic in production, an in-memory fixture in unit tests and scale
- * runs. Every call is idempotent and cheap to repeat: the controller calls
- * them on every reconcile and trusts them to find their own progress.
- */
 /** The copies of a node's firmware the back end caches: BIOS settings and firmware components. */
 export type FirmwareCopy = 'bios' | 'firmware';
 
@@ -220,6 +214,12 @@ export interface FirmwareRefreshes {
   pending?: readonly FirmwareCopy[];
 }
 
+/**
+ * The seam between the BareMetalHost state machine and what actually runs
+ * servers: Ironic in production, an in-memory fixture in unit tests and scale
+ * runs. Every call is idempotent and cheap to repeat: the controller calls
+ * them on every reconcile and trusts them to find their own progress.
+ */
 export interface Provisioner {
   register(options: RegisterOptions): Promise<ProvisionerResult<{ nodeId: string }>>;
   inspect(options: InspectOptions): Promise<ProvisionerResult<{ hardware: HardwareDetails }>>;
