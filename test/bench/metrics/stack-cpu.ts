@@ -25,7 +25,11 @@ export function processRow(stat: string): ProcessRow {
 /** Per component, the CPU seconds of its process and every live descendant. */
 export function subtreeCpuSeconds(rows: readonly ProcessRow[], roots: ReadonlyArray<{ name: string; pid: number }>, ticksPerSecond: number): Totals {
   const children = new Map<number, ProcessRow[]>();
-  for (const row of rows) children.set(row.ppid, [...(children.get(row.ppid) ?? []), row]);
+  for (const row of rows) {
+    const siblings = children.get(row.ppid);
+    if (siblings) siblings.push(row);
+    else children.set(row.ppid, [row]);
+  }
   const byPid = new Map(rows.map((row) => [row.pid, row]));
   const totals: Totals = {};
   for (const root of roots) {
