@@ -4,6 +4,7 @@ import { JsonLineSplitter, KubeConnection, readText } from './kube-connection.ts
 import { KubeStatusError } from './kube-errors.ts';
 import type { KubeStatus } from './kube-errors.ts';
 import { REST_CLIENT_NO_RESPONSE } from './rest-client-metrics.ts';
+import { requestDeadline } from './request-deadline.ts';
 import { requestTarget } from './request-target.ts';
 import type { RequestTarget } from './request-target.ts';
 import type { RestClientMetrics } from './rest-client-metrics.ts';
@@ -119,17 +120,18 @@ export class KubeClient implements KubeTransport {
       body = JSON.stringify(request.body);
     }
     const target = requestTarget(request);
-    const timeout = AbortSignal.timeout(request.timeoutMs ?? this.#defaultTimeoutMs);
-    const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
+    const deadline = requestDeadline({ timeoutMs: request.timeoutMs ?? this.#defaultTimeoutMs, ...(request.signal ? { signal: request.signal } : {}) });
     let status: number;
     let text: string;
     try {
-      const response = await this.#connection.send({ method: request.method, url: this.#url(request.path, request.query), headers, signal, ...(body === undefined ? {} : { body }) });
+      const response = await this.#connection.send({ method: request.method, url: this.#url(request.path, request.query), headers, signal: deadline.signal, ...(body === undefined ? {} : { body }) });
       status = response.statusCode ?? 0;
       text = await readText(response);
     } catch (error) {
       this.#count(request.method, REST_CLIENT_NO_RESPONSE, target);
       throw error;
+    } finally {
+      deadline.done();
     }
     this.#count(request.method, status, target);
     if (status < 200 || status > 299) throw new KubeHttpError(status, `${request.method} ${request.path} failed`, text);
