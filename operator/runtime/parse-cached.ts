@@ -34,7 +34,7 @@ export function safeParseCached<S extends z.ZodType>(schema: S, object: unknown)
   const known = memos.get(name);
   // A Map iterates in insertion order: re-inserting keeps the least recently used first.
   memos.delete(name);
-  if (known?.object === object) {
+  if (known !== undefined && known.object === object) {
     memos.set(name, known);
     return known.result as z.ZodSafeParseResult<z.output<S>>;
   }
