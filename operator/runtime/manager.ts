@@ -14,7 +14,7 @@ import { HealthChecks } from './health.ts';
 import type { Check } from './health.ts';
 import type { BindAddress, RunningServer } from './http-server.ts';
 import { Informer, withoutManagedFields } from './informer.ts';
-import { StringInterner } from './string-interner.ts';
+import { cachedObjectStrings } from './string-interner.ts';
 import { KubeClient } from './kube-client.ts';
 import { createRestClientMetrics } from './rest-client-metrics.ts';
 import type { KubeTransport } from './kube-client.ts';
@@ -96,8 +96,6 @@ export class Manager {
   readonly healthz = new HealthChecks('healthz');
   readonly readyz = new HealthChecks('readyz');
   readonly #informers = new Map<string, Informer<KubeObject>>();
-  /** One table for every informer: a namespace or apiVersion is shared across kinds too. */
-  readonly #interner = new StringInterner();
   readonly #clients = new Map<string, ResourceClient<KubeObject>>();
   readonly #controllers: Controller[] = [];
   readonly #runnables: Runnable[] = [];
@@ -162,7 +160,7 @@ export class Manager {
         resyncPeriodMs: this.options.syncPeriodMs,
         clock: this.clock,
         logger: this.logger,
-        transform: (object) => this.#interner.internAll(withoutManagedFields(object)),
+        transform: (object) => cachedObjectStrings.internAll(withoutManagedFields(object)),
       });
       this.#informers.set(key, informer);
     }

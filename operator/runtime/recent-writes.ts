@@ -1,5 +1,6 @@
 import type { Informer } from './informer.ts';
 import { objectKey } from './kube-object.ts';
+import { cachedObjectStrings } from './string-interner.ts';
 import type { KubeObject } from './kube-object.ts';
 
 interface Entry<T> {
@@ -42,12 +43,12 @@ export class RecentWrites<T extends KubeObject> {
     const previous = this.#entries.get(key);
     const stale = new Set(previous?.stale ?? []);
     if (replacedVersion) stale.add(replacedVersion);
-    this.#entries.set(key, { stale, object: written, created: previous?.created ?? false });
+    this.#entries.set(key, { stale, object: cachedObjectStrings.internAll(written), created: previous?.created ?? false });
   }
 
   /** Records an object we created, which the cache may not show for a moment. */
   rememberCreated(key: string, created: T): void {
-    this.#entries.set(key, { stale: new Set(), object: created, created: true });
+    this.#entries.set(key, { stale: new Set(), object: cachedObjectStrings.internAll(created), created: true });
   }
 
   /** The newest copy we know of: the cache's, unless it still shows a version we replaced. */

@@ -64,3 +64,9 @@ export class StringInterner {
     }
   }
 }
+
+/**
+ * The one table for everything the operator keeps of API objects: the informers' caches and
+ * our own recent writes, so a namespace or apiVersion is shared across kinds and copies.
+ */
+export const cachedObjectStrings = new StringInterner();
