@@ -27,6 +27,19 @@ export async function patchAll(transport: KubeTransport, resource: ResourceType,
   await mapLimit(options.names, WRITE_CONCURRENCY, (name) => client.patch({ namespace: options.namespace, name }, options.patch, { type: 'merge' }));
 }
 
+/**
+ * Deletes the named objects, at most WRITE_CONCURRENCY at a time. One that is already gone is
+ * fine; any other failure fails the run: a delete that never happened would leave the phase
+ * waiting for a host nobody deleted (10,000 deletes sent at once got some lost, and the run
+ * waited on them).
+ */
+export async function deleteAll(transport: KubeTransport, resource: ResourceType, options: { namespace: string; names: readonly string[] }): Promise<void> {
+  const client = createResourceClient(transport, resource);
+  await mapLimit(options.names, WRITE_CONCURRENCY, (name) => client.delete({ namespace: options.namespace, name }).catch((error: unknown) => {
+    if (!isNotFound(error)) throw error;
+  }));
+}
+
 /** Retries while the API server answers 429 (a new CRD's storage still initialising). */
 async function retryTooManyRequests<T>(call: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {

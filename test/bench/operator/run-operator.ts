@@ -3,7 +3,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { StackEnv } from '../../../hack/stack/state.ts';
 import { BareMetalHostResource } from '../../../operator/api/baremetalhost.ts';
-import { KubeClient, SecretResource, createResourceClient, loadKubeConfig } from '../../../operator/runtime/index.ts';
+import { KubeClient, SecretResource, loadKubeConfig } from '../../../operator/runtime/index.ts';
 import type { KubeTransport } from '../../../operator/runtime/index.ts';
 import type { BenchHost } from '../bench-hosts.ts';
 import { createIronicHttp } from '../floor/ironic-http.ts';
@@ -21,7 +21,7 @@ import type { BenchMode, PhaseName } from '../report/types.ts';
 import { bareMetalHost, bmcSecret, deprovisionPatch, provisionPatch, userDataSecret } from './host-objects.ts';
 import { startHostTracker } from './host-tracker.ts';
 import type { HostTracker } from './host-tracker.ts';
-import { createAll, ensureNamespace, patchAll, purgeNamespace } from './namespace-objects.ts';
+import { createAll, deleteAll, ensureNamespace, patchAll, purgeNamespace } from './namespace-objects.ts';
 import { startBenchOperator } from './operator-process.ts';
 import type { BenchOperator } from './operator-process.ts';
 
@@ -108,11 +108,10 @@ async function runPhase(options: OperatorScenarioOptions, context: { transport: 
 /** Deletes the hosts through the operator (it removes their Ironic nodes), timed like a phase. */
 async function deleteHosts(options: OperatorScenarioOptions, transport: KubeTransport, context: { tracker: HostTracker; operator: BenchOperator }): Promise<{ deletion: MeasuredDeletion; note?: string }> {
   const { tracker, operator } = context;
-  const client = createResourceClient(transport, BareMetalHostResource);
   const stack = stackComponents(options.env.stateDir);
   const before = await cut(operator, stack);
   const startMs = Date.now();
-  await Promise.all(options.hosts.map((host) => client.delete({ namespace: options.namespace, name: host.name }).catch(() => undefined)));
+  await deleteAll(transport, BareMetalHostResource, { namespace: options.namespace, names: options.hosts.map((host) => host.name) });
   const deadline = Date.now() + options.cleanupTimeoutMs;
   while (tracker.present() > 0 && Date.now() < deadline) await sleep(200);
   const endMs = Date.now();
