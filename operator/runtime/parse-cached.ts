@@ -8,7 +8,8 @@ import type { z } from 'zod';
 // Keeping one for every cached object doubled the cache (a parse is a second tree of objects):
 // 11 of the 58 MiB of live heap at 1000 fixture hosts (test/bench/README.md, "Strings and parses
 // held once"). Keyed by name, a replaced version goes as soon as the new one is parsed: a
-// FirmwareSchema owned by 1000 hosts is replaced once per owner added. A miss costs one parse.
+// FirmwareSchema owned by 1000 hosts is replaced with every batch of owners added. A miss costs
+// one parse.
 export const PARSES_KEPT_PER_SCHEMA = 256;
 
 interface Memo {
