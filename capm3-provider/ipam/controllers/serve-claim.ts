@@ -62,8 +62,12 @@ export async function serveClaim(scope: PoolScope, input: { kind: ClaimKind; poo
     const created = await scope.deps.addresses.create(kind, object, scope.signal);
     if (!created) {
       const taken = await scope.deps.addresses.get(kind, scope.namespace, name, scope.signal);
-      if (taken && belongsTo(taken, claim) && !taken.deleting && taken.poolName === scope.poolName) {
-        // Another process is serving this very claim and got there first.
+      // Another process is serving this very claim and got there first. Its object is ours to
+      // record only if the other API group does not hold the address: when it does, that
+      // process is about to give its object back, and a claim recorded now would name an
+      // address object that goes while the other group's keeps the address.
+      if (taken && belongsTo(taken, claim) && !taken.deleting && taken.poolName === scope.poolName
+        && !(await heldByOtherGroup(scope, kind, name, allocation.address))) {
         held.push(taken);
         await recordAllocated(scope, { kind, claim, address: taken, createdHere: false, held });
         return;
