@@ -45,4 +45,13 @@ describe('JsonLineSplitter', () => {
     splitter.end((value) => values.push(value));
     expect(values).toEqual([{ type: 'ADDED', object: { n: 1 } }, { type: 'MODIFIED' }]);
   });
+
+  it('keeps a long event whole across many chunks without a newline', () => {
+    const owners = Array.from({ length: 5000 }, (_, index) => ({ name: `host-${index}` }));
+    const line = `${JSON.stringify({ type: 'MODIFIED', object: { owners } })}\n`;
+    const values: unknown[] = [];
+    const splitter = new JsonLineSplitter();
+    for (let at = 0; at < line.length; at += 1000) splitter.push(line.slice(at, at + 1000), (value) => values.push(value));
+    expect(values).toEqual([{ type: 'MODIFIED', object: { owners } }]);
+  });
 });
