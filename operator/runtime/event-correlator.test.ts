@@ -52,4 +52,13 @@ describe('EventCorrelator', () => {
     expect(correlator.observe(EventCorrelator.keyOf({ ...identity, note: '1' }), 1).action).toBe('create');
     expect(correlator.observe(EventCorrelator.keyOf({ ...identity, note: '3' }), 1).action).toBe('update');
   });
+
+  it('lets keys past the window go at the next new event, not only at the bound', () => {
+    const correlator = new EventCorrelator({ windowMs: 1000 });
+    for (const note of ['1', '2', '3']) correlator.observe(EventCorrelator.keyOf({ ...identity, note }), 0);
+    correlator.observe(EventCorrelator.keyOf({ ...identity, note: '2' }), 500);
+    correlator.observe(EventCorrelator.keyOf({ ...identity, note: '4' }), 1200);
+    expect(correlator.size).toBe(2);
+  });
 });
+

@@ -59,7 +59,7 @@ export class EventCorrelator {
       return { action: 'update', event: entry.event, count: next.count };
     }
     this.#entries.set(key, { count: 1, lastObservedAt: now });
-    this.#evict();
+    this.#evict(now);
     return { action: 'create' };
   }
 
@@ -74,11 +74,15 @@ export class EventCorrelator {
     this.#entries.delete(key);
   }
 
-  #evict(): void {
-    while (this.#entries.size > this.#maxEntries) {
-      const oldest = this.#entries.keys().next().value;
-      if (oldest === undefined) return;
-      this.#entries.delete(oldest);
+  /**
+   * Keys are kept least recently seen first, so this drops from the front: past the bound, and
+   * past the window, after which a key could only start a new Event anyway (so after a burst of
+   * thousands of hosts the next new event lets their keys go, instead of the bound only).
+   */
+  #evict(now: number): void {
+    for (const [key, entry] of this.#entries) {
+      if (this.#entries.size <= this.#maxEntries && now - entry.lastObservedAt <= this.#windowMs) return;
+      this.#entries.delete(key);
     }
   }
 }

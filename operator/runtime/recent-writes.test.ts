@@ -52,4 +52,16 @@ describe('read-your-writes', () => {
     expect(recent.size).toBe(0);
     expect(recent.freshest('n/h', undefined)).toBeUndefined();
   });
+
+  it('keeps nothing when the cache already shows the write (the watch was faster than the response)', () => {
+    const cached = new Map<string, KubeObject>([['n/h', at('2')]]);
+    const recent = new RecentWrites<KubeObject>({ cache: { addHandler: () => () => {}, getByKey: (key) => cached.get(key) } });
+    recent.remember('n/h', '1', at('2'));
+    expect(recent.size).toBe(0);
+    recent.rememberCreated('n/h', at('2'));
+    expect(recent.size).toBe(0);
+    cached.set('n/h', at('1'));
+    recent.remember('n/h', '1', at('2'));
+    expect(recent.size).toBe(1);
+  });
 });

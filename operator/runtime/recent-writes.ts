@@ -19,13 +19,16 @@ interface Entry<T> {
  */
 export class RecentWrites<T extends KubeObject> {
   readonly #entries = new Map<string, Entry<T>>();
+  readonly #cached: ((key: string) => T | undefined) | undefined;
 
   /**
    * With the cache it covers, an entry goes as soon as the cache moves past it or the object
    * is deleted, so nothing outlives the object even if it is never read again.
    */
-  constructor(options: { cache?: Partial<Pick<Informer<T>, 'addHandler'>> } = {}) {
-    options.cache?.addHandler?.({
+  constructor(options: { cache?: Partial<Pick<Informer<T>, 'addHandler' | 'getByKey'>> } = {}) {
+    const { cache } = options;
+    this.#cached = cache?.getByKey ? (key) => cache.getByKey?.(key) : undefined;
+    cache?.addHandler?.({
       onAdd: (object) => this.#caughtUp(objectKey(object), object),
       onUpdate: (_old, object) => this.#caughtUp(objectKey(object), object),
       onDelete: (object) => this.#entries.delete(objectKey(object)),
@@ -43,11 +46,19 @@ export class RecentWrites<T extends KubeObject> {
     const previous = this.#entries.get(key);
     const stale = new Set(previous?.stale ?? []);
     if (replacedVersion) stale.add(replacedVersion);
+    // The watch can deliver the write before its response: then nothing would come to drop the
+    // entry, and a host that goes quiet would keep a copy of itself here for good.
+    const version = this.#cached?.(key)?.metadata.resourceVersion;
+    if (version !== undefined && !stale.has(version)) {
+      this.#entries.delete(key);
+      return;
+    }
     this.#entries.set(key, { stale, object: cachedObjectStrings.internAll(written), created: previous?.created ?? false });
   }
 
   /** Records an object we created, which the cache may not show for a moment. */
   rememberCreated(key: string, created: T): void {
+    if (this.#cached?.(key)) return;
     this.#entries.set(key, { stale: new Set(), object: cachedObjectStrings.internAll(created), created: true });
   }
 
