@@ -64,4 +64,11 @@ describe('read-your-writes', () => {
     recent.remember('n/h', '1', at('2'));
     expect(recent.size).toBe(1);
   });
+
+  it('keeps the written copy without managedFields, as the informers cache objects', () => {
+    const recent = new RecentWrites<KubeObject>();
+    recent.remember('n/h', '1', { metadata: { ...at('2').metadata, managedFields: [{ manager: 'baremetal-operator' }] } });
+    expect(recent.freshest('n/h', at('1'))).toEqual(at('2'));
+  });
 });
+

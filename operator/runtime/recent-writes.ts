@@ -1,3 +1,4 @@
+import { withoutManagedFields } from './informer.ts';
 import type { Informer } from './informer.ts';
 import { objectKey } from './kube-object.ts';
 import { cachedObjectStrings } from './string-interner.ts';
@@ -9,6 +10,11 @@ interface Entry<T> {
   object: T;
   /** We created it: a cache without it has not seen the create yet, rather than seen it go. */
   created: boolean;
+}
+
+/** Trimmed as the informers trim what they cache: what a write returns carries managedFields. */
+function keptCopy<T extends KubeObject>(object: T): T {
+  return cachedObjectStrings.internAll(withoutManagedFields(object));
 }
 
 /**
@@ -53,13 +59,13 @@ export class RecentWrites<T extends KubeObject> {
       this.#entries.delete(key);
       return;
     }
-    this.#entries.set(key, { stale, object: cachedObjectStrings.internAll(written), created: previous?.created ?? false });
+    this.#entries.set(key, { stale, object: keptCopy(written), created: previous?.created ?? false });
   }
 
   /** Records an object we created, which the cache may not show for a moment. */
   rememberCreated(key: string, created: T): void {
     if (this.#cached?.(key)) return;
-    this.#entries.set(key, { stale: new Set(), object: cachedObjectStrings.internAll(created), created: true });
+    this.#entries.set(key, { stale: new Set(), object: keptCopy(created), created: true });
   }
 
   /** The newest copy we know of: the cache's, unless it still shows a version we replaced. */
