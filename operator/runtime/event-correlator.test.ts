@@ -61,4 +61,3 @@ describe('EventCorrelator', () => {
     expect(correlator.size).toBe(2);
   });
 });
-

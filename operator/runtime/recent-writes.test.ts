@@ -71,4 +71,3 @@ describe('read-your-writes', () => {
     expect(recent.freshest('n/h', at('1'))).toEqual(at('2'));
   });
 });
-
