@@ -40,7 +40,9 @@ export async function serveClaim(scope: PoolScope, input: { kind: ClaimKind; poo
   const claimName = claim.metadata.name ?? '';
 
   const existing = held.find((address) => address.kind === kind && belongsTo(address, claim) && !address.deleting);
-  if (existing) {
+  // As below: an object another process made for this claim is not ours to record while the
+  // other API group holds its address, as that process is about to give it back.
+  if (existing && !(await heldByOtherGroup(scope, kind, existing.name, existing.address))) {
     await recordAllocated(scope, { kind, claim, address: existing, createdHere: false, held });
     return;
   }
