@@ -14,7 +14,7 @@ import { startOperatorProcess, type OperatorProcess } from '../../support/operat
 import { RawIronic, type RawIronicNode } from '../../support/raw-ironic.ts';
 import { readStackEnv } from '../../support/stack-env.ts';
 import { waitFor } from '../../support/wait-for.ts';
-import { deleteHostNamespace, freePort, getHost, inState, metricValue, recordsSince, serverRecords, tearDownHostTest, waitForHost } from './hosts.ts';
+import { deleteHostNamespace, freePort, getHost, inState, metricValue, recordsSince, serverRecords, tearDownHostTest, waitForBoot, waitForHost } from './hosts.ts';
 
 // Emulated servers 41-43 (indexes 40-42). 41: an ipmi:// host behind an IPMI BMC that drives
 // that server; 42: a second Ironic with http_basic and TLS; 43: two operators with leader election.
@@ -259,7 +259,8 @@ describe('day-2 on the real stack: IPMI, Ironic with http_basic and TLS, leader 
     expect(server.inspections).toEqual([expect.objectContaining({ nodeUuid, accepted: true })]);
     expect(server.imageWrites).toEqual([expect.objectContaining({ nodeUuid, outcome: 'written', url: image.url })]);
     // ...then booted its disk once Ironic set it as the boot device over IPMI.
-    expect(server.boots.at(-1)).toMatchObject({ bootDevice: 'Hdd', into: 'disk' });
+    expect(await waitForBoot(env, IPMI_SERVER.uuid, { before: baselines.get(IPMI_SERVER.uuid)!, accept: (boot) => boot.into !== 'ramdisk', what: 'the server to boot after deployment' }))
+      .toMatchObject({ bootDevice: 'Hdd', into: 'disk' });
     expect(provisioned.status?.hardware?.nics?.map((nic) => nic.mac)).toEqual(expect.arrayContaining(IPMI_SERVER.macs));
 
     // Deprovisioning: the image goes, Ironic cleans the disks through the ramdisk booted over IPMI.

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { SystemRecords } from '../../../hack/agent-simulator/records.ts';
+import type { BootRecord, SystemRecords } from '../../../hack/agent-simulator/records.ts';
 import type { Kubectl } from '../../support/kubectl.ts';
 import { deleteNamespace } from '../../support/namespaces.ts';
 import type { OperatorProcess } from '../../support/operator-process.ts';
@@ -196,6 +196,21 @@ export async function tearDownHostTest(options: { env: StackEnv; kubectl: Kubect
 /** Everything the agent simulator recorded for one emulated server (it keeps every run's records). */
 export async function serverRecords(env: { agentSimulatorUrl: string }, uuid: string): Promise<SystemRecords> {
   return (await (await fetch(`${env.agentSimulatorUrl}/records/${uuid}`)).json()) as SystemRecords;
+}
+
+/**
+ * Waits until the server's newest boot since `before` satisfies `accept`. Ironic ends a deploy
+ * once it has asked the BMC for power on; the emulated server boots a moment later.
+ */
+export async function waitForBoot(
+  env: { agentSimulatorUrl: string }, uuid: string,
+  options: { before?: SystemRecords; accept: (boot: BootRecord) => boolean; what: string },
+): Promise<BootRecord> {
+  return waitFor(async () => {
+    const now = await serverRecords(env, uuid);
+    const newest = (options.before ? recordsSince(now, options.before) : now).boots.at(-1);
+    return newest && options.accept(newest) ? newest : undefined;
+  }, { timeoutMs: 60_000, what: options.what });
 }
 
 /** The records added since `before` (an earlier read of the same server). */

@@ -10,7 +10,7 @@ import { createUniqueNamespace } from '../../support/namespaces.ts';
 import { startOperatorProcess, type OperatorProcess } from '../../support/operator-process.ts';
 import { RawIronic } from '../../support/raw-ironic.ts';
 import { readStackEnv } from '../../support/stack-env.ts';
-import { hostEvents, inState, recordsSince, serverRecords, tearDownHostTest, waitForHost } from './hosts.ts';
+import { hostEvents, inState, recordsSince, serverRecords, tearDownHostTest, waitForBoot, waitForHost } from './hosts.ts';
 
 // spec.image variants through real Ironic on emulated servers 74 (virtual media: a live ISO, then
 // a custom deploy) and 75 (checksum types and URLs, then an OCI image from the artifacts server's
@@ -95,10 +95,10 @@ describe('image variants on real Ironic', () => {
     expect(node.instance_info).toMatchObject({ boot_iso: `${env.artifactsUrl}/images/live-os.iso` });
     expect(node.instance_info).not.toHaveProperty('image_source');
     expect(node.instance_info).not.toHaveProperty('configdrive');
-    const records = await since(LIVE);
-    expect(records.boots.filter((boot) => boot.into === 'live-os')).toContainEqual(
-      expect.objectContaining({ bootDevice: 'Cd', media: expect.objectContaining({ kernel: '/vmlinuz', agentToken: false }) }));
-    expect(records.imageWrites).toEqual([]);
+    const liveBoot = await waitForBoot(env, LIVE.system.uuid,
+      { before: baseline.get(LIVE.system.uuid)!, accept: (boot) => boot.into === 'live-os', what: 'the server to boot the live ISO' });
+    expect(liveBoot).toMatchObject({ bootDevice: 'Cd', media: expect.objectContaining({ kernel: '/vmlinuz', agentToken: false }) });
+    expect((await since(LIVE)).imageWrites).toEqual([]);
   }, minutes(7));
 
   it('customDeploy: the custom-agent deploy interface runs the ramdisk\'s custom deploy step instead of writing an image', async () => {

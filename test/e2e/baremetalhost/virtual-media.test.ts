@@ -9,7 +9,7 @@ import { RawIronic } from '../../support/raw-ironic.ts';
 import { releaseNodesNamed } from '../../support/release-systems.ts';
 import { readStackEnv } from '../../support/stack-env.ts';
 import { waitFor } from '../../support/wait-for.ts';
-import { getHost, inState, sushyPowerState, waitForHost } from './hosts.ts';
+import { getHost, inState, sushyPowerState, waitForBoot, waitForHost } from './hosts.ts';
 
 // One host whose BMC boots it from virtual media: Ironic's redfish-virtual-media boot interface
 // builds a boot ISO from the deploy kernel and ramdisk with mkisofs, embeds a pre-generated agent
@@ -134,7 +134,8 @@ describe('a redfish-virtualmedia host through its whole life', () => {
       expect(boot.media).toMatchObject({ apiUrl: env.ironicUrl, inspectionCallbackUrl: null });
     }
     expect(history.diskWipes.length).toBeGreaterThan(before.diskWipes.length);
-    expect(history.boots.at(-1)).toMatchObject({ bootDevice: 'Hdd', into: 'disk' });
+    expect(await waitForBoot(env, system.uuid, { before, accept: (boot) => boot.into !== 'ramdisk', what: 'the server to boot after deployment' }))
+      .toMatchObject({ bootDevice: 'Hdd', into: 'disk' });
   }, minutes(7));
 
   it('deprovisions back to available, cleaning the disks from the virtual CD', async () => {
