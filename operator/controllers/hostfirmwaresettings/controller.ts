@@ -34,7 +34,10 @@ export function setupHostFirmwareSettingsController(manager: Manager, options: {
   const reconciler = new HostFirmwareSettingsReconciler({
     hosts: manager.informer(BareMetalHostResource),
     settings: { client: manager.client(HostFirmwareSettingsResource), cache: manager.informer(HostFirmwareSettingsResource) },
-    schemas: new FirmwareSchemaStore({ client: manager.client(FirmwareSchemaResource), cache: manager.informer(FirmwareSchemaResource), log: manager.logger.child({ component: 'firmware-schemas' }) }),
+    schemas: new FirmwareSchemaStore({
+      client: manager.client(FirmwareSchemaResource), cache: manager.informer(FirmwareSchemaResource), clock: manager.clock,
+      log: manager.logger.child({ component: 'firmware-schemas' }),
+    }),
     provisioner: options.provisioner,
     events: manager.eventRecorder(EVENT_SOURCE),
     clock: manager.clock,

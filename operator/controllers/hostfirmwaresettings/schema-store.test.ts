@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import type { KubeObject, ObjectName } from '../../runtime/kube-object.ts';
 import type { Logger } from '../../runtime/logger.ts';
 import type { ResourceClient } from '../../runtime/resource-client.ts';
+import { FakeClock, flushPromises } from '../../runtime/testing/index.ts';
 import { FirmwareSchemaStore } from './schema-store.ts';
 
 const SCHEMA = { ProcTurboMode: { attribute_type: 'Enumeration' as const, allowable_values: ['Enabled', 'Disabled'] } };
@@ -124,6 +125,28 @@ describe('FirmwareSchemaStore with many hosts of the same hardware', () => {
 
     expect(server.owners()).toEqual(['uid-0', 'uid-1']);
     expect(server.calls.conflicts).toBe(1);
+  });
+
+  it('spaces the writes of a schema by its owner count, so that the owners arriving meanwhile share one write', async () => {
+    const server = apiServer();
+    const clock = new FakeClock();
+    const store = new FirmwareSchemaStore({ ...server, clock });
+    await store.ensure({ namespace: NAMESPACE, owner: settingsOf(0), schema: SCHEMA });
+    await Promise.all(Array.from({ length: 1999 }, (_, n) => store.ensure({ namespace: NAMESPACE, owner: settingsOf(n + 1), schema: SCHEMA })));
+    await flushPromises();
+    expect(server.calls.replace).toBe(1);
+    expect(server.owners()).toHaveLength(2000);
+
+    // 2000 owners: the next write waits 2 s from the start of the last, gathering what arrives.
+    for (let n = 2000; n < 2010; n++) {
+      await store.ensure({ namespace: NAMESPACE, owner: settingsOf(n), schema: SCHEMA });
+      await clock.advance(150);
+    }
+    expect(server.calls.replace).toBe(1);
+    await clock.advance(500);
+    expect(server.calls.replace).toBe(2);
+    expect(server.owners()).toHaveLength(2010);
+    expect(server.calls.conflicts).toBe(0);
   });
 
   it('writes nothing for an owner it already has', async () => {

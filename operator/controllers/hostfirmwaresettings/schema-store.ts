@@ -5,10 +5,15 @@
 // in the next write together, built from our last write rather than a cache that may lag it. A
 // host only adding itself as an owner does not wait for that write (with a few workers, waiting
 // would leave a batch of one or two): it has the schema it needs, and an owner lost to a failed
-// write is added again on its next settings read.
+// write is added again on its next settings read. Writes of one schema are also spaced by its
+// owner count (1 ms an owner, at most 10 s): with 10,000 hosts registering, writing as soon as the
+// last write returned sent ~1,700 schemas of up to 3 MB, each coming back in the response and the
+// watch; spaced, batches grow with the list and the bytes written grow linearly with hosts.
 import type { FirmwareSchema, SettingSchema } from '../../api/firmwareschema.ts';
 import { FirmwareSchemaResource, firmwareSchemaName, firmwareSchemaSchema } from '../../api/firmwareschema.ts';
 import { METAL3_API_VERSION } from '../../api/group-version.ts';
+import type { Clock } from '../../runtime/clock.ts';
+import { sleep, systemClock } from '../../runtime/clock.ts';
 import type { Informer } from '../../runtime/informer.ts';
 import type { Logger } from '../../runtime/logger.ts';
 import { isAlreadyExists, isConflict, isNotFound } from '../../runtime/kube-errors.ts';
@@ -51,6 +56,10 @@ interface PendingWrite {
 /** A write that lost a race with another writer is retried from a fresh read this many times. */
 const CONFLICT_ATTEMPTS = 3;
 
+/** The least time from one write of a schema to the next, per owner the first left it with. */
+const SPACING_PER_OWNER_MS = 1;
+const MAX_SPACING_MS = 10_000;
+
 export class FirmwareSchemaStore {
   readonly #client: ResourceClient<KubeObject>;
   readonly #cache: Pick<Informer<KubeObject>, 'get'>;
@@ -59,12 +68,21 @@ export class FirmwareSchemaStore {
   readonly #pending = new Map<string, PendingWrite>();
   /** Schemas with a write under way, and the drain doing it. */
   readonly #writing = new Map<string, Promise<void>>();
+  /** Per schema: when its next write may start. One entry per schema written, not per host. */
+  readonly #nextWriteAtMs = new Map<string, number>();
+  readonly #clock: Clock;
   readonly #log: Logger | undefined;
 
-  constructor(options: { client: ResourceClient<KubeObject>; cache: Pick<Informer<KubeObject>, 'get'> & Partial<Pick<Informer<KubeObject>, 'addHandler'>>; log?: Logger }) {
+  constructor(options: {
+    client: ResourceClient<KubeObject>;
+    cache: Pick<Informer<KubeObject>, 'get'> & Partial<Pick<Informer<KubeObject>, 'addHandler'>>;
+    clock?: Clock;
+    log?: Logger;
+  }) {
     this.#client = options.client;
     this.#cache = options.cache;
     this.#recent = new RecentWrites({ cache: options.cache });
+    this.#clock = options.clock ?? systemClock;
     this.#log = options.log;
   }
 
@@ -149,9 +167,15 @@ export class FirmwareSchemaStore {
     await Promise.resolve();
     try {
       for (let pending = this.#pending.get(key); pending; pending = this.#pending.get(key)) {
+        // Owners that arrive during the pause join this write.
+        const pauseMs = (this.#nextWriteAtMs.get(key) ?? 0) - this.#clock.now();
+        if (pauseMs > 0) await sleep(this.#clock, pauseMs);
         this.#pending.delete(key);
+        const startedMs = this.#clock.now();
         try {
           const written = await this.#write(name, pending);
+          const owners = written.metadata.ownerReferences?.length ?? 0;
+          this.#nextWriteAtMs.set(key, startedMs + Math.min(MAX_SPACING_MS, owners * SPACING_PER_OWNER_MS));
           for (const waiter of pending.waiters) waiter.resolve(written);
         } catch (error) {
           for (const waiter of pending.waiters) waiter.reject(error);
