@@ -27,6 +27,22 @@ describe('CompactHistogram', () => {
     expect(ours).toContain('metal3_operation_inspect_duration_seconds_bucket{le="90",namespace="a",host="h1"} 3');
   });
 
+  it('writes the same text in chunks of a few series, with and without labels', async () => {
+    const options = { name: 'metal3_operation_inspect_duration_seconds', help: 'Length of time\\per "inspection"\nper host', labelNames: ['namespace', 'host'] as const, buckets: BUCKETS };
+    let histogram: CompactHistogram<'namespace' | 'host'> | undefined;
+    const text = await exposition((registry) => (histogram = new CompactHistogram({ ...options, registers: [registry] })));
+    const chunks = [...histogram!.exposition({ seriesPerChunk: 2 })];
+    expect(chunks).toHaveLength(2);
+    expect(`${chunks.join('')}\n`).toBe(text);
+
+    const registry = new Registry();
+    const unlabelled = new CompactHistogram({ name: 'u_seconds', help: 'u', labelNames: [], buckets: [1, 2.5], registers: [registry] });
+    expect(`${[...unlabelled.exposition()].join('')}\n`).toBe(await registry.metrics());
+    unlabelled.observe({}, 2);
+    unlabelled.observe({}, 0.1 + 0.2);
+    expect(`${[...unlabelled.exposition()].join('')}\n`).toBe(await registry.metrics());
+  });
+
   it('forgets a series on remove and everything on reset', async () => {
     const registry = new Registry();
     const histogram = new CompactHistogram({ name: 'x_seconds', help: 'x', labelNames: ['host'] as const, buckets: [1, 2], registers: [registry] });

@@ -3,7 +3,8 @@
 // for every label set; with integer bounds such as BMO's slow-operation buckets (30 … 1440 s) V8
 // backs each copy with an array as long as the largest bound, ~17 KiB a series, ~34 KiB a
 // provisioned host (test/bench/README.md). Here a series is its labels, one count per bucket, a
-// sum and a count.
+// sum and a count. Scraped over HTTP, its text is written in chunks (`exposition`), not built
+// from an object per line: at 10,000 hosts that was 25 MB of text and ~80 MiB of RSS a scrape.
 import type { Metric, Registry } from 'prom-client';
 
 export interface CompactHistogramOptions<L extends string> {
@@ -94,6 +95,35 @@ export class CompactHistogram<L extends string> {
     return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values };
   }
 
+  /**
+   * The same text prom-client's registry makes of `get()`, in chunks of at most `seriesPerChunk`
+   * series, so a scrape holds one chunk at a time.
+   */
+  *exposition(options: { seriesPerChunk?: number } = {}): Generator<string> {
+    const seriesPerChunk = options.seriesPerChunk ?? 250;
+    const bucketNames = this.#bounds.map((bound) => `${this.name}_bucket{le="${bound}"`);
+    let chunk = `# HELP ${escapeText(this.name)} ${escapeText(this.help)}\n# TYPE ${escapeText(this.name)} ${this.type}`;
+    let inChunk = 0;
+    for (const series of this.#series.values()) {
+      const labels = this.#labelNames.map((name) => `${name}="${escapeLabelValue(series.labels[name])}"`).join(',');
+      const afterLe = labels ? `,${labels}}` : '}';
+      let cumulative = 0;
+      series.counts.forEach((count, i) => {
+        cumulative += count;
+        chunk += `\n${bucketNames[i]}${afterLe} ${cumulative}`;
+      });
+      chunk += `\n${this.name}_bucket{le="+Inf"${afterLe} ${series.count}`;
+      chunk += `\n${this.name}_sum${labels ? `{${labels}}` : ''} ${valueText(series.sum)}`;
+      chunk += `\n${this.name}_count${labels ? `{${labels}}` : ''} ${series.count}`;
+      if (++inChunk >= seriesPerChunk) {
+        yield chunk;
+        chunk = '';
+        inChunk = 0;
+      }
+    }
+    if (chunk) yield chunk;
+  }
+
   #key(labels: Record<L, string>): string {
     return this.#labelNames.map((name) => labels[name]).join('\u0000');
   }
@@ -101,4 +131,15 @@ export class CompactHistogram<L extends string> {
   #ownLabels(labels: Record<L, string>): Record<L, string> {
     return Object.fromEntries(this.#labelNames.map((name) => [name, labels[name]])) as Record<L, string>;
   }
+}
+
+/** As prom-client escapes HELP text and names. */
+const escapeText = (text: string): string => text.replace(/\\/g, '\\\\').replace(/\n/g, '\\n');
+/** As prom-client escapes label values. */
+const escapeLabelValue = (value: string): string => escapeText(value).replace(/"/g, '\\"');
+/** As prom-client writes a value. */
+function valueText(value: number): string {
+  if (Number.isNaN(value)) return 'Nan';
+  if (!Number.isFinite(value)) return value < 0 ? '-Inf' : '+Inf';
+  return `${value}`;
 }

@@ -1,6 +1,8 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { Logger } from './logger.ts';
 
 export interface BindAddress {
@@ -26,7 +28,8 @@ export function parseBindAddress(text: string): BindAddress | null {
 export interface HttpResponse {
   status: number;
   contentType?: string;
-  body: string;
+  /** Text, or chunks written as the client takes them. */
+  body: string | Iterable<string>;
 }
 
 export type RouteHandler = (request: { url: URL; method: string }) => Promise<HttpResponse>;
@@ -49,7 +52,14 @@ export async function startHttpServer(options: {
     const handler = options.routes[url.pathname];
     const respond = (response: HttpResponse): void => {
       res.writeHead(response.status, { 'Content-Type': response.contentType ?? 'text/plain; charset=utf-8' });
-      res.end(req.method === 'HEAD' ? undefined : response.body);
+      if (req.method === 'HEAD') res.end();
+      else if (typeof response.body === 'string') res.end(response.body);
+      else {
+        // The status is out: a failure now can only cut the body short, which the client sees.
+        pipeline(Readable.from(response.body), res).catch((error: unknown) => {
+          options.logger.error('http response failed', { server: options.name, path: url.pathname, error });
+        });
+      }
     };
     if (!handler) {
       respond({ status: 404, body: 'not found\n' });

@@ -3,6 +3,7 @@ import type { HealthChecks } from './health.ts';
 import { startHttpServer } from './http-server.ts';
 import type { BindAddress, RouteHandler, RunningServer } from './http-server.ts';
 import type { Logger } from './logger.ts';
+import { metricsExposition } from './metrics-exposition.ts';
 
 export type ManagerServerName = 'health' | 'metrics';
 
@@ -52,7 +53,7 @@ export async function startManagerServers(options: ManagerServersOptions): Promi
             '/metrics': async () => ({
               status: 200,
               contentType: options.registry.contentType,
-              body: await options.registry.metrics(),
+              body: await metricsExposition(options.registry),
             }),
           },
           logger: options.logger,
