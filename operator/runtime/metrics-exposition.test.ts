@@ -1,9 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
+import type { OpenMetricsContentType, RegistryContentType } from 'prom-client';
 import { Counter, Gauge, Registry } from 'prom-client';
 import { CompactHistogram } from './compact-histogram.ts';
 import { metricsExposition } from './metrics-exposition.ts';
 
-async function text(registry: Registry): Promise<string> {
+async function text(registry: Registry<RegistryContentType>): Promise<string> {
   const body = await metricsExposition(registry);
   return typeof body === 'string' ? body : [...body].join('');
 }
@@ -35,8 +36,11 @@ describe('metricsExposition', () => {
   });
 
   it('writes an OpenMetrics registry as prom-client does', async () => {
-    const registry = new Registry(Registry.OPENMETRICS_CONTENT_TYPE);
-    new Counter({ name: 'a_total', help: 'a', registers: [registry] }).inc();
+    const registry = new Registry<OpenMetricsContentType>();
+    registry.setContentType(Registry.OPENMETRICS_CONTENT_TYPE);
+    const counter = new Counter({ name: 'a_total', help: 'a', registers: [] });
+    registry.registerMetric(counter);
+    counter.inc();
     expect(await text(registry)).toBe(await registry.metrics());
   });
 });

@@ -2,12 +2,12 @@
 // whole text at once; per-host series (CompactHistogram) are instead written a chunk at a time,
 // after the other metrics. Prometheus reads metric families in any order. Registry default
 // labels would not reach the chunked series; none are set in this project.
-import type { Metric } from 'prom-client';
+import type { Metric, RegistryContentType } from 'prom-client';
 import { Registry } from 'prom-client';
 import { CompactHistogram } from './compact-histogram.ts';
 
 /** The text of every metric; what can fail (collect callbacks) runs before this resolves. */
-export async function metricsExposition(registry: Registry): Promise<string | Iterable<string>> {
+export async function metricsExposition(registry: Registry<RegistryContentType>): Promise<string | Iterable<string>> {
   if (registry.contentType !== Registry.PROMETHEUS_CONTENT_TYPE) return registry.metrics();
   const others = new Registry();
   const chunked: CompactHistogram<string>[] = [];
