@@ -107,14 +107,15 @@ export class CompactHistogram<L extends string> {
     for (const series of this.#series.values()) {
       const labels = this.#labelNames.map((name) => `${name}="${escapeLabelValue(series.labels[name])}"`).join(',');
       const afterLe = labels ? `,${labels}}` : '}';
+      const braced = labels ? `{${labels}}` : '';
       let cumulative = 0;
       series.counts.forEach((count, i) => {
         cumulative += count;
         chunk += `\n${bucketNames[i]}${afterLe} ${cumulative}`;
       });
       chunk += `\n${this.name}_bucket{le="+Inf"${afterLe} ${series.count}`;
-      chunk += `\n${this.name}_sum${labels ? `{${labels}}` : ''} ${valueText(series.sum)}`;
-      chunk += `\n${this.name}_count${labels ? `{${labels}}` : ''} ${series.count}`;
+      chunk += `\n${this.name}_sum${braced} ${valueText(series.sum)}`;
+      chunk += `\n${this.name}_count${braced} ${series.count}`;
       if (++inChunk >= seriesPerChunk) {
         yield chunk;
         chunk = '';

@@ -204,11 +204,10 @@ export async function serverRecords(env: { agentSimulatorUrl: string }, uuid: st
  */
 export async function waitForBoot(
   env: { agentSimulatorUrl: string }, uuid: string,
-  options: { before?: SystemRecords; accept: (boot: BootRecord) => boolean; what: string },
+  options: { before: SystemRecords; accept: (boot: BootRecord) => boolean; what: string },
 ): Promise<BootRecord> {
   return waitFor(async () => {
-    const now = await serverRecords(env, uuid);
-    const newest = (options.before ? recordsSince(now, options.before) : now).boots.at(-1);
+    const newest = recordsSince(await serverRecords(env, uuid), options.before).boots.at(-1);
     return newest && options.accept(newest) ? newest : undefined;
   }, { timeoutMs: 60_000, what: options.what });
 }
