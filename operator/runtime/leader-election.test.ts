@@ -34,7 +34,7 @@ function setup() {
   const clock = new FakeClock(T0);
   const requests: Array<KubeRequest & { identity: string }> = [];
   const answers = {
-    get: (): Lease => {
+    get: (_request: KubeRequest): Lease | Promise<Lease> => {
       throw statusError(404, 'NotFound');
     },
     write: (request: KubeRequest): Lease => request.body as Lease,
@@ -44,7 +44,7 @@ function setup() {
       async request<T>(request: KubeRequest): Promise<T> {
         requests.push({ ...request, identity });
         await Promise.resolve();
-        return (request.method === 'GET' ? answers.get() : answers.write(request)) as T;
+        return (request.method === 'GET' ? answers.get(request) : answers.write(request)) as T;
       },
       watch: () => Promise.reject(new Error('not used')),
     };
@@ -208,6 +208,24 @@ describe('LeaderElector', () => {
     expect(outcome).toBe('lost');
     expect(a.isLeader()).toBe(false);
     expect(changes).toEqual([true, false]);
+  });
+
+  it('gives up on a hung Lease request after max(1 s, renewDeadline / 2), so a standby still takes over', async () => {
+    const { clock, answers, elector, requests } = setup();
+    // The API server never answers the first read; it fails only when its signal aborts.
+    answers.get = (request) =>
+      new Promise<Lease>((_resolve, reject) => request.signal?.addEventListener('abort', () => reject(request.signal?.reason)));
+    const b = elector('b');
+    let bElected = false;
+    void b.acquire(new AbortController().signal).then((won) => (bElected = won));
+    await clock.advance(4_999);
+    expect(requests.map((r) => r.method)).toEqual(['GET']);
+    answers.get = () => leaseHeldBy('', { leaseDurationSeconds: 1 });
+    await clock.advance(1); // the read times out at 5 s; the next attempt comes a retry period later
+    expect(bElected).toBe(false);
+    await clock.advance(2_000);
+    expect(requests.map((r) => r.method)).toEqual(['GET', 'GET', 'PUT']);
+    expect(bElected).toBe(true);
   });
 
   it('does not lead when another candidate wins the create or the replace', async () => {

@@ -8,6 +8,7 @@ import type { Logger } from './logger.ts';
 import { silentLogger } from './logger.ts';
 import type { LeadershipFence } from './leadership-fence.ts';
 import { formatMicroTime } from './micro-time.ts';
+import { requestDeadline } from './request-deadline.ts';
 import type { ResourceClient } from './resource-client.ts';
 
 /** coordination.k8s.io/v1 LeaseSpec; times are MicroTime strings. */
@@ -58,6 +59,7 @@ export class LeaderElector {
   readonly #leaseDurationMs: number;
   readonly #renewDeadlineMs: number;
   readonly #retryPeriodMs: number;
+  readonly #requestTimeoutMs: number;
   readonly #clock: Clock;
   readonly #random: () => number;
   readonly #logger: Logger;
@@ -77,6 +79,9 @@ export class LeaderElector {
     this.#retryPeriodMs = options.retryPeriodMs ?? 2_000;
     if (this.#renewDeadlineMs >= this.#leaseDurationMs) throw new Error('renewDeadline must be shorter than leaseDuration');
     if (this.#retryPeriodMs >= this.#renewDeadlineMs) throw new Error('retryPeriod must be shorter than renewDeadline');
+    // client-go's lock client times out at max(1 s, renewDeadline / 2): one hung request must neither
+    // cost the leader its Lease nor hold up a standby's take-over (the API client's own default is 60 s).
+    this.#requestTimeoutMs = Math.max(1_000, this.#renewDeadlineMs / 2);
     this.#clock = options.clock ?? systemClock;
     this.#random = options.random ?? Math.random;
     this.#logger = (options.logger ?? silentLogger()).child({ lease: `${options.namespace}/${options.name}`, identity: options.identity });
@@ -119,8 +124,9 @@ export class LeaderElector {
       await sleep(this.#clock, this.#retryPeriodMs, signal);
       if (signal.aborted) break;
       const remaining = this.#renewDeadlineMs - (this.#clock.now() - lastRenewedAt);
-      const attempt = AbortSignal.any([signal, AbortSignal.timeout(Math.max(1, remaining))]);
-      if (await this.#tryAcquireOrRenew(attempt)) {
+      const attempt = requestDeadline({ timeoutMs: Math.max(1, remaining), signal, clock: this.#clock });
+      const renewed = await this.#tryAcquireOrRenew(attempt.signal).finally(() => attempt.done());
+      if (renewed) {
         lastRenewedAt = this.#clock.now();
         continue;
       }
@@ -138,23 +144,19 @@ export class LeaderElector {
 
   /** Hands the lease back (holder cleared, 1 s duration) so a standby takes over at once. */
   async release(): Promise<void> {
-    if (!this.#leading || !this.#observed) return;
+    const observed = this.#observed;
+    if (!this.#leading || !observed) return;
     this.#setLeading(false);
     const now = formatMicroTime(this.#clock.now());
+    const spec: LeaseSpec = {
+      holderIdentity: '',
+      leaseDurationSeconds: 1,
+      acquireTime: now,
+      renewTime: now,
+      leaseTransitions: observed.spec?.leaseTransitions ?? 0,
+    };
     try {
-      const released = await this.#leases.replace(
-        {
-          ...this.#observed,
-          spec: {
-            holderIdentity: '',
-            leaseDurationSeconds: 1,
-            acquireTime: now,
-            renewTime: now,
-            leaseTransitions: this.#observed.spec?.leaseTransitions ?? 0,
-          },
-        },
-        { signal: AbortSignal.timeout(this.#renewDeadlineMs) },
-      );
+      const released = await this.#leaseRequest(undefined, (signal) => this.#leases.replace({ ...observed, spec }, { signal }));
       this.#observe(released);
       this.#logger.info('released leader lease');
     } catch (error) {
@@ -168,20 +170,20 @@ export class LeaderElector {
     const leaseDurationSeconds = Math.ceil(this.#leaseDurationMs / 1000);
     let lease: Lease;
     try {
-      lease = await this.#leases.get(this.#target, { signal });
+      lease = await this.#leaseRequest(signal, (bounded) => this.#leases.get(this.#target, { signal: bounded }));
     } catch (error) {
       if (!isNotFound(error)) {
         this.#logger.warn('error retrieving lease', { error: toKubeError(error) });
         return false;
       }
       try {
-        const created = await this.#leases.create(
+        const created = await this.#leaseRequest(signal, (bounded) => this.#leases.create(
           {
             metadata: { ...this.#target },
             spec: { holderIdentity: this.identity, leaseDurationSeconds, acquireTime: now, renewTime: now, leaseTransitions: 0 },
           },
-          { signal },
-        );
+          { signal: bounded },
+        ));
         this.#observe(created);
         this.#fence?.renewed(nowMs, this.#renewDeadlineMs);
         return true;
@@ -200,7 +202,7 @@ export class LeaderElector {
     }
     const renewing = holder === this.identity;
     try {
-      const updated = await this.#leases.replace(
+      const updated = await this.#leaseRequest(signal, (bounded) => this.#leases.replace(
         {
           ...lease,
           spec: {
@@ -211,8 +213,8 @@ export class LeaderElector {
             leaseTransitions: renewing ? (spec.leaseTransitions ?? 0) : (spec.leaseTransitions ?? 0) + 1,
           },
         },
-        { signal },
-      );
+        { signal: bounded },
+      ));
       this.#observe(updated);
       this.#fence?.renewed(nowMs, this.#renewDeadlineMs);
       return true;
@@ -220,6 +222,15 @@ export class LeaderElector {
       // Usually a 409: another replica wrote first.
       this.#logger.debug('failed to update lease', { error: toKubeError(error) });
       return false;
+    }
+  }
+
+  async #leaseRequest<T>(signal: AbortSignal | undefined, send: (bounded: AbortSignal) => Promise<T>): Promise<T> {
+    const deadline = requestDeadline({ timeoutMs: this.#requestTimeoutMs, ...(signal ? { signal } : {}), clock: this.#clock });
+    try {
+      return await send(deadline.signal);
+    } finally {
+      deadline.done();
     }
   }
 

@@ -1,6 +1,7 @@
 import { getEventListeners } from 'node:events';
 import { describe, expect, it, jest } from '@jest/globals';
 import { requestDeadline } from './request-deadline.ts';
+import { FakeClock } from './testing/fake-clock.ts';
 
 describe('requestDeadline', () => {
   it('aborts with a TimeoutError when the deadline passes', () => {
@@ -45,5 +46,19 @@ describe('requestDeadline', () => {
     } finally {
       jest.useRealTimers();
     }
+  });
+
+  it('times out on the clock it is given, and cancels that timer when done', async () => {
+    const clock = new FakeClock();
+    const deadline = requestDeadline({ timeoutMs: 1000, clock });
+    await clock.advance(999);
+    expect(deadline.signal.aborted).toBe(false);
+    await clock.advance(1);
+    expect((deadline.signal.reason as DOMException).name).toBe('TimeoutError');
+
+    const finished = requestDeadline({ timeoutMs: 1000, clock });
+    expect(clock.pendingTimers).toBe(1);
+    finished.done();
+    expect(clock.pendingTimers).toBe(0);
   });
 });
