@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { SystemRecords } from '../../../hack/agent-simulator/records.ts';
 import { repoRoot } from '../../../hack/stack/paths.ts';
+import { freePort } from '../../../hack/stack/ports.ts';
 import { Kubectl } from '../../support/kubectl.ts';
 import { createUniqueNamespace } from '../../support/namespaces.ts';
 import { startOperatorProcess, type OperatorProcess } from '../../support/operator-process.ts';
@@ -11,7 +12,7 @@ import { RawIronic } from '../../support/raw-ironic.ts';
 import { readStackEnv } from '../../support/stack-env.ts';
 import { waitFor } from '../../support/wait-for.ts';
 import {
-  tearDownHostTest, freePort, getHost, hostEvents, inState, metricValue, sushyPowerState, waitForHost, waitForSushyPower,
+  tearDownHostTest, getHost, hostEvents, inState, metricValue, sushyPowerState, waitForHost, waitForSushyPower,
 } from './hosts.ts';
 
 // Day-2 host management on real Ironic and emulated hardware: pause, detach / re-attach and

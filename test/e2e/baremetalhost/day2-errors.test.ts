@@ -2,13 +2,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { SystemRecords } from '../../../hack/agent-simulator/records.ts';
 import { repoRoot } from '../../../hack/stack/paths.ts';
+import { freePort } from '../../../hack/stack/ports.ts';
 import { Kubectl } from '../../support/kubectl.ts';
 import { createUniqueNamespace } from '../../support/namespaces.ts';
 import { startOperatorProcess, type OperatorProcess } from '../../support/operator-process.ts';
 import { RawIronic } from '../../support/raw-ironic.ts';
 import { readStackEnv } from '../../support/stack-env.ts';
 import { waitFor } from '../../support/wait-for.ts';
-import { tearDownHostTest, freePort, getHost, inState, metricValue, waitForHost } from './hosts.ts';
+import { tearDownHostTest, getHost, inState, metricValue, waitForHost } from './hosts.ts';
 
 // MAX_PROVISIONING_RETRIES=1 on emulated server 15: an image whose checksum is wrong fails once
 // on the hardware, then the operator stops trying it; the right checksum clears the error.

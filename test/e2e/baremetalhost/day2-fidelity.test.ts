@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { ImageWriteRecord, SystemRecords } from '../../../hack/agent-simulator/records.ts';
 import { repoRoot } from '../../../hack/stack/paths.ts';
+import { freePort } from '../../../hack/stack/ports.ts';
 import { Kubectl } from '../../support/kubectl.ts';
 import { storeIronicNodeHealth } from '../../support/ironic-database.ts';
 import { createUniqueNamespace } from '../../support/namespaces.ts';
@@ -9,7 +10,7 @@ import { startOperatorProcess, type OperatorProcess } from '../../support/operat
 import { RawIronic } from '../../support/raw-ironic.ts';
 import { readStackEnv } from '../../support/stack-env.ts';
 import { waitFor } from '../../support/wait-for.ts';
-import { tearDownHostTest, freePort, inState, metricValue, waitForHost, type Host } from './hosts.ts';
+import { tearDownHostTest, inState, metricValue, waitForHost, type Host } from './hosts.ts';
 
 // BMO fidelity on emulated servers 38 and 39 (40 is this file's spare), run side by side: a host
 // with userData, networkData and metaData Secrets and a plain one are provisioned and

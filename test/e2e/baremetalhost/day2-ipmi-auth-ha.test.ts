@@ -8,13 +8,14 @@ import { startIpmiBmc, type IpmiBmcStarted } from '../../../hack/stack/ipmi-bmc.
 import { startIronic, type IronicStarted } from '../../../hack/stack/ironic.ts';
 import { repoRoot } from '../../../hack/stack/paths.ts';
 import { isAlive, stopProcess } from '../../../hack/stack/processes.ts';
+import { freePort } from '../../../hack/stack/ports.ts';
 import { Kubectl } from '../../support/kubectl.ts';
 import { createUniqueNamespace } from '../../support/namespaces.ts';
 import { startOperatorProcess, type OperatorProcess } from '../../support/operator-process.ts';
 import { RawIronic, type RawIronicNode } from '../../support/raw-ironic.ts';
 import { readStackEnv } from '../../support/stack-env.ts';
 import { waitFor } from '../../support/wait-for.ts';
-import { deleteHostNamespace, freePort, getHost, inState, metricValue, recordsSince, serverRecords, tearDownHostTest, waitForBoot, waitForHost } from './hosts.ts';
+import { deleteHostNamespace, getHost, inState, metricValue, recordsSince, serverRecords, tearDownHostTest, waitForBoot, waitForHost } from './hosts.ts';
 
 // Emulated servers 41-43 (indexes 40-42). 41: an ipmi:// host behind an IPMI BMC that drives
 // that server; 42: a second Ironic with http_basic and TLS; 43: two operators with leader election.
@@ -84,11 +85,21 @@ async function startTlsIronic(): Promise<IronicStarted> {
   });
 }
 
-interface Lease { spec: { holderIdentity?: string; leaseTransitions?: number } }
+interface Lease { spec: { holderIdentity?: string; renewTime?: string; leaseTransitions?: number } }
 
-async function leaseHolder(): Promise<string | undefined> {
+async function readLease(): Promise<Lease | undefined> {
   const found = await kubectl.run(['get', 'lease', LEASE.id, '-n', OPERATOR_IDENTITY.namespace, '-o', 'json']);
-  return found.code === 0 ? (JSON.parse(found.stdout) as Lease).spec.holderIdentity : undefined;
+  return found.code === 0 ? (JSON.parse(found.stdout) as Lease) : undefined;
+}
+
+/** Resolves once `label` holds the Lease; while it does not, what the Lease and that replica say (for the timeout message). */
+async function heldBy(label: 'ha-a' | 'ha-b'): Promise<true> {
+  const lease = await readLease();
+  if (lease?.spec.holderIdentity?.startsWith(`${label}_`)) return true;
+  const replica = haOperators[label]!.process;
+  const electionLines = readFileSync(replica.logPath, 'utf8').split('\n').filter((line) => /lease|leader/i.test(line)).slice(-6);
+  throw new Error(`the Lease is ${JSON.stringify(lease?.spec)}; ${label} ${isAlive(replica.pid) ? 'runs' : 'is gone'}, `
+    + `its last election log lines:\n${electionLines.join('\n')}`);
 }
 
 function haOperator(label: 'ha-a' | 'ha-b', metricsPort: number): OperatorProcess {
@@ -156,8 +167,7 @@ beforeAll(async () => {
   haOperators['ha-a'] = haOperator('ha-a', portA);
   operators.push(haOperators['ha-a']);
   // The second replica starts once the first leads, so which one writes is known.
-  await waitFor(async () => ((await leaseHolder())?.startsWith('ha-a_') ? true : undefined),
-    { timeoutMs: 60_000, intervalMs: 500, what: 'ha-a to take the Lease' });
+  await waitFor(() => heldBy('ha-a'), { timeoutMs: 60_000, intervalMs: 500, what: 'ha-a to take the Lease' });
   haOperators['ha-b'] = haOperator('ha-b', portB);
   operators.push(haOperators['ha-b']);
 
@@ -204,8 +214,7 @@ describe('day-2 on the real stack: IPMI, Ironic with http_basic and TLS, leader 
     expect(await ironicRequests('ha-b')).toBe(0);
 
     await haOperators['ha-a']!.kill();
-    const takenOver = await waitFor(async () => ((await leaseHolder())?.startsWith('ha-b_') ? true : undefined),
-      { timeoutMs: (LEASE.durationS + 20) * 1_000, intervalMs: 500, what: 'ha-b to take the Lease' });
+    const takenOver = await waitFor(() => heldBy('ha-b'), { timeoutMs: (LEASE.durationS + 20) * 1_000, intervalMs: 500, what: 'ha-b to take the Lease' });
     expect(takenOver).toBe(true);
     const provisioned = await waitForHost(kubectl, ns, 'ha-43', inState('provisioned'), { timeoutMs: minutes(10), failOnError: true });
     expect(await ironicRequests('ha-b')).toBeGreaterThan(0);

@@ -3,6 +3,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { SystemRecords } from '../../../hack/agent-simulator/records.ts';
 import { repoRoot } from '../../../hack/stack/paths.ts';
+import { freePort } from '../../../hack/stack/ports.ts';
 import { releaseIronicNode, reserveIronicNode, storeIronicNodeHealth } from '../../support/ironic-database.ts';
 import { ironicApiRequests, type IronicApiRequest } from '../../support/ironic-log.ts';
 import { Kubectl } from '../../support/kubectl.ts';
@@ -12,7 +13,7 @@ import { RawIronic } from '../../support/raw-ironic.ts';
 import { readStackEnv } from '../../support/stack-env.ts';
 import { waitFor } from '../../support/wait-for.ts';
 import {
-  freePort, getHost, hostEventCounts, ironicPowerChanges, metricValue, recordsSince, serverRecords, sushyPowerState,
+  getHost, hostEventCounts, ironicPowerChanges, metricValue, recordsSince, serverRecords, sushyPowerState,
   tearDownHostTest, waitForHost, waitForSushyPower, type Host,
 } from './hosts.ts';
 

@@ -114,20 +114,6 @@ export function metricValue(page: string, name: string, labels: Record<string, s
   return total;
 }
 
-/** A free loopback port, e.g. for the operator's metrics endpoint. */
-export async function freePort(): Promise<number> {
-  const { createServer } = await import('node:net');
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolvePort(port));
-    });
-  });
-}
-
 /** `reason: message` of every event about the named object, oldest first. */
 export async function hostEvents(kubectl: Kubectl, namespace: string, name: string): Promise<string[]> {
   const out = await kubectl.ok(['get', 'events', '-n', namespace, '--field-selector', `involvedObject.name=${name}`,

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { SystemRecords } from '../../../hack/agent-simulator/records.ts';
 import { repoRoot } from '../../../hack/stack/paths.ts';
+import { freePort } from '../../../hack/stack/ports.ts';
 import { Kubectl } from '../../support/kubectl.ts';
 import { createUniqueNamespace } from '../../support/namespaces.ts';
 import { startOperatorProcess, type OperatorProcess } from '../../support/operator-process.ts';
@@ -11,7 +12,7 @@ import { readStackEnv } from '../../support/stack-env.ts';
 import { waitFor } from '../../support/wait-for.ts';
 import type { Host } from './hosts.ts';
 import {
-  freePort, getHost, inState, metricValue, recordsSince, serverRecords, tearDownHostTest, waitForFirmwareSettings, waitForHost,
+  getHost, inState, metricValue, recordsSince, serverRecords, tearDownHostTest, waitForFirmwareSettings, waitForHost,
 } from './hosts.ts';
 
 // Servicing on emulated servers 70 and 71: both hosts provisioned, both get the same BIOS change

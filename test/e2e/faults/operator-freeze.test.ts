@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { OPERATOR_IDENTITY } from '../../../hack/stack/controller-identity.ts';
 import { isAlive } from '../../../hack/stack/processes.ts';
+import { freePort } from '../../../hack/stack/ports.ts';
 import { Kubectl } from '../../support/kubectl.ts';
 import { namespaceObjectVersions, settledObjectVersions } from '../../support/namespace-writes.ts';
 import { createUniqueNamespace } from '../../support/namespaces.ts';
@@ -9,7 +10,7 @@ import { startOperatorProcess, type OperatorProcess } from '../../support/operat
 import { RawIronic } from '../../support/raw-ironic.ts';
 import { readStackEnv } from '../../support/stack-env.ts';
 import { waitFor } from '../../support/wait-for.ts';
-import { freePort, inState, sushyPowerState, tearDownHostTest, waitForHost, waitForSushyPower } from '../baremetalhost/hosts.ts';
+import { inState, sushyPowerState, tearDownHostTest, waitForHost, waitForSushyPower } from '../baremetalhost/hosts.ts';
 
 // Two operator replicas with leader election over one host on emulated server 37. The leader is
 // frozen (SIGSTOP: a hung process, a stalled VM) past its Lease, the standby takes over, and the
