@@ -16,7 +16,7 @@ import { sampleClusterObjects } from './dev/sample-cluster.ts';
 import { hostObjects, sampleHostObjects } from './dev/sample-hosts.ts';
 import { hostKind, machineDeploymentKind, machineKind } from './dev/watched-kinds.ts';
 import { OPERATOR_IDENTITY, PROVIDER_IDENTITY, installControllerIdentity, type ControllerIdentity } from './stack/controller-identity.ts';
-import { OPERATOR_NODE_FLAGS } from '../operator/node-flags.ts';
+import { OPERATOR_NODE_FLAGS, OPERATOR_PROCESS_ENV } from '../operator/node-flags.ts';
 import { defaultStateDir, repoRoot } from './stack/paths.ts';
 import { operatorEnvironment } from './stack/operator-env.ts';
 import { prepareOperatorWebhook } from './stack/operator-webhook.ts';
@@ -76,7 +76,7 @@ const start = (name: string, entry: RuntimeEntry, args: string[], processEnv: Re
     name,
     command: process.execPath,
     args: ['--disable-warning=ExperimentalWarning', ...(entry === 'operator/main.ts' ? OPERATOR_NODE_FLAGS : []), builtEntryPath(entry), ...args],
-    env: processEnv,
+    env: entry === 'operator/main.ts' ? { ...OPERATOR_PROCESS_ENV, ...processEnv } : processEnv,
     logPath: join(stateDir, 'logs', `${name}.log`),
   });
   processes.push(started);

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { builtEntryPath } from '../../hack/build/index.ts';
-import { OPERATOR_NODE_FLAGS } from '../../operator/node-flags.ts';
+import { OPERATOR_NODE_FLAGS, OPERATOR_PROCESS_ENV } from '../../operator/node-flags.ts';
 import { OPERATOR_IDENTITY } from '../../hack/stack/controller-identity.ts';
 import { operatorEnvironment } from '../../hack/stack/operator-env.ts';
 import { isAlive, startProcess, stopProcess, type TrackedProcess } from '../../hack/stack/processes.ts';
@@ -40,6 +40,7 @@ export function startOperatorProcess(options: OperatorProcessOptions): OperatorP
     command: process.execPath,
     args: ['--disable-warning=ExperimentalWarning', ...OPERATOR_NODE_FLAGS, builtEntryPath('operator/main.ts')],
     env: {
+      ...OPERATOR_PROCESS_ENV,
       ...operatorEnvironment(env),
       KUBECONFIG: controllerKubeconfig(env.stateDir, OPERATOR_IDENTITY),
       WATCH_NAMESPACE: options.namespace,

@@ -3,7 +3,7 @@
 import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildRuntimeEntries, builtEntryPath } from '../../../hack/build/index.ts';
-import { OPERATOR_NODE_FLAGS } from '../../../operator/node-flags.ts';
+import { OPERATOR_NODE_FLAGS, OPERATOR_PROCESS_ENV } from '../../../operator/node-flags.ts';
 import { freePorts } from '../../../hack/stack/ports.ts';
 import { isAlive, startProcess, stopProcess, waitUntil } from '../../../hack/stack/processes.ts';
 import type { TrackedProcess } from '../../../hack/stack/processes.ts';
@@ -56,6 +56,7 @@ export async function startBenchOperator(options: BenchOperatorOptions): Promise
       builtEntryPath('operator/main.ts'),
     ],
     env: {
+      ...OPERATOR_PROCESS_ENV,
       KUBECONFIG: env.kubeconfig,
       PROVISIONER: options.mode === 'fixture' ? 'fixture' : 'ironic',
       IRONIC_ENDPOINT: env.ironicUrl,

@@ -4,7 +4,7 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import { BUILD_DIR, buildRuntime, builtEntry, type RuntimeEntry } from '../../../hack/build/index.ts';
 import { renderKustomization } from '../../../hack/stack/kustomize.ts';
-import { OPERATOR_NODE_FLAGS } from '../../../operator/node-flags.ts';
+import { OPERATOR_NODE_FLAGS, OPERATOR_PROCESS_ENV } from '../../../operator/node-flags.ts';
 import { repoRoot } from '../../../hack/stack/paths.ts';
 import { readStackEnv } from '../../support/stack-env.ts';
 import { dockerIgnore, parseDockerfile, type Stage } from './dockerfile.ts';
@@ -12,8 +12,8 @@ import { runtimeImports } from './runtime-imports.ts';
 
 // This machine has a docker CLI but no engine: the images are not built here. What a build
 // would take is checked from the Dockerfiles themselves.
-const IMAGES: { dockerfile: string; entry: RuntimeEntry; nodeFlags: readonly string[]; kustomization: string; image: string }[] = [
-  { dockerfile: 'deploy/images/operator.Dockerfile', entry: 'operator/main.ts', nodeFlags: OPERATOR_NODE_FLAGS, kustomization: 'deploy/operator/default', image: 'localhost/metal3-ts/baremetal-operator' },
+const IMAGES: { dockerfile: string; entry: RuntimeEntry; nodeFlags: readonly string[]; processEnv?: Readonly<Record<string, string>>; kustomization: string; image: string }[] = [
+  { dockerfile: 'deploy/images/operator.Dockerfile', entry: 'operator/main.ts', nodeFlags: OPERATOR_NODE_FLAGS, processEnv: OPERATOR_PROCESS_ENV, kustomization: 'deploy/operator/default', image: 'localhost/metal3-ts/baremetal-operator' },
   { dockerfile: 'deploy/images/provider.Dockerfile', entry: 'capm3-provider/main.ts', nodeFlags: [], kustomization: 'deploy/capm3/default', image: 'localhost/metal3-ts/capm3-provider' },
   { dockerfile: 'deploy/images/ipam.Dockerfile', entry: 'capm3-provider/ipam/main.ts', nodeFlags: [], kustomization: 'deploy/ipam/default', image: 'localhost/metal3-ts/ipam' },
 ];
@@ -59,10 +59,11 @@ describe('container images (deploy/images/*.Dockerfile), checked without a docke
       .toBeGreaterThan(runtime.instructions.findLastIndex((instruction) => instruction.keyword === 'COPY'));
   });
 
-  it.each(IMAGES)('$dockerfile: every file $entry loads at runtime is copied to the build stage, built and not ignored; every package it imports is a production dependency', ({ dockerfile, entry, nodeFlags }) => {
+  it.each(IMAGES)('$dockerfile: every file $entry loads at runtime is copied to the build stage, built and not ignored; every package it imports is a production dependency', ({ dockerfile, entry, nodeFlags, processEnv }) => {
     const { stages } = parseDockerfile(readFileSync(join(repoRoot, dockerfile), 'utf8'));
     const runtime = stages.at(-1) as Stage;
     expect(JSON.parse(argumentsOf(runtime, 'ENTRYPOINT')[0] as string)).toEqual(['node', '--disable-warning=ExperimentalWarning', ...nodeFlags, builtEntry(entry)]);
+    expect(argumentsOf(runtime, 'ENV')).toEqual(expect.arrayContaining(Object.entries(processEnv ?? {}).map(([name, value]) => `${name}=${value}`)));
     const build = stages.find((stage) => stage.name === 'build') as Stage;
     expect(argumentsOf(build, 'RUN')).toEqual([`node --disable-warning=ExperimentalWarning hack/build/cli.ts ${entry}`]);
     const copies = contextCopies(build);
