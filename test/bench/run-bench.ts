@@ -6,6 +6,7 @@ import { kubectl } from '../../hack/dev/kubectl.ts';
 import { repoRoot } from '../../hack/stack/paths.ts';
 import { stackDown, stackUp } from '../../hack/stack/stack.ts';
 import type { StackEnv } from '../../hack/stack/state.ts';
+import { OPERATOR_PROCESS_ENV } from '../../operator/node-flags.ts';
 import { benchHosts } from './bench-hosts.ts';
 import { runFloor } from './floor/run-floor.ts';
 import type { BenchOptions } from './options.ts';
@@ -82,6 +83,7 @@ export async function runBench(options: BenchOptions, deps: BenchDeps): Promise<
         mode: options.mode, hosts: options.hosts, concurrency: options.concurrency, provisioningLimit: options.provisioningLimit,
         floorPollMs: options.floorPollMs, floorInFlight: options.floorInFlight, phaseTimeoutMs: options.phaseTimeoutMs,
         operatorNodeFlags: benchOperatorNodeFlags(),
+        operatorProcessEnv: { ...OPERATOR_PROCESS_ENV },
       },
       ...(floor ? { floor } : {}),
       runs,

@@ -102,6 +102,7 @@ export function renderMarkdown(report: BenchReport): string {
     '',
     `Machine: ${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGiB} GiB, ${machine.os}, Node ${machine.node}; ` +
       `load average ${machine.loadAverageAtStart} at start. Operator: ` +
+      Object.entries(settings.operatorProcessEnv ?? {}).map(([name, value]) => `${name}=${value} `).join('') +
       (settings.operatorNodeFlags ? `node ${settings.operatorNodeFlags.join(' ')}, ` : '') +
       `BMO_CONCURRENCY=${settings.concurrency}, ` +
       `PROVISIONING_LIMIT=${settings.provisioningLimit}` +

@@ -116,6 +116,8 @@ export interface BenchSettings {
   phaseTimeoutMs: number;
   /** The Node/V8 flags the operator process ran with (absent in reports before 2026-11-27). */
   operatorNodeFlags?: string[];
+  /** The environment the operator's process settings add, e.g. MALLOC_ARENA_MAX (absent before 2026-11-28, session 16). */
+  operatorProcessEnv?: Record<string, string>;
 }
 
 export interface BenchReport {
