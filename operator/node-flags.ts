@@ -15,8 +15,8 @@
 //
 // `--optimize-for-size` has V8 favour a small heap over speed, and two malloc arenas (glibc makes
 // one per thread that allocates, V8's workers among them) hold less free memory: together, at 1000
-// fixture hosts, peak RSS 155–182 → 148 MiB for the same CPU (test/bench/README.md, "Two malloc
-// arenas and a heap sized for size").
+// fixture hosts, peak RSS 164–182 → 148–153 MiB, for up to a third more CPU from the flag
+// (test/bench/README.md, "Two malloc arenas and a heap sized for size").
 export const OPERATOR_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=2', '--heap-growing-percent=50', '--optimize-for-size'];
 
 export const OPERATOR_PROCESS_ENV: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: '2' };
