@@ -11,6 +11,11 @@ export function errorBackoffMs(errorCount: number, random: () => number = Math.r
   return Math.round((base - random() * base * 0.5) * 60_000);
 }
 
+/** The shortest wait `errorBackoffMs` gives for this count: a retry sooner than this is early. */
+export function shortestErrorBackoffMs(errorCount: number): number {
+  return errorBackoffMs(errorCount, () => 1);
+}
+
 /** Spreads a short delay by up to +25 %, like BMO's Ironic poll delays. */
 export function withJitter(delayMs: number, random: () => number = Math.random): number {
   return Math.round(delayMs * (1 + 0.25 * random()));

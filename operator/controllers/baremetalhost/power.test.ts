@@ -3,7 +3,7 @@ import { REBOOT_ANNOTATION_PREFIX } from '../../api/annotations.ts';
 import { busy, failed } from '../../provisioner/result.ts';
 import { manageHostPower } from './power.ts';
 import { ScriptedProvisioner, withNode } from './testing/scripted-provisioner.ts';
-import { contextFor, hostFor, reasonsOf, registeredStatus } from './testing/hosts.ts';
+import { TEST_NOW, contextFor, hostFor, reasonsOf, registeredStatus } from './testing/hosts.ts';
 
 describe('power management at rest', () => {
   it('mirrors the observed power state first', async () => {
@@ -53,6 +53,25 @@ describe('power management at rest', () => {
     host.status.errorCount = 1;
     await manageHostPower(host, contextFor(provisioner));
     expect(provisioner.callsOf('powerOff')[1]).toMatchObject({ mode: 'hard', force: true });
+  });
+
+  it('retries a failed power change only after its backoff, whatever wakes the host sooner', async () => {
+    const provisioner = new ScriptedProvisioner().script('powerOff', busy(3000, 'hard power off requested', { started: true }));
+    withNode(provisioner, { namespace: 'test', name: 'host-0' }, { poweredOn: true });
+    // The soft power off failed 10 s ago (errorCount 1: a backoff of 1-2 minutes).
+    const failedAt = new Date(TEST_NOW.getTime() - 10_000).toISOString();
+    const host = hostFor({
+      spec: { online: false },
+      status: registeredStatus('externally provisioned', {
+        poweredOn: true, operationalStatus: 'error', errorType: 'power management error', errorCount: 1, lastUpdated: failedAt,
+      }),
+    });
+    expect(await manageHostPower(host, contextFor(provisioner))).toEqual({ kind: 'continue', afterMs: 50_000 });
+    expect(provisioner.callsOf('powerOff')).toEqual([]);
+
+    host.status.lastUpdated = new Date(TEST_NOW.getTime() - 60_000).toISOString();
+    await manageHostPower(host, contextFor(provisioner));
+    expect(provisioner.callsOf('powerOff')).toEqual([expect.objectContaining({ mode: 'hard', force: true })]);
   });
 
   it('does a one-shot reboot: off while annotated, annotation dropped once off, then back on', async () => {
