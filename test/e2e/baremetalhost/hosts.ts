@@ -18,7 +18,7 @@ export interface Host {
     errorMessage?: string;
     errorCount?: number;
     poweredOn?: boolean;
-    provisioning?: { state?: string; ID?: string; image?: { url: string } };
+    provisioning?: { state?: string; ID?: string; image?: { url: string }; customDeploy?: { method: string } };
     conditions?: { type: string; status: string; reason?: string; message?: string }[];
     hardware?: {
       cpu?: { arch?: string; count?: number };

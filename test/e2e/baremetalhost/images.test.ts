@@ -103,8 +103,9 @@ describe('image variants on real Ironic', () => {
 
   it('customDeploy: the custom-agent deploy interface runs the ramdisk\'s custom deploy step instead of writing an image', async () => {
     await patchSpec(LIVE.name, { image: null, userData: null, customDeploy: { method: 'install_coreos' } });
+    // Provisioned with the custom deploy, not still provisioned with the ISO before the operator saw the change.
     const host = await waitForHost(kubectl, namespace, LIVE.name,
-      (h) => inState('provisioned')(h) && !h.spec.image, { timeoutMs: minutes(8), failOnError: true });
+      (h) => inState('provisioned')(h) && h.status?.provisioning?.customDeploy?.method === 'install_coreos', { timeoutMs: minutes(8), failOnError: true });
     const node = await nodeOf(host.status!.provisioning!.ID!);
     expect(node.deploy_interface).toBe('custom-agent');
     expect(node.instance_info).not.toHaveProperty('boot_iso');
