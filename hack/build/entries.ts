@@ -1,6 +1,6 @@
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildRuntime, type BuildResult } from './strip-build.ts';
+import { buildRuntime, type BuildResult } from './bundle.ts';
 
 // Found from this file like hack/stack/paths.ts's repoRoot, without importing it: the images'
 // build stage copies hack/build/ alone (deploy/images/*.Dockerfile).

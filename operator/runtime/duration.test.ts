@@ -9,6 +9,10 @@ describe('parseDuration', () => {
     expect(parseDuration('500ms')).toBe(500);
     expect(parseDuration('1.5s')).toBe(1500);
     expect(parseDuration('0')).toBe(0);
+    // Go's micro units: us, the micro sign and the Greek mu.
+    expect(parseDuration('1500us')).toBe(1.5);
+    expect(parseDuration('1500\u00b5s')).toBe(1.5);
+    expect(parseDuration('1500\u03bcs')).toBe(1.5);
   });
 
   it('rejects numbers without units and garbage', () => {

@@ -1,17 +1,20 @@
 /** A duration given either as milliseconds or as a Go-style string such as `'1m30s'` or `'500ms'`. */
 export type Duration = number | string;
 
+// Go takes both micro signs, U+00B5 and the Greek mu U+03BC. They are written as escapes: one
+// character outside ASCII makes V8 hold a whole bundle's source as two-byte text (hack/build).
 const UNIT_MS: Record<string, number> = {
   ns: 1e-6,
   us: 1e-3,
-  'µs': 1e-3,
+  '\u00b5s': 1e-3,
+  '\u03bcs': 1e-3,
   ms: 1,
   s: 1000,
   m: 60_000,
   h: 3_600_000,
 };
 
-const PART = /(\d+(?:\.\d+)?|\.\d+)(ns|us|µs|ms|s|m|h)/y;
+const PART = /(\d+(?:\.\d+)?|\.\d+)(ns|us|\u00b5s|\u03bcs|ms|s|m|h)/y;
 
 /**
  * Parses a Go `time.Duration` string (what controller-runtime flags accept) into

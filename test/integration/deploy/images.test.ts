@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
@@ -31,7 +31,7 @@ const contextCopies = (stage: Stage) => argumentsOf(stage, 'COPY').filter((copy)
 const covers = (source: string, file: string) => (source.endsWith('/') ? file.startsWith(source) : file === source);
 
 describe('container images (deploy/images/*.Dockerfile), checked without a docker engine', () => {
-  it.each(IMAGES)('$dockerfile: pinned Node 24 base, production dependencies only, non-root', ({ dockerfile }) => {
+  it.each(IMAGES)('$dockerfile: pinned Node 24 base, the bundle alone at runtime, non-root', ({ dockerfile }) => {
     const { stages } = parseDockerfile(readFileSync(join(repoRoot, dockerfile), 'utf8'));
     expect(stages.length).toBeGreaterThanOrEqual(2);
     // The release package.json pins as its node (a full version, never a floating tag).
@@ -39,17 +39,16 @@ describe('container images (deploy/images/*.Dockerfile), checked without a docke
     for (const stage of stages) expect(stage.from).toMatch(new RegExp(`^docker\\.io/library/node:${nodeVersion.replace(/\./g, '\\.')}-[a-z0-9-]+$`));
     expect(nodeVersion).toMatch(/^24\.\d+\.\d+$/);
     const [dependencies, runtime] = [stages[0] as Stage, stages.at(-1) as Stage];
-    // Dependencies from the lock file without devDependencies (npm ci --omit=dev), never npm install.
+    // Dependencies from the lock file (npm ci, never npm install), without install scripts: esbuild's binary is an optional dependency.
     const installs = stages.flatMap((stage) => argumentsOf(stage, 'RUN')).filter((command) => /\bnpm\b/.test(command));
-    expect(installs).toEqual([expect.stringMatching(/^npm ci --omit=dev\b/)]);
+    expect(installs).toEqual([expect.stringMatching(/^npm ci --ignore-scripts\b/)]);
     expect(argumentsOf(dependencies, 'RUN')).toEqual(installs);
     expect(contextCopies(dependencies)).toEqual([{ sources: ['package.json', 'package-lock.json'], destination: './' }]);
+    const build = stages.find((stage) => stage.name === 'build') as Stage;
+    expect(argumentsOf(build, 'COPY').filter((copy) => copy.startsWith('--from'))).toEqual([`--from=${dependencies.name} /app/node_modules ./node_modules`]);
     expect(argumentsOf(runtime, 'RUN')).toEqual([]);
-    // The runtime stage takes nothing from the context but package.json: dependencies and built files come from the other stages.
-    expect(argumentsOf(runtime, 'COPY').filter((copy) => copy.startsWith('--from'))).toEqual([
-      `--from=${dependencies.name} /app/node_modules ./node_modules`,
-      '--from=build /app/dist ./dist',
-    ]);
+    // The runtime stage takes nothing from the context but package.json, and no node_modules: the bundle holds the packages it uses.
+    expect(argumentsOf(runtime, 'COPY').filter((copy) => copy.startsWith('--from'))).toEqual(['--from=build /app/dist ./dist']);
     expect(contextCopies(runtime)).toEqual([{ sources: ['package.json'], destination: './' }]);
     // Non-root by number (runAsNonRoot can only verify a numeric user), the uid deploy/ runs as.
     const users = argumentsOf(runtime, 'USER');
@@ -59,7 +58,7 @@ describe('container images (deploy/images/*.Dockerfile), checked without a docke
       .toBeGreaterThan(runtime.instructions.findLastIndex((instruction) => instruction.keyword === 'COPY'));
   });
 
-  it.each(IMAGES)('$dockerfile: every file $entry loads at runtime is copied to the build stage, built and not ignored; every package it imports is a production dependency', ({ dockerfile, entry, nodeFlags, processEnv }) => {
+  it.each(IMAGES)('$dockerfile: every file $entry imports is copied to the build stage and not ignored, and the stage bundles them; every package it imports is a production dependency', ({ dockerfile, entry, nodeFlags, processEnv }) => {
     const { stages } = parseDockerfile(readFileSync(join(repoRoot, dockerfile), 'utf8'));
     const runtime = stages.at(-1) as Stage;
     expect(JSON.parse(argumentsOf(runtime, 'ENTRYPOINT')[0] as string)).toEqual(['node', '--disable-warning=ExperimentalWarning', ...nodeFlags, builtEntry(entry)]);
@@ -75,21 +74,26 @@ describe('container images (deploy/images/*.Dockerfile), checked without a docke
     const { files, packages } = runtimeImports(repoRoot, entry);
     expect(files).toContain(entry);
     expect(files.length).toBeGreaterThan(20);
+    // The build tool's one package, esbuild, comes with the dependencies stage's node_modules.
     const buildTool = runtimeImports(repoRoot, 'hack/build/cli.ts');
-    expect(buildTool.packages).toEqual([]);
+    expect(buildTool.packages).toEqual(['esbuild']);
+    expect(packageJson.devDependencies).toHaveProperty('esbuild');
     const missing = [...files, ...buildTool.files].filter((file) => !sources.some((source) => covers(source, file)) || ignored(file) || !existsSync(join(repoRoot, file)));
     expect(missing).toEqual([]);
     // Nothing test-only rides along in what is copied: the ignore file drops the tests.
     expect(ignored('operator/runtime/manager.test.ts') && ignored('operator/runtime/testing/harness.ts') && ignored('node_modules/x')).toBe(true);
-    expect(ignored('hack/build/strip-build.test.ts') && ignored('hack/stack/paths.ts') && ignored('dist/operator/main.js')).toBe(true);
-    // The build stage, played here: only what it copies, then its RUN; the entry's JavaScript comes out.
+    expect(ignored('hack/build/bundle.test.ts') && ignored('hack/stack/paths.ts') && ignored('dist/operator/main.js')).toBe(true);
+    // The build stage, played here: only what it copies and the dependencies stage's node_modules,
+    // then its RUN; the entry's bundle comes out, made from those files alone.
     const context = mkdtempSync(join(tmpdir(), 'image-build-'));
     try {
       for (const source of sources) {
         cpSync(join(repoRoot, source), join(context, source), { recursive: true, filter: (path) => !ignored(relative(repoRoot, path)) });
       }
+      symlinkSync(join(repoRoot, 'node_modules'), join(context, 'node_modules'));
       const built = buildRuntime({ root: context, entries: [entry], outDir: BUILD_DIR });
       expect(built.sources).toEqual(files);
+      expect(built.packages).toContain('zod');
       expect(existsSync(join(context, builtEntry(entry)))).toBe(true);
     } finally {
       rmSync(context, { recursive: true, force: true });
