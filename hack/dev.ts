@@ -69,7 +69,7 @@ const operatorKubeconfig = await identityKubeconfig(OPERATOR_IDENTITY);
 say(`dev: the operator runs as ${OPERATOR_IDENTITY.namespace}/${OPERATOR_IDENTITY.serviceAccount}`);
 
 const processes: TrackedProcess[] = [];
-const built = buildRuntimeEntries();
+const built = await buildRuntimeEntries();
 say(`dev: built ${built.sources.length} files into dist/ (${built.written} changed)`);
 const start = (name: string, entry: RuntimeEntry, args: string[], processEnv: Record<string, string>): TrackedProcess => {
   const started = startProcess({

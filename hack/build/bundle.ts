@@ -1,11 +1,12 @@
 // Builds each process into one JavaScript file (esbuild): our TypeScript and the packages it
 // imports, with what no code path reaches left out and whitespace dropped. Node then compiles one
-// module instead of ~800 and keeps less source and bytecode: an idle operator 86 → 77 MiB RSS
+// module instead of ~800 and keeps less source and bytecode: an idle operator 86 → 72 MiB RSS
 // (test/bench/README.md, "One file per process"). Names are kept, so stack traces name our
 // functions; a linked source map (`node --enable-source-maps`) turns their positions into .ts lines.
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
 import { dirname, relative, resolve, sep } from 'node:path';
-import { buildSync, type Metafile, type OutputFile } from 'esbuild';
+import { build, type Metafile, type OutputFile, type Plugin } from 'esbuild';
 
 export interface BuildOptions {
   /** Repository root: entries and the output directory are relative to it; packages come from its node_modules. */
@@ -27,6 +28,22 @@ export interface BuildResult {
 
 // Bundled CommonJS packages call require() for Node's built-ins; an ES module has none of its own.
 const REQUIRE_FOR_BUNDLED_PACKAGES = "import { createRequire as __bundleCreateRequire } from 'node:module';\nconst require = __bundleCreateRequire(import.meta.url);";
+
+/**
+ * Node's built-ins reached through require(), even where the code imports them. For an import,
+ * Node builds the module's namespace by reading every export, lazy getters included:
+ * `import … from 'node:http'` loads undici for http's WebSocket getter. 3–4 MiB of RSS.
+ */
+const BUILTIN_NAMESPACE = 'node-builtin-through-require';
+const builtinsThroughRequire: Plugin = {
+  name: 'builtins-through-require',
+  setup(builder) {
+    builder.onResolve({ filter: /^[a-z][a-z0-9_:/]*$/ }, (args) =>
+      args.kind === 'import-statement' && isBuiltin(args.path) ? { path: args.path, namespace: BUILTIN_NAMESPACE } : undefined);
+    builder.onLoad({ filter: /.*/, namespace: BUILTIN_NAMESPACE }, (args) =>
+      ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: 'js' }));
+  },
+};
 
 const PACKAGE_IN_PATH = /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\//;
 
@@ -64,6 +81,7 @@ function inputsOf(metafile: Metafile): { sources: string[]; packages: string[] }
   const sources = new Set<string>();
   const packages = new Set<string>();
   for (const input of Object.keys(metafile.inputs)) {
+    if (input.startsWith(`${BUILTIN_NAMESPACE}:`)) continue;
     const packageName = PACKAGE_IN_PATH.exec(input)?.[1];
     if (packageName !== undefined) packages.add(packageName);
     else sources.add(input);
@@ -72,11 +90,11 @@ function inputsOf(metafile: Metafile): { sources: string[]; packages: string[] }
 }
 
 /** Bundles each entry into outDir, keeping the repository's layout for the entry's own path. */
-export function buildRuntime(options: BuildOptions): BuildResult {
+export async function buildRuntime(options: BuildOptions): Promise<BuildResult> {
   const root = resolve(options.root);
   const missing = options.entries.filter((entry) => !existsSync(resolve(root, entry)));
   if (missing.length > 0) throw new Error(`build: no such entry point: ${missing.join(', ')}`);
-  const result = buildSync({
+  const result = await build({
     absWorkingDir: root,
     entryPoints: [...options.entries],
     outdir: options.outDir,
@@ -91,6 +109,7 @@ export function buildRuntime(options: BuildOptions): BuildResult {
     sourcesContent: false,
     banner: { js: REQUIRE_FOR_BUNDLED_PACKAGES },
     metafile: true,
+    plugins: [builtinsThroughRequire],
     write: false,
     logLevel: 'silent',
   });

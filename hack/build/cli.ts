@@ -11,5 +11,5 @@ if (unknown.length > 0) {
   process.exit(2);
 }
 const entries = positionals.length > 0 ? (positionals as RuntimeEntry[]) : RUNTIME_ENTRIES;
-const { sources, written } = buildRuntimeEntries(entries);
+const { sources, written } = await buildRuntimeEntries(entries);
 console.log(`build: ${sources.length} files from ${entries.join(', ')} into ${BUILD_DIR}/ (${written} changed)`);

@@ -25,6 +25,6 @@ export function builtEntryPath(entry: RuntimeEntry): string {
 }
 
 /** Builds runtime entries of this repository, all by default (quick when nothing changed: files are compared first). */
-export function buildRuntimeEntries(entries: readonly RuntimeEntry[] = RUNTIME_ENTRIES): BuildResult {
+export function buildRuntimeEntries(entries: readonly RuntimeEntry[] = RUNTIME_ENTRIES): Promise<BuildResult> {
   return buildRuntime({ root: repoRoot, entries, outDir: BUILD_DIR });
 }

@@ -10,7 +10,7 @@ import { testStackDir } from './test-stack-dir.ts';
  */
 export default async function globalSetup(): Promise<void> {
   // The operator, provider and IPAM processes the tests start run the built JavaScript, as the images do.
-  buildRuntimeEntries();
+  await buildRuntimeEntries();
   const stateDir = testStackDir();
   process.env.METAL3_TS_TEST_STACK_DIR = stateDir;
   if (process.env.METAL3_TS_TEST_STACK_OWNER) return;

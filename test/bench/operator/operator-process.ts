@@ -45,7 +45,7 @@ export async function startBenchOperator(options: BenchOperatorOptions): Promise
   const [metricsPort, healthPort] = (await freePorts(2)) as [number, number];
   mkdirSync(options.logDir, { recursive: true });
   // The JavaScript the image runs (deploy/images/operator.Dockerfile), fresh from the sources.
-  buildRuntimeEntries();
+  await buildRuntimeEntries();
   const process_ = startProcess({
     name: 'bench-operator',
     command: process.execPath,

@@ -58,7 +58,7 @@ describe('container images (deploy/images/*.Dockerfile), checked without a docke
       .toBeGreaterThan(runtime.instructions.findLastIndex((instruction) => instruction.keyword === 'COPY'));
   });
 
-  it.each(IMAGES)('$dockerfile: every file $entry imports is copied to the build stage and not ignored, and the stage bundles them; every package it imports is a production dependency', ({ dockerfile, entry, nodeFlags, processEnv }) => {
+  it.each(IMAGES)('$dockerfile: every file $entry imports is copied to the build stage and not ignored, and the stage bundles them; every package it imports is a production dependency', async ({ dockerfile, entry, nodeFlags, processEnv }) => {
     const { stages } = parseDockerfile(readFileSync(join(repoRoot, dockerfile), 'utf8'));
     const runtime = stages.at(-1) as Stage;
     expect(JSON.parse(argumentsOf(runtime, 'ENTRYPOINT')[0] as string)).toEqual(['node', '--disable-warning=ExperimentalWarning', ...nodeFlags, builtEntry(entry)]);
@@ -91,7 +91,7 @@ describe('container images (deploy/images/*.Dockerfile), checked without a docke
         cpSync(join(repoRoot, source), join(context, source), { recursive: true, filter: (path) => !ignored(relative(repoRoot, path)) });
       }
       symlinkSync(join(repoRoot, 'node_modules'), join(context, 'node_modules'));
-      const built = buildRuntime({ root: context, entries: [entry], outDir: BUILD_DIR });
+      const built = await buildRuntime({ root: context, entries: [entry], outDir: BUILD_DIR });
       expect(built.sources).toEqual(files);
       expect(built.packages).toContain('zod');
       expect(existsSync(join(context, builtEntry(entry)))).toBe(true);
