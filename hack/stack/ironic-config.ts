@@ -11,7 +11,16 @@ export interface IronicConfigOptions {
   conductorHost?: string;
   /** Serve the API over HTTPS with this certificate (Ironic's own `[api] enable_ssl_api`). */
   tls?: { certFile: string; keyFile: string };
+  /**
+   * Seconds between Ironic's reads of every node's power from its BMC. 10 by default, so tests
+   * see a BMC's power or health change within seconds; Ironic's own default, which Metal3's
+   * ironic-image keeps, is 60.
+   */
+  powerSyncIntervalSeconds?: number;
 }
+
+/** Ironic's `[conductor] sync_power_state_interval` default, kept by Metal3's ironic-image. */
+export const IRONIC_DEFAULT_POWER_SYNC_SECONDS = 60;
 
 /**
  * Ironic standalone, single process (`rpc_transport = none`), sqlite, with the
@@ -73,7 +82,7 @@ deploy_ramdisk = ${options.artifactsUrl}/ipa.initramfs
 # ESP for the UEFI boot ISOs redfish-virtual-media builds: mkisofs only embeds it behind the El
 # Torito EFI entry and nothing here runs it, so the placeholder does.
 bootloader = ${options.artifactsUrl}/esp.img
-sync_power_state_interval = 10
+sync_power_state_interval = ${options.powerSyncIntervalSeconds ?? 10}
 # A BMC back after an outage: lift the power failure maintenance within seconds (default 300).
 power_failure_recovery_interval = 10
 check_provision_state_interval = 2

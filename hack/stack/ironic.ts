@@ -32,6 +32,8 @@ export interface IronicOptions {
   name?: string;
   /** HTTPS with this serving certificate; `caFile` is what clients trust (readiness checks it). */
   tls?: { certFile: string; keyFile: string; caFile: string };
+  /** `[conductor] sync_power_state_interval`; the config's default (10 s) when absent. */
+  powerSyncIntervalSeconds?: number;
 }
 
 export interface IronicStarted {
@@ -65,6 +67,7 @@ export async function startIronic(options: IronicOptions): Promise<IronicStarted
       auth: options.auth ? { strategy: 'http_basic', htpasswdFile } : { strategy: 'noauth' },
       ...(name === 'ironic' ? {} : { conductorHost: `metal3-ts-${name}` }),
       ...(options.tls ? { tls: { certFile: options.tls.certFile, keyFile: options.tls.keyFile } } : {}),
+      ...(options.powerSyncIntervalSeconds !== undefined ? { powerSyncIntervalSeconds: options.powerSyncIntervalSeconds } : {}),
     }),
   );
   await run(join(options.venv, 'bin', 'ironic-dbsync'), ['--config-file', configPath, 'create_schema'], {

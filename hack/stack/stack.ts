@@ -37,6 +37,8 @@ export interface StackOptions {
   isolatedIpmiBmcSystem?: number;
   /** Protect the emulated BMCs with basic auth (what a BareMetalHost's credentials Secret unlocks). */
   bmcBasicAuth: boolean;
+  /** Ironic's power sync interval (`ironic-config.ts`); the tests' 10 s when absent. */
+  ironicPowerSyncIntervalSeconds?: number;
   /** Progress lines for a person watching. */
   log?: (line: string) => void;
 }
@@ -132,7 +134,8 @@ export async function stackUp(options: StackOptions): Promise<StackEnv> {
 
     log('starting ironic');
     const ironic = await startIronic({ stateDir, venv, port: ironicPort, artifactsUrl: artifacts.url, artifactsRoot,
-      ...(ironicAuth ? { auth: ironicAuth } : {}) });
+      ...(ironicAuth ? { auth: ironicAuth } : {}),
+      ...(options.ironicPowerSyncIntervalSeconds !== undefined ? { powerSyncIntervalSeconds: options.ironicPowerSyncIntervalSeconds } : {}) });
     track(ironic, { kind: 'http', url: `${ironic.url}/v1` });
 
     let ironicAuthEnv: StackEnv['ironicAuth'];

@@ -142,6 +142,11 @@ describe('boot mode capabilities', () => {
     ['UEFISecureBoot', '', 'boot_mode:uefi,secure_boot:true'],
     ['legacy', { not: 'a string' }, 'boot_mode:bios'],
     ['UEFI', 'cpu_vt:true,boot_mode:bios,secure_boot:true,cpu_hugepages:true', 'cpu_vt:true,cpu_hugepages:true,boot_mode:uefi'],
+    // What inspection leaves (the boot mode first): already right, so kept as it is.
+    ['UEFI', 'boot_mode:uefi,cpu_vt:true,cpu_aes:true', 'boot_mode:uefi,cpu_vt:true,cpu_aes:true'],
+    ['UEFISecureBoot', 'secure_boot:true,cpu_vt:true,boot_mode:uefi', 'secure_boot:true,cpu_vt:true,boot_mode:uefi'],
+    ['UEFI', 'boot_mode:uefi,secure_boot:true,cpu_vt:true', 'cpu_vt:true,boot_mode:uefi'],
+    ['UEFI', 'boot_mode:uefi,boot_mode:bios', 'boot_mode:uefi'],
   ] as const)('%s over %j', (bootMode, existing, expected) => {
     expect(nodeCapabilities({ bootMode, existing })).toBe(expected);
   });

@@ -299,6 +299,27 @@ describe('register', () => {
     expect(kit.calls()).toEqual(calls);
   });
 
+  it('leaves the instance of a host being provisioned to the deployment, which writes it whole', async () => {
+    const kit = await startKit();
+    kit.ironic.get(NODE_PATH).reply(200, registeredNode({ provision_state: 'manageable' }));
+    kit.ironic.get('/v1/ports').query(true).reply(200, { ports: [makePort()] });
+
+    await kit.provisioner.register(registerOptions({ state: 'provisioning', currentImage: { url: 'http://images.test/os.img', checksum: 'abc', checksumType: 'md5' } }));
+
+    expect(kit.calls()).toEqual([`GET ${NODE_PATH}`, `GET ${nodePorts}`]);
+  });
+
+  it('leaves capabilities inspection reordered alone when they already say the boot mode', async () => {
+    const kit = await startKit();
+    const inspected = 'boot_mode:uefi,cpu_vt:true,cpu_aes:true';
+    kit.ironic.get(NODE_PATH).reply(200, registeredNode({ provision_state: 'manageable', properties: { cpu_arch: 'x86_64', capabilities: inspected } }));
+    kit.ironic.get('/v1/ports').query(true).reply(200, { ports: [makePort()] });
+
+    await kit.provisioner.register(registerOptions());
+
+    expect(kit.calls()).toEqual([`GET ${NODE_PATH}`, `GET ${nodePorts}`]);
+  });
+
   it('leaves the instance of an active node alone', async () => {
     const kit = await startKit();
     kit.ironic.get(NODE_PATH).reply(200, registeredNode({ provision_state: 'active' }));

@@ -82,6 +82,10 @@ function instanceOfDeployedHost(patch: NodePatch, node: Node, options: RegisterO
   // Being torn down: undeploy clears the instance, and writing it back (refused while the node
   // is deleting, accepted once it is available) only costs a PATCH on every pass.
   if (options.state === 'deprovisioning') return;
+  // Being deployed: there is nothing to adopt, and the deployment writes the whole instance (its
+  // root device hints too) right before it starts; a copy written here first (BMO writes both)
+  // only costs one more PATCH per host.
+  if (options.state === 'provisioning') return;
   patch.field('instance_uuid', options.host.uid, node.instance_uuid);
   if (!options.currentImage || options.hasCustomDeploy) return;
   const settings = instanceSettings({

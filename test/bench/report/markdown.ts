@@ -106,7 +106,8 @@ export function renderMarkdown(report: BenchReport): string {
       (settings.operatorNodeFlags ? `node ${settings.operatorNodeFlags.join(' ')}, ` : '') +
       `BMO_CONCURRENCY=${settings.concurrency}, ` +
       `PROVISIONING_LIMIT=${settings.provisioningLimit}` +
-      (report.floor ? `; the floor lists node states every ${report.floor.pollMs} ms with at most ${settings.floorInFlight} requests open.` : '.'),
+      (report.floor ? `; the floor lists node states every ${report.floor.pollMs} ms with at most ${settings.floorInFlight} requests open` : '') +
+      (settings.ironicPowerSyncIntervalSeconds !== undefined ? `; Ironic syncs power every ${settings.ironicPowerSyncIntervalSeconds} s.` : '.'),
     '',
     timeTable(report),
     '',

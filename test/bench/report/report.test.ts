@@ -125,6 +125,13 @@ describe('assembling and writing the report', () => {
     expect(markdown).toContain('| firmware reads per host | poll 3s/10s: GET …/bios | poll 3s/10s: GET …/firmware |'.replaceAll('poll 3s/10s', run.label));
     expect(markdown).toContain('| whole run | 0.0 | 0.0 |');
     expect(markdown).toContain('- one host failed');
+    expect(markdown).toContain('with at most 4 requests open.');
+  });
+
+  it('says how often Ironic synced power, where the report knows', () => {
+    const base = report({ floor, runs: [run], notes: [] });
+    const markdown = renderMarkdown({ ...base, settings: { ...base.settings, ironicPowerSyncIntervalSeconds: 60 } });
+    expect(markdown).toContain('with at most 4 requests open; Ironic syncs power every 60 s.');
   });
 
   it('shows where the cores went: each busy stack process per phase, the whole stack against phase seconds × cores, the operator', () => {

@@ -118,6 +118,8 @@ export interface BenchSettings {
   operatorNodeFlags?: string[];
   /** The environment the operator's process settings add, e.g. MALLOC_ARENA_MAX (absent before 2026-11-28, session 16). */
   operatorProcessEnv?: Record<string, string>;
+  /** Ironic's `sync_power_state_interval` in Ironic modes (absent before 2026-12-01, session 18: 10 s). */
+  ironicPowerSyncIntervalSeconds?: number;
 }
 
 export interface BenchReport {
