@@ -1,6 +1,9 @@
 // BMO's findExistingHost: the host's node by UUID, then by name, then by the boot MAC's port,
 // so a restart or a lost status never leads to a second node for one host.
-import type { Node } from '../../../ironic-client/index.ts';
+import type { Node, PortSubset } from '../../../ironic-client/index.ts';
+
+/** The fields a MAC look-up asks for. */
+type MacPort = PortSubset<'uuid' | 'node_uuid' | 'address'>;
 import type { HostIdentity } from '../provisioner.ts';
 import type { ProvisionerContext } from './context.ts';
 import { isNotFound, transient } from './ironic-errors.ts';
@@ -23,25 +26,38 @@ export async function findExistingNode(
     if (node !== undefined) return { kind: 'found', node };
     context.log.info('node recorded for the host is gone from ironic', { node: host.nodeId });
   }
-  for (const name of candidateNodeNames(host)) {
-    const node = await findNode(context, name);
-    if (node !== undefined) {
-      context.log.debug('found existing node by name', { name, node: node.uuid });
-      return { kind: 'found', node };
+  // BMO asks one after the other; the answers are the same asked at once, and a new host's first
+  // pass waits for one round trip to Ironic instead of three. They are read in BMO's order.
+  const names = candidateNodeNames(host);
+  const [byName, byMac] = await Promise.all([
+    Promise.allSettled(names.map((name) => findNode(context, name))),
+    options.bootMacAddress ? portsWithMac(context, options.bootMacAddress).then(
+      (ports) => ({ ok: true as const, ports }),
+      (error: unknown) => ({ ok: false as const, error }),
+    ) : undefined,
+  ]);
+  for (const [index, result] of byName.entries()) {
+    if (result.status === 'rejected') throw result.reason;
+    if (result.value !== undefined) {
+      context.log.debug('found existing node by name', { name: names[index], node: result.value.uuid });
+      return { kind: 'found', node: result.value };
     }
   }
-  if (options.bootMacAddress) return findNodeByMac(context, options.bootMacAddress);
-  return { kind: 'absent' };
+  if (byMac === undefined) return { kind: 'absent' };
+  if (!byMac.ok) throw byMac.error;
+  return nodeOwningMac(context, options.bootMacAddress!, byMac.ports);
 }
 
-async function findNodeByMac(context: ProvisionerContext, mac: string): Promise<ExistingNode> {
-  let ports;
+async function portsWithMac(context: ProvisionerContext, mac: string): Promise<MacPort[]> {
   try {
-    ports = await context.client.ports.listAll({ address: mac, fields: ['uuid', 'node_uuid', 'address'] });
+    return await context.client.ports.listAll({ address: mac, fields: ['uuid', 'node_uuid', 'address'] });
   } catch (error) {
     // BMO carries on as if there were no port; creating a node could then duplicate one.
     throw transient(`failed to look up ports with MAC ${mac}`, error);
   }
+}
+
+async function nodeOwningMac(context: ProvisionerContext, mac: string, ports: readonly MacPort[]): Promise<ExistingNode> {
   const port = ports[0];
   if (port === undefined) return { kind: 'absent' };
   let node: Node;
