@@ -23,7 +23,7 @@ import { HardwareDataStore } from './hardware-data-store.ts';
 import { hardwareLabelsChanged } from './hardware-labels-sync.ts';
 import { createHostMetrics } from './metrics.ts';
 import type { HostSummary } from './metrics.ts';
-import { hostChanged, secretContentChanged } from './predicates.ts';
+import { firmwareComponentsSeenChanged, firmwareSettingsSeenChanged, hostChanged, secretContentChanged } from './predicates.ts';
 import { BareMetalHostReconciler } from './reconciler.ts';
 import { CLAIMED_SECRET_SELECTOR, SecretStore } from './secret-store.ts';
 import type { SecretObject } from './secret-store.ts';
@@ -58,14 +58,6 @@ const slotFreed: Predicate = {
   create: () => false,
   update: (oldHost, newHost) => holdsProvisioningSlot(oldHost) && !holdsProvisioningSlot(newHost),
   delete: (host) => holdsProvisioningSlot(host),
-};
-
-const firmwareConditions = (settings: KubeObject): unknown => (settings.status as { conditions?: unknown } | undefined)?.conditions;
-
-/** The firmware controller judged the spec anew (its conditions changed). */
-const firmwareVerdictChanged: Predicate = {
-  update: (oldSettings, newSettings) => JSON.stringify(firmwareConditions(oldSettings)) !== JSON.stringify(firmwareConditions(newSettings)),
-  delete: () => false,
 };
 
 function summaryOf(host: KubeObject): HostSummary {
@@ -129,10 +121,10 @@ export function setupBareMetalHostController(manager: Manager, options: BareMeta
     // A freed PROVISIONING_LIMIT slot goes to a waiting host now, not at its 1-2 minute retry.
     .watches(BareMetalHostResource, () => hostCache.list().filter(isDelayed).map(objectName), { predicates: [slotFreed] })
     .owns(SecretResource, { controllerOnly: false, labelSelector: CLAIMED_SECRET_SELECTOR, predicates: [secretContentChanged as Predicate] })
-    .owns(HardwareDataResource)
+    .owns(HardwareDataResource, { predicates: [hardwareData.notOwnWrites] })
     // A HostFirmwareSettings status with a new verdict may send an available host to preparing.
-    .watches(HostFirmwareSettingsResource, (settings) => [objectName(settings)], { predicates: [firmwareVerdictChanged] })
-    .watches(HostFirmwareComponentsResource, (components) => [objectName(components)], { predicates: [firmwareVerdictChanged] })
+    .watches(HostFirmwareSettingsResource, (settings) => [objectName(settings)], { predicates: [firmwareSettingsSeenChanged] })
+    .watches(HostFirmwareComponentsResource, (components) => [objectName(components)], { predicates: [firmwareComponentsSeenChanged] })
     .withOptions({ maxConcurrentReconciles: options.maxConcurrentReconciles });
   // A PreprovisioningImage made ready (or failing) wakes its host at once, not at the 5-minute retry.
   if (options.preprovisioningImages) builder.owns(PreprovisioningImageResource);

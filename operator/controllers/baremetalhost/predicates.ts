@@ -1,6 +1,11 @@
+import { hostFirmwareComponentsSchema } from '../../api/hostfirmwarecomponents.ts';
+import { hostFirmwareSettingsSchema } from '../../api/hostfirmwaresettings.ts';
 import { deepEqual } from '../../runtime/deep-equal.ts';
 import type { Predicate } from '../../runtime/predicates.ts';
 import type { KubeObject } from '../../runtime/kube-object.ts';
+import { safeParseCached } from '../../runtime/parse-cached.ts';
+import { pendingFirmwareUpdates } from '../hostfirmwarecomponents/index.ts';
+import { pendingSettingChanges } from '../hostfirmwaresettings/index.ts';
 
 /**
  * BMO's `updateEventHandler`: a host update matters when the spec (generation), the
@@ -28,3 +33,27 @@ export const secretContentChanged: Predicate<KubeObject & { data?: unknown; stri
     previous.type !== next.type ||
     previous.metadata.deletionTimestamp !== next.metadata.deletionTimestamp,
 };
+
+/** A host wakes for a firmware object when what it reads of it changes; `seen` says what that is. */
+function firmwareSeenChanged(seen: (object: KubeObject) => unknown): Predicate {
+  return {
+    update: (previous, next) => !deepEqual(seen(previous), seen(next)),
+    delete: () => false,
+  };
+}
+
+/**
+ * HostFirmwareSettings: the changes its host would apply (Valid and ChangeDetected at the current
+ * generation) and whether any are asked for. The first status a new object gets judges an empty
+ * spec: waking every host for it cost each a pass (and a node read) in registration.
+ */
+export const firmwareSettingsSeenChanged = firmwareSeenChanged((object) => {
+  const settings = safeParseCached(hostFirmwareSettingsSchema, object).data;
+  return [pendingSettingChanges(settings), Object.keys(settings?.spec.settings ?? {}).length > 0];
+});
+
+/** HostFirmwareComponents: the updates its host would apply, and whether any are asked for. */
+export const firmwareComponentsSeenChanged = firmwareSeenChanged((object) => {
+  const components = safeParseCached(hostFirmwareComponentsSchema, object).data;
+  return [pendingFirmwareUpdates(components), (components?.spec.updates.length ?? 0) > 0];
+});

@@ -26,20 +26,24 @@ export async function findExistingNode(
     if (node !== undefined) return { kind: 'found', node };
     context.log.info('node recorded for the host is gone from ironic', { node: host.nodeId });
   }
-  // BMO asks one after the other; the answers are the same asked at once, and a new host's first
-  // pass waits for one round trip to Ironic instead of three. They are read in BMO's order.
-  const names = candidateNodeNames(host);
-  const [byName, byMac] = await Promise.all([
-    Promise.allSettled(names.map((name) => findNode(context, name))),
+  // The current name first: after the pass that created the node, before its UUID is recorded,
+  // that is where it is. Not there, the old name and the boot MAC are asked at once (BMO asks one
+  // after the other; the answers are the same, and they are read in BMO's order), so a new host's
+  // first pass waits two round trips to Ironic instead of three.
+  const [current, ...older] = candidateNodeNames(host);
+  const byCurrentName = await findNode(context, current!);
+  if (byCurrentName !== undefined) return { kind: 'found', node: byCurrentName };
+  const [byOlderName, byMac] = await Promise.all([
+    Promise.allSettled(older.map((name) => findNode(context, name))),
     options.bootMacAddress ? portsWithMac(context, options.bootMacAddress).then(
       (ports) => ({ ok: true as const, ports }),
       (error: unknown) => ({ ok: false as const, error }),
     ) : undefined,
   ]);
-  for (const [index, result] of byName.entries()) {
+  for (const [index, result] of byOlderName.entries()) {
     if (result.status === 'rejected') throw result.reason;
     if (result.value !== undefined) {
-      context.log.debug('found existing node by name', { name: names[index], node: result.value.uuid });
+      context.log.debug('found existing node by its old name', { name: older[index], node: result.value.uuid });
       return { kind: 'found', node: result.value };
     }
   }

@@ -120,20 +120,18 @@ describe('register', () => {
   it('finds its node by name after a restart and creates nothing', async () => {
     const kit = await startKit();
     kit.ironic.get(NAME_PATH).reply(200, registeredNode());
-    // The other look-ups are asked at the same time as the first name; their answers are not needed here.
-    kit.ironic.get('/v1/nodes/worker-0').reply(404, ironicError('Node worker-0 could not be found.'));
-    kit.ironic.get('/v1/ports').query(true).times(2).reply(200, { ports: [makePort()] });
+    kit.ironic.get('/v1/ports').query(true).reply(200, { ports: [makePort()] });
 
     const result = await kit.provisioner.register(registerOptions({ host: NEW_HOST }));
 
     expect(result).toEqual({ kind: 'done', value: { nodeId: NODE_UUID } });
-    expect(kit.calls()).toEqual([`GET ${NAME_PATH}`, 'GET /v1/nodes/worker-0', `GET ${macPorts}`, `GET ${nodePorts}`]);
+    expect(kit.calls()).toEqual([`GET ${NAME_PATH}`, `GET ${nodePorts}`]);
   });
 
-  it('asks for a new host\'s node by both names and by its boot MAC at once', async () => {
+  it('asks for a new host\'s node by its old name and by its boot MAC at once', async () => {
     const kit = await startKit();
-    // Each answer waits until all three questions have arrived: asked one after the other, the
-    // first would never be answered.
+    // Each of the two answers waits until both questions have arrived: asked one after the
+    // other, the first would never be answered.
     let asked = 0;
     let allAsked: () => void = () => {};
     const everyoneAsked = new Promise<void>((resolve) => {
@@ -141,11 +139,11 @@ describe('register', () => {
     });
     const answerOnceAllAsked = (status: number, body: unknown) => async () => {
       asked += 1;
-      if (asked === 3) allAsked();
+      if (asked === 2) allAsked();
       await everyoneAsked;
       return [status, body] as [number, unknown];
     };
-    kit.ironic.get(NAME_PATH).reply(answerOnceAllAsked(404, ironicError('Node metal3~worker-0 could not be found.')));
+    kit.ironic.get(NAME_PATH).reply(404, ironicError('Node metal3~worker-0 could not be found.'));
     kit.ironic.get('/v1/nodes/worker-0').reply(answerOnceAllAsked(404, ironicError('Node worker-0 could not be found.')));
     kit.ironic.get('/v1/ports').query(true).reply(answerOnceAllAsked(200, { ports: [] }));
     kit.ironic.post('/v1/nodes').reply(201, makeNode({ provision_state: 'enroll', driver_info: {} }));
@@ -158,13 +156,15 @@ describe('register', () => {
     expect(kit.calls().slice(0, 4)).toEqual([`GET ${NAME_PATH}`, 'GET /v1/nodes/worker-0', `GET ${macPorts}`, 'POST /v1/nodes']);
   });
 
-  it('goes by the name when the MAC look-up asked beside it fails, and by that failure when no name matches', async () => {
+  it('goes by the old name when the MAC look-up asked beside it fails, and by that failure when no name matches', async () => {
     const found = await startKit();
-    found.ironic.get(NAME_PATH).reply(200, registeredNode());
-    found.ironic.get('/v1/nodes/worker-0').reply(404, ironicError('Node worker-0 could not be found.'));
+    found.ironic.get(NAME_PATH).reply(404, ironicError('Node metal3~worker-0 could not be found.'));
+    found.ironic.get('/v1/nodes/worker-0').reply(200, registeredNode({ name: 'worker-0' }));
     found.ironic.get('/v1/ports').query({ address: BOOT_MAC.toLowerCase(), fields: 'uuid,node_uuid,address' }).reply(500, ironicError('database gone'));
     found.ironic.get('/v1/ports').query(true).reply(200, { ports: [makePort()] });
+    found.ironic.patch(NODE_PATH).reply(200, registeredNode());
     expect(await found.provisioner.register(registerOptions({ host: NEW_HOST }))).toEqual({ kind: 'done', value: { nodeId: NODE_UUID } });
+    expect(found.calls().at(-1)).toMatch(/^PATCH \/v1\/nodes\/\S+ (add|replace) \/name$/);
 
     const absent = await startKit();
     absent.ironic.get(NAME_PATH).reply(404, ironicError('Node metal3~worker-0 could not be found.'));
