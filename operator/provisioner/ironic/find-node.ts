@@ -1,14 +1,14 @@
 // BMO's findExistingHost: the host's node by UUID, then by name, then by the boot MAC's port,
 // so a restart or a lost status never leads to a second node for one host.
 import type { Node, PortSubset } from '../../../ironic-client/index.ts';
-
-/** The fields a MAC look-up asks for. */
-type MacPort = PortSubset<'uuid' | 'node_uuid' | 'address'>;
 import type { HostIdentity } from '../provisioner.ts';
 import type { ProvisionerContext } from './context.ts';
 import { isNotFound, transient } from './ironic-errors.ts';
 import { findNode } from './node-lookup.ts';
 import { candidateNodeNames } from './node-name.ts';
+
+/** The fields a MAC look-up asks for. */
+type MacPort = PortSubset<'uuid' | 'node_uuid' | 'address'>;
 
 export type ExistingNode =
   | { kind: 'found'; node: Node }
