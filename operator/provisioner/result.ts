@@ -20,6 +20,16 @@ export interface Busy {
   afterMs: number;
   reason: string;
   started?: boolean;
+  /**
+   * Only a change the back end's node list shows (a provision state, power, maintenance or
+   * fault change) ends this wait, so while that list is watched the host need not poll itself.
+   */
+  awaitsNodeChange?: boolean;
+}
+
+export interface BusyOptions {
+  started?: boolean;
+  awaitsNodeChange?: boolean;
 }
 
 export function done(): ProvisionerResult;
@@ -28,8 +38,14 @@ export function done<T>(value?: T): ProvisionerResult<T | undefined> {
   return { kind: 'done', value };
 }
 
-export function busy(afterMs: number, reason: string, options: { started?: boolean } = {}): Busy {
-  return options.started ? { kind: 'busy', afterMs, reason, started: true } : { kind: 'busy', afterMs, reason };
+export function busy(afterMs: number, reason: string, options: BusyOptions = {}): Busy {
+  return {
+    kind: 'busy',
+    afterMs,
+    reason,
+    ...(options.started ? { started: true } : {}),
+    ...(options.awaitsNodeChange ? { awaitsNodeChange: true } : {}),
+  };
 }
 
 export function failed(message: string): { kind: 'failed'; message: string } {

@@ -1,5 +1,6 @@
 import type { ErrorType } from '../../api/error-type.ts';
 import type { ProvisioningState } from '../../api/provisioning-state.ts';
+import type { Busy } from '../../provisioner/result.ts';
 
 /**
  * What one pass of a state handler decided. The state machine turns it into a state
@@ -11,8 +12,9 @@ export type Action =
   /**
    * Still working; poll again after `afterMs` (or at once, rate limited, without it). `idle`: the
    * host is at rest and is looked at again only when something asks (a change, a resync).
+   * `awaitsNodeChange`: the provisioner's operation ending is all the host waits for (Busy's).
    */
-  | { kind: 'continue'; afterMs?: number; idle?: true }
+  | { kind: 'continue'; afterMs?: number; idle?: true; awaitsNodeChange?: true }
   /** Status changed; save it and poll again after `afterMs` (or at once), or only when asked (`idle`). */
   | { kind: 'update'; afterMs?: number; idle?: true }
   /** This state is done: move to `next` and reconcile again at once. */
@@ -25,6 +27,9 @@ export type Action =
   | { kind: 'deleted' };
 
 export const continueAfter = (afterMs?: number): Action => (afterMs === undefined ? { kind: 'continue' } : { kind: 'continue', afterMs });
+/** The provisioner is still at it: poll when it said, and say whether its node list may stand in. */
+export const waitFor = (result: Busy): Action =>
+  result.awaitsNodeChange ? { kind: 'continue', afterMs: result.afterMs, awaitsNodeChange: true } : { kind: 'continue', afterMs: result.afterMs };
 export const update = (afterMs?: number): Action => (afterMs === undefined ? { kind: 'update' } : { kind: 'update', afterMs });
 /** At rest (steady states): nothing to poll until the host, its inputs or a resync wake it. */
 export const idle = (): Action => ({ kind: 'continue', idle: true });

@@ -8,7 +8,7 @@ import { PreprovisioningImageResource } from '../../api/preprovisioningimage.ts'
 import { patchStatus } from '../../runtime/status.ts';
 import type { Provisioner } from '../../provisioner/provisioner.ts';
 import type { Controller } from '../../runtime/controller.ts';
-import type { KubeObject } from '../../runtime/kube-object.ts';
+import type { KubeObject, ObjectName } from '../../runtime/kube-object.ts';
 import type { Manager } from '../../runtime/manager.ts';
 import { objectName } from '../../runtime/kube-object.ts';
 import type { Predicate } from '../../runtime/predicates.ts';
@@ -82,6 +82,20 @@ export function setupBareMetalHostController(manager: Manager, options: BareMeta
   const componentsClient = manager.client(HostFirmwareComponentsResource);
   const dataImageCache = manager.informer(DataImageResource);
   const dataImageClient = manager.client(DataImageResource);
+  const { provisioner } = options;
+  // Made before the controller it wakes, so the reconciler can ask whether it watches.
+  let wake: (host: ObjectName) => void = () => {};
+  const sweep = new NodeSweep({
+    nodeDigests: () => provisioner.nodeDigests(),
+    hosts: hostCache,
+    wake: (host) => wake(host),
+    restIntervalMs: DELAYS.atRestSweepMs,
+    busyIntervalMs: options.pollBounds?.shortMs ?? DELAYS.atRestSweepMs,
+    isBusy: inPolledState,
+    waitsOutError,
+    clock: manager.clock,
+    log: manager.logger.child({ component: 'node-sweep' }),
+  });
   const reconciler = new BareMetalHostReconciler({
     hosts: { client: manager.client(BareMetalHostResource), cache: hostCache },
     secrets,
@@ -109,7 +123,8 @@ export function setupBareMetalHostController(manager: Manager, options: BareMeta
     metrics: createHostMetrics(manager.registry, { hosts: () => hostCache.list().map(summaryOf) }),
     settings: options.settings,
     provisioningLimit: options.provisioningLimit,
-    ...(options.pollBounds ? { pollBounds: options.pollBounds } : {}),
+    // Only a sweep at the short interval stands in for a host's own polls.
+    ...(options.pollBounds ? { pollBounds: options.pollBounds, nodeListWatching: () => sweep.watching() } : {}),
     hardwareLabels: options.hardwareLabels ?? false,
     clock: manager.clock,
     ...(options.random ? { random: options.random } : {}),
@@ -129,17 +144,7 @@ export function setupBareMetalHostController(manager: Manager, options: BareMeta
   // A PreprovisioningImage made ready (or failing) wakes its host at once, not at the 5-minute retry.
   if (options.preprovisioningImages) builder.owns(PreprovisioningImageResource);
   const controller = builder.complete(reconciler);
-  const { provisioner } = options;
-  manager.add(new NodeSweep({
-    nodeDigests: () => provisioner.nodeDigests(),
-    hosts: hostCache,
-    wake: (host) => controller.enqueue(host),
-    restIntervalMs: DELAYS.atRestSweepMs,
-    busyIntervalMs: options.pollBounds?.shortMs ?? DELAYS.atRestSweepMs,
-    isBusy: inPolledState,
-    waitsOutError,
-    clock: manager.clock,
-    log: manager.logger.child({ component: 'node-sweep' }),
-  }));
+  wake = (host) => controller.enqueue(host);
+  manager.add(sweep);
   return controller;
 }

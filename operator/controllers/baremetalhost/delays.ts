@@ -10,6 +10,11 @@ export const DELAYS = {
   preprovisioningImageMs: 5 * 60_000,
   /** BMO looks at each host at rest every minute; here one node list a minute covers them all. */
   atRestSweepMs: 60_000,
+  /**
+   * A host waiting for an operation the node sweep watches looks at its node itself this often,
+   * in case the change slipped past the list (the operator starting between two of its looks).
+   */
+  watchedWaitBackstopMs: 60_000,
 } as const;
 
 /** Failures in the deletion path tolerated before giving up on that step (BMO's `retryCount`). */

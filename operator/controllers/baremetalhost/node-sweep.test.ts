@@ -96,18 +96,19 @@ describe('NodeSweep', () => {
   });
 
   /** A sweep started on a fake clock whose timers fire only when the test says. */
-  function runningSweep(options: { hosts: KubeObject[]; fail?: (call: number) => boolean }) {
+  function runningSweep(options: { hosts: KubeObject[]; nodes?: Map<string, string>; fail?: (call: number) => boolean }) {
     let nowMs = 0;
     const timers: { at: number; fire: () => void }[] = [];
     let calls = 0;
+    const woken: string[] = [];
     const sweep = new NodeSweep({
       nodeDigests: async () => {
         calls += 1;
         if (options.fail?.(calls)) throw new Error('Ironic is unreachable');
-        return new Map();
+        return new Map(options.nodes);
       },
       hosts: { list: () => options.hosts },
-      wake: () => {},
+      wake: (name: ObjectName) => woken.push(name.name),
       restIntervalMs: 60_000,
       busyIntervalMs: 3_000,
       isBusy: busyIfProvisioning,
@@ -115,6 +116,7 @@ describe('NodeSweep', () => {
       clock: { now: () => nowMs, setTimer: (fire: () => void, afterMs: number) => { timers.push({ at: nowMs + afterMs, fire }); return { cancel() {} }; } } as Clock,
       log: silent,
     });
+    const watchingBeforeStart = sweep.watching();
     const abort = new AbortController();
     const running = sweep.start(abort.signal);
     const settle = () => new Promise((resolve) => setImmediate(resolve));
@@ -127,7 +129,7 @@ describe('NodeSweep', () => {
       await settle();
       return calls;
     };
-    return { tick, lists: () => calls, stop: async () => { abort.abort(); await running; } };
+    return { sweep, watchingBeforeStart, woken, tick, lists: () => calls, stop: async () => { abort.abort(); await running; } };
   }
 
   it('keeps running when a list fails, and stops when its signal aborts', async () => {
@@ -150,6 +152,36 @@ describe('NodeSweep', () => {
     hosts[1] = host('h2', 'n2', 'provisioning', 'error');
     for (let i = 0; i < 19; i++) expect(await run.tick()).toBe(3);
     expect(await run.tick()).toBe(4);
+    await run.stop();
+  });
+
+  it('watches once a list succeeded; a failed list hands polling back to the hosts waiting on Ironic, once', async () => {
+    const hosts = [host('h1', 'n1'), host('h2', 'n2', 'provisioning'), host('h3', 'n3', 'provisioning', 'error')];
+    const nodes = new Map([['n1', 'on'], ['n2', 'deploying'], ['n3', 'deploy failed']]);
+    const run = runningSweep({ hosts, nodes, fail: (call) => call === 2 || call === 3 });
+    expect(run.watchingBeforeStart).toBe(false);
+    while (run.lists() < 1) await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(run.sweep.watching()).toBe(true);
+    expect(run.woken).toEqual([]);
+
+    expect(await run.tick()).toBe(2);
+    expect(run.sweep.watching()).toBe(false);
+    // Only h2 left its polls to the list: h1 is at rest, h3 waits out its error's backoff.
+    expect(run.woken).toEqual(['h2']);
+    expect(await run.tick()).toBe(3);
+    expect(run.woken).toEqual(['h2']);
+
+    expect(await run.tick()).toBe(4);
+    expect(run.sweep.watching()).toBe(true);
+    await run.stop();
+  });
+
+  it('is not watching when its first list fails', async () => {
+    const run = runningSweep({ hosts: [host('h2', 'n2', 'provisioning')], fail: (call) => call === 1 });
+    while (run.lists() < 1) await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(run.sweep.watching()).toBe(false);
     await run.stop();
   });
 

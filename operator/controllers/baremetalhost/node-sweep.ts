@@ -4,7 +4,9 @@
 // per host, and so does this, at one request per page of nodes whatever N is. While some host
 // waits on Ironic in a transient state the list runs at IRONIC_POLL_SHORT instead, so the end of
 // a cleaning or deployment is seen within seconds by one request for all hosts, where a host's own
-// poll may be up to IRONIC_POLL_LONG away.
+// poll may be up to IRONIC_POLL_LONG away. A host whose wait only its node changing ends (an
+// operation running in Ironic) then polls itself only as a backstop, as long as the list works
+// (`watching`); when a list fails, those hosts are woken to poll on their own schedule again.
 import type { Clock } from '../../runtime/clock.ts';
 import type { KubeObject, ObjectName } from '../../runtime/kube-object.ts';
 import { objectKey, objectName } from '../../runtime/kube-object.ts';
@@ -43,6 +45,7 @@ export class NodeSweep implements Runnable {
   /** Per host (namespace/name): its node's digest at the last look. Follows the host cache. */
   readonly #seen = new Map<string, string>();
   #failing = false;
+  #looked = false;
 
   constructor(options: NodeSweepOptions) {
     if (!(options.busyIntervalMs > 0) || options.restIntervalMs < options.busyIntervalMs) {
@@ -90,8 +93,17 @@ export class NodeSweep implements Runnable {
     }
   }
 
+  /** Whether the last look succeeded: a change to any node will wake its host within an interval. */
+  watching(): boolean {
+    return this.#looked && !this.#failing;
+  }
+
+  #waitsOnIronic(host: KubeObject): boolean {
+    return nodeIdOf(host) !== undefined && this.#options.isBusy(host) && !this.#options.waitsOutError(host);
+  }
+
   #someHostBusy(): boolean {
-    return this.#options.hosts.list().some((host) => nodeIdOf(host) !== undefined && this.#options.isBusy(host) && !this.#options.waitsOutError(host));
+    return this.#options.hosts.list().some((host) => this.#waitsOnIronic(host));
   }
 
   async #look(): Promise<void> {
@@ -99,11 +111,16 @@ export class NodeSweep implements Runnable {
       const woken = await this.sweep();
       if (this.#failing) this.#options.log.info('node sweep works again');
       this.#failing = false;
+      this.#looked = true;
       if (woken > 0) this.#options.log.debug('node sweep woke hosts whose node changed', { hosts: woken });
     } catch (error) {
-      // Hosts find out about an unreachable Ironic themselves; say it once here.
-      if (!this.#failing) this.#options.log.info('node sweep failed; hosts wait for the next one', { error: (error as Error).message });
+      if (this.#failing) return;
+      // Hosts find out about an unreachable Ironic themselves; say it once here. Those that left
+      // their polling to the list go back to their own schedule.
       this.#failing = true;
+      const waiting = this.#options.hosts.list().filter((host) => this.#waitsOnIronic(host));
+      for (const host of waiting) this.#options.wake(objectName(host));
+      this.#options.log.info('node sweep failed; hosts waiting on Ironic poll it themselves until it works again', { error: (error as Error).message, woken: waiting.length });
     }
   }
 

@@ -81,7 +81,7 @@ export async function manageHostPower(host: Host, context: StateContext): Promis
       note(context, { metric: 'powerChange', on: wantOn });
       publish(context, wantOn ? normal('PowerOn', 'Host powered on') : normal('PowerOff', mode === 'soft' ? 'Host soft powered off' : 'Host powered off'));
     }
-    return stillBusy(host, result.afterMs);
+    return stillBusy(host, result);
   }
   status.poweredOn = wantOn;
   status.errorCount = 0;

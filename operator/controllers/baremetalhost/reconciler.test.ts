@@ -34,9 +34,14 @@ function mergeStatus(stored: unknown, patch: unknown): unknown {
 
 const stateOf = (object: object | undefined): string | undefined => ((object as { status?: unknown } | undefined)?.status as { provisioning?: { state?: string } } | undefined)?.provisioning?.state;
 
-function harness(options: { host: BareMetalHostInput; provisioner?: ScriptedProvisioner; secret?: boolean; pollBounds?: PollBounds }) {
+function harness(options: { host: BareMetalHostInput; provisioner?: ScriptedProvisioner; secret?: boolean; pollBounds?: PollBounds; nodeListWatching?: () => boolean }) {
   const provisioner = options.provisioner ?? new ScriptedProvisioner();
-  const h = new ReconcilerHarness({ provisioner, host: options.host, ...(options.pollBounds ? { pollBounds: options.pollBounds } : {}) });
+  const h = new ReconcilerHarness({
+    provisioner,
+    host: options.host,
+    ...(options.pollBounds ? { pollBounds: options.pollBounds } : {}),
+    ...(options.nodeListWatching ? { nodeListWatching: options.nodeListWatching } : {}),
+  });
   if (options.secret !== false) h.secrets.set('test/bmc-secret', bmcSecret());
   return { h, provisioner };
 }
@@ -79,6 +84,33 @@ describe('the BareMetalHost reconciler', () => {
     expect(await pass()).toEqual({ requeueAfter: 15_000 });
     h.nowMs += 50_000;
     expect(await pass()).toEqual({ requeueAfter: 10_000 });
+  });
+
+  it('leaves a wait only a node change ends to the node sweep while it watches, looking itself once a minute', async () => {
+    const provisioner = new ScriptedProvisioner();
+    withNode(provisioner, { namespace: 'test', name: 'host-0' });
+    let watching = true;
+    const { h } = harness({ host: host({ status: registeredStatus('inspecting') }), provisioner, pollBounds: { shortMs: 1_000, longMs: 20_000 }, nodeListWatching: () => watching });
+    const operation = busy(7_000, 'inspection in progress', { awaitsNodeChange: true });
+    provisioner.script('inspect', operation, busy(7_000, 'inspection in progress'), operation);
+
+    expect(await h.reconcile()).toEqual({ requeueAfter: 60_000 });
+    // A wait the list cannot see end (a lock, a forced reboot's abort) is polled as before.
+    expect(await h.reconcile()).toEqual({ requeueAfter: 7_000 });
+    // The list failing: the host polls itself again.
+    watching = false;
+    expect(await h.reconcile()).toEqual({ requeueAfter: 7_000 });
+  });
+
+  it('keeps polling a host being deleted, whose deadline only its own passes check, whatever the node sweep watches', async () => {
+    const provisioner = new ScriptedProvisioner();
+    withNode(provisioner, { namespace: 'test', name: 'host-0' });
+    const deleting = host({ metadata: { deletionTimestamp: '2026-05-01T11:59:00Z' }, status: registeredStatus('deprovisioning') });
+    const { h } = harness({ host: deleting, provisioner, pollBounds: { shortMs: 1_000, longMs: 20_000 }, nodeListWatching: () => true });
+    provisioner.script('deprovision', busy(7_000, 'deprovisioning in progress (cleaning)', { awaitsNodeChange: true }));
+
+    expect(await h.reconcile()).toEqual({ requeueAfter: 7_000 });
+    expect(provisioner.callsOf('deprovision')).toHaveLength(1);
   });
 
   it('does nothing at all for a paused host', async () => {

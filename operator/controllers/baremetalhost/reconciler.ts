@@ -49,7 +49,7 @@ import { changedFields, createMergePatch } from './merge-patch.ts';
 import type { HostMetrics } from './metrics.ts';
 import { ProvisionerAccessDeniedError, ProvisionerNotReadyError, ProvisionerUnreachableError } from './provisioner-not-ready.ts';
 import { ProvisioningSlots } from './provisioning-slots.ts';
-import { PollSchedule } from './poll-schedule.ts';
+import { POLLED_STATES, PollSchedule } from './poll-schedule.ts';
 import type { PollBounds } from './poll-schedule.ts';
 import { RecentWrites } from '../../runtime/recent-writes.ts';
 import { requeueFor } from './requeue.ts';
@@ -96,6 +96,11 @@ export interface BareMetalHostReconcilerOptions {
    * without them, at the provisioner's fixed hint.
    */
   pollBounds?: PollBounds;
+  /**
+   * Whether the node sweep watches every node at the short interval now (its last list
+   * succeeded): a host whose wait only its node changing ends is then left to it (node-sweep.ts).
+   */
+  nodeListWatching?: () => boolean;
   clock?: Clock;
   random?: () => number;
 }
@@ -354,14 +359,26 @@ export class BareMetalHostReconciler implements Reconciler {
   }
 
   /**
-   * A poll at Ironic's cadence (the provisioner's hint, up to IRONIC_POLL_LONG and its jitter)
-   * follows the measured schedule instead; longer waits (a PreprovisioningImage, a backoff) stand.
+   * A wait the node sweep watches gets only a backstop poll. Any other poll at Ironic's cadence
+   * (the provisioner's hint, up to IRONIC_POLL_LONG and its jitter) follows the measured
+   * schedule instead; longer waits (a PreprovisioningImage, a backoff) stand.
    */
   #scheduled(pass: Pass, action: Action, result: Result): Result {
-    if (!this.#polls || action.kind !== 'continue' || typeof result.requeueAfter !== 'number') return result;
+    if (action.kind !== 'continue' || typeof result.requeueAfter !== 'number') return result;
+    if (this.#leftToNodeSweep(pass, action)) return { requeueAfter: withJitter(DELAYS.watchedWaitBackstopMs, this.#random) };
+    if (!this.#polls) return result;
     if (result.requeueAfter > withJitter(this.#options.pollBounds!.longMs, () => 1)) return result;
     const afterMs = this.#polls.pollAfterMs(keyOf(pass.request), { state: stateOf(pass.host), nowMs: pass.now.getTime() });
     return afterMs === undefined ? result : { requeueAfter: withJitter(afterMs, this.#random) };
+  }
+
+  /**
+   * The sweep wakes the host when its node changes, and only that ends its wait. A host being
+   * deleted keeps polling: its deletion deadline is checked on its own passes.
+   */
+  #leftToNodeSweep(pass: Pass, action: Extract<Action, { kind: 'continue' }>): boolean {
+    if (!action.awaitsNodeChange || isDeleting(pass.host) || !POLLED_STATES.has(stateOf(pass.host))) return false;
+    return this.#options.nodeListWatching?.() ?? false;
   }
 
   /** A cache event: as fresh as we know it (our own writes may be ahead of the cache). */

@@ -23,6 +23,6 @@ export async function adoptDeployedHost(host: Host, context: StateContext, optio
     deprovisioning: options.deprovisioning,
   });
   if (result.kind === 'failed') return failed('provisioned registration error', result.message);
-  if (result.kind === 'busy') return stillBusy(host, result.afterMs);
+  if (result.kind === 'busy') return stillBusy(host, result);
   return undefined;
 }

@@ -30,9 +30,10 @@ export async function abortForPowerOff(
         context.log.info('aborting cleaning to allow power off', { manualCleaning });
         return changeProvisionState(context, node, { target: 'abort' });
       }
-      return context.delays.long('automated cleaning in progress, waiting for it to complete');
+      return context.delays.long('automated cleaning in progress, waiting for it to complete', { awaitsNodeChange: true });
     case 'cleaning':
-      return context.delays.long('cleaning in progress, waiting before power off');
+      // Cleaning that may be aborted is aborted at its wait, which the node list does not tell apart.
+      return context.delays.long('cleaning in progress, waiting before power off', { awaitsNodeChange: !cleaningAbortable });
     default:
       return undefined;
   }

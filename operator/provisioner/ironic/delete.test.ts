@@ -48,8 +48,8 @@ describe('delete', () => {
     kit.ironic.get(NODE_PATH).reply(200, makeNode({ provision_state: 'clean wait' }));
 
     expect(await kit.provisioner.delete({ host: HOST })).toMatchObject({ kind: 'busy', afterMs: 3000 });
-    expect(await kit.provisioner.delete({ host: HOST })).toMatchObject({ kind: 'busy', afterMs: 10_000 });
-    expect(await kit.provisioner.delete({ host: HOST })).toMatchObject({ kind: 'busy', afterMs: 10_000 });
+    expect(await kit.provisioner.delete({ host: HOST })).toMatchObject({ kind: 'busy', afterMs: 10_000, awaitsNodeChange: true });
+    expect(await kit.provisioner.delete({ host: HOST })).toMatchObject({ kind: 'busy', afterMs: 10_000, awaitsNodeChange: true });
   });
 
   it('past the deadline, forces the removal of a node Ironic is deploying: maintenance, then delete', async () => {
@@ -114,7 +114,7 @@ describe('detach', () => {
     kit.ironic.get(NODE_PATH).times(2).reply(200, makeNode({ provision_state: 'wait call-back' }));
     kit.ironic.put(`${NODE_PATH}/states/provision`).reply(202);
 
-    expect(await kit.provisioner.detach({ host: HOST, force: false })).toMatchObject({ kind: 'busy', afterMs: 10_000 });
+    expect(await kit.provisioner.detach({ host: HOST, force: false })).toMatchObject({ kind: 'busy', afterMs: 10_000, awaitsNodeChange: true });
     expect(await kit.provisioner.detach({ host: HOST, force: true })).toMatchObject({ kind: 'busy', afterMs: 3000 });
     expect(kit.calls()).toEqual([`GET ${NODE_PATH}`, `GET ${NODE_PATH}`, `PUT ${NODE_PATH}/states/provision abort`]);
   });

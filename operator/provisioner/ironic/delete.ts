@@ -41,14 +41,15 @@ export async function deleteHostNode(context: ProvisionerContext, options: Delet
     return (await deleteNode(context, node)) ?? done();
   }
   if (state === 'verifying') return context.delays.short('node is verifying, waiting before deletion');
-  if (BUSY_STATES.has(state)) return context.delays.long(`node is ${state}, waiting before deletion`);
+  // A forced deletion aborts at the operation's wait state, which the node list does not tell apart.
+  if (BUSY_STATES.has(state)) return context.delays.long(`node is ${state}, waiting before deletion`, { awaitsNodeChange: !options.force });
   if (state === 'wait call-back' && options.force && !context.client.features.deployWaitAbort) {
     // Ironic before 1.110 cannot abort a deployment: undeploy and delete from clean wait.
     return changeProvisionState(context, node, { target: 'undeploy' });
   }
   if (state === 'wait call-back' || WAIT_STATES.has(state)) {
     if (options.force) return changeProvisionState(context, node, { target: 'abort' });
-    return context.delays.long(`node is ${state}, waiting before deletion`);
+    return context.delays.long(`node is ${state}, waiting before deletion`, { awaitsNodeChange: true });
   }
 
   if (state === 'available' || state === 'manageable') {

@@ -35,10 +35,14 @@ describe('deprovision', () => {
     expect(kit.calls()).toEqual([`GET ${NODE_PATH}`, `PATCH ${NODE_PATH} add /automated_clean`, `PUT ${NODE_PATH}/states/provision deleted`]);
   });
 
-  it('waits while Ironic undeploys and cleans', async () => {
+  it('waits while Ironic undeploys and cleans; only a running deployment has a step the node list does not show', async () => {
     const kit = await startKit();
     for (const state of ['deleting', 'cleaning', 'clean wait', 'deploying']) kit.ironic.get(NODE_PATH).reply(200, makeNode({ provision_state: state as never }));
-    for (let i = 0; i < 4; i++) expect(await kit.provisioner.deprovision(options())).toMatchObject({ kind: 'busy', afterMs: 10_000 });
+    for (let i = 0; i < 3; i++) expect(await kit.provisioner.deprovision(options())).toMatchObject({ kind: 'busy', afterMs: 10_000, awaitsNodeChange: true });
+    // Deploying goes on to wait call-back, where the undeploy starts: the same operation to the list.
+    const deploying = await kit.provisioner.deprovision(options());
+    expect(deploying).toMatchObject({ kind: 'busy', afterMs: 10_000 });
+    expect(deploying).not.toHaveProperty('awaitsNodeChange');
   });
 
   it('is done once the node is available', async () => {

@@ -30,7 +30,7 @@ export async function deprovision(context: ProvisionerContext, options: Deprovis
     case 'deleting':
     case 'cleaning':
     case 'clean wait':
-      return context.delays.long(`deprovisioning in progress (${node.provision_state})`);
+      return context.delays.long(`deprovisioning in progress (${node.provision_state})`, { awaitsNodeChange: true });
     case 'deploying':
       // A deployment cannot be interrupted; wait for it to wait or finish.
       return context.delays.long('previous deploy running');

@@ -82,9 +82,17 @@ describe('inspect', () => {
     kit.ironic.get(NODE_PATH).reply(200, makeNode({ provision_state: 'inspect wait', target_provision_state: 'manageable' }));
     kit.ironic.get(NODE_PATH).reply(200, makeNode({ provision_state: 'inspecting', target_provision_state: 'manageable' }));
 
-    expect(await kit.provisioner.inspect(options())).toMatchObject({ kind: 'busy', afterMs: 10_000 });
+    expect(await kit.provisioner.inspect(options())).toMatchObject({ kind: 'busy', afterMs: 10_000, awaitsNodeChange: true });
     expect(await kit.provisioner.inspect(options({ mode: 'fast' }))).toMatchObject({ kind: 'busy', afterMs: 3000 });
     expect(kit.calls()).toEqual([`GET ${NODE_PATH}`, `GET ${NODE_PATH}`]);
+  });
+
+  it('waits on its own polls for inspect wait when a forced reboot is to abort there (the node list shows no change)', async () => {
+    const kit = await startKit();
+    kit.ironic.get(NODE_PATH).reply(200, makeNode({ provision_state: 'inspecting', target_provision_state: 'manageable' }));
+    const result = await kit.provisioner.inspect(options({ forceReboot: true }));
+    expect(result).toMatchObject({ kind: 'busy', afterMs: 10_000 });
+    expect(result).not.toHaveProperty('awaitsNodeChange');
   });
 
   it('takes its poll intervals from the options', async () => {

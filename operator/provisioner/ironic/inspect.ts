@@ -84,6 +84,8 @@ export async function inspect(context: ProvisionerContext, options: InspectOptio
 }
 
 function inspectionInProgress(context: ProvisionerContext, options: InspectOptions): InspectResult {
-  // Out-of-band inspection takes seconds; the agent has to boot first.
-  return options.mode === 'fast' ? context.delays.short('inspection in progress') : context.delays.long('inspection in progress');
+  // Out-of-band inspection takes seconds; the agent has to boot first. A forced reboot aborts
+  // at inspect wait, which the node list does not tell apart from inspecting.
+  if (options.mode === 'fast') return context.delays.short('inspection in progress');
+  return context.delays.long('inspection in progress', { awaitsNodeChange: !options.forceReboot });
 }

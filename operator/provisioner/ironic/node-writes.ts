@@ -56,7 +56,7 @@ export async function changeProvisionState(
   report: { started?: boolean } = {},
 ): Promise<NotDone> {
   const what = `failed to change provisioning state to "${options.target}"`;
-  if (node.fault) return context.delays.long(`node has a fault (${node.fault}), waiting`);
+  if (node.fault) return context.delays.long(`node has a fault (${node.fault}), waiting`, { awaitsNodeChange: true });
   if (node.reservation) return context.delays.short(`node is locked by ${node.reservation}, waiting to change provisioning state to "${options.target}"`);
   if (node.maintenance) {
     context.log.info('removing maintenance before changing provision state', { reason: node.maintenance_reason });

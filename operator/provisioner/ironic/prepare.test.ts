@@ -85,7 +85,7 @@ describe('prepare', () => {
     kit.ironic.delete(`${NODE_PATH}/maintenance`).reply(202);
     kit.ironic.put(`${NODE_PATH}/states/provision`).reply(202);
 
-    expect(await kit.provisioner.prepare(options({ raid }))).toMatchObject({ kind: 'busy', afterMs: 10_000 });
+    expect(await kit.provisioner.prepare(options({ raid }))).toMatchObject({ kind: 'busy', afterMs: 10_000, awaitsNodeChange: true });
     expect(await kit.provisioner.prepare(options({ raid }))).toEqual({ kind: 'failed', message: 'RAID creation failed' });
     expect(await kit.provisioner.prepare(options({ raid, retryAfterFailure: true }))).toMatchObject({ kind: 'busy' });
     expect(kit.calls().slice(-2)).toEqual([`DELETE ${NODE_PATH}/maintenance`, `PUT ${NODE_PATH}/states/provision manage`]);

@@ -68,7 +68,7 @@ export async function prepare(context: ProvisionerContext, requested: PrepareOpt
       return retryFromCleanFailed(context, node);
     case 'cleaning':
     case 'clean wait':
-      return context.delays.long('waiting for manual cleaning to finish');
+      return context.delays.long('waiting for manual cleaning to finish', { awaitsNodeChange: true });
     default:
       throw transient('prepare', new Error(`have unexpected ironic node state ${node.provision_state}`));
   }

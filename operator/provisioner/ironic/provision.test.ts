@@ -111,8 +111,16 @@ describe('provision', () => {
     kit.ironic.get(NODE_PATH).reply(200, makeNode({ provision_state: 'wait call-back', target_provision_state: 'active' }));
     kit.ironic.get(NODE_PATH).reply(200, makeNode({ provision_state: 'active' }));
 
-    expect(await kit.provisioner.provision(options())).toMatchObject({ kind: 'busy', afterMs: 10_000 });
+    expect(await kit.provisioner.provision(options())).toMatchObject({ kind: 'busy', afterMs: 10_000, awaitsNodeChange: true });
     expect(await kit.provisioner.provision(options())).toEqual({ kind: 'done', value: undefined });
+  });
+
+  it('polls a deployment itself when a forced reboot is to undeploy at wait call-back (the node list shows no change)', async () => {
+    const kit = await startKit();
+    kit.ironic.get(NODE_PATH).reply(200, makeNode({ provision_state: 'deploying', target_provision_state: 'active' }));
+    const result = await kit.provisioner.provision(options({ forceReboot: true }));
+    expect(result).toMatchObject({ kind: 'busy', afterMs: 10_000 });
+    expect(result).not.toHaveProperty('awaitsNodeChange');
   });
 
   it("records a failed deployment of the same image with Ironic's error", async () => {

@@ -112,8 +112,9 @@ export async function provision(context: ProvisionerContext, options: ProvisionO
         context.log.info('aborting provisioning to force reboot of preprovisioning image');
         return changeProvisionState(context, node, { target: 'undeploy' });
       }
-      return context.delays.long('waiting for the deploy ramdisk');
+      return context.delays.long('waiting for the deploy ramdisk', { awaitsNodeChange: true });
     default:
-      return context.delays.long(`waiting for host to become active or available (${node.provision_state})`);
+      // A forced reboot undeploys at wait call-back, which the node list does not tell apart from deploying.
+      return context.delays.long(`waiting for host to become active or available (${node.provision_state})`, { awaitsNodeChange: !options.forceReboot });
   }
 }

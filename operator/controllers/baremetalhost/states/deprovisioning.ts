@@ -28,7 +28,7 @@ export const handleDeprovisioning: StateHandler = async (host, context) => {
       retryAfterFailure: status.errorType === 'provisioning error',
     });
     if (result.kind === 'failed') return failed('provisioning error', result.message);
-    if (result.kind === 'busy') return stillBusy(host, result.afterMs);
+    if (result.kind === 'busy') return stillBusy(host, result);
   } catch (error) {
     // Nothing registered and nothing to register it with: there is nothing left to clean.
     if (error instanceof NeedsRegistrationError && isDeleting(host) && !context.credentials) {

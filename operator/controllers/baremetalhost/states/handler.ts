@@ -1,5 +1,6 @@
+import type { Busy } from '../../../provisioner/result.ts';
 import type { Action } from '../action.ts';
-import { continueAfter } from '../action.ts';
+import { waitFor } from '../action.ts';
 import { clearError } from '../host-status.ts';
 import type { Host } from '../host.ts';
 import type { StateContext } from '../state-context.ts';
@@ -12,7 +13,7 @@ import type { StateContext } from '../state-context.ts';
 export type StateHandler = (host: Host, context: StateContext) => Promise<Action>;
 
 /** The provisioner is still at it: whatever error was recorded is stale now, so clear it and poll. */
-export function stillBusy(host: Host, afterMs: number): Action {
+export function stillBusy(host: Host, result: Busy): Action {
   clearError(host.status);
-  return continueAfter(afterMs);
+  return waitFor(result);
 }

@@ -35,7 +35,7 @@ export const handleInspecting: StateHandler = async (host, context) => {
       return continueAfter();
     }
   }
-  if (result.kind === 'busy') return stillBusy(host, result.afterMs);
+  if (result.kind === 'busy') return stillBusy(host, result);
 
   clearError(host.status);
   host.status.hardware = result.value.hardware;

@@ -26,7 +26,7 @@ export const handlePoweringOffBeforeDelete: StateHandler = async (host, context)
     if (result.kind === 'failed') return failed('power management error', result.message);
     if (result.kind === 'busy') {
       if (result.started) publish(context, normal('PowerOff', 'Host powered off'));
-      return stillBusy(host, result.afterMs);
+      return stillBusy(host, result);
     }
     return poweredOff(host);
   } catch (error) {

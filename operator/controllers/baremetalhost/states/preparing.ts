@@ -1,4 +1,4 @@
-import { complete, continueAfter, failed } from '../action.ts';
+import { complete, failed, waitFor } from '../action.ts';
 import { clearError, clearHostProvisioningSettings } from '../host-status.ts';
 import { identityOf } from '../host.ts';
 import { pendingProvisioningSettings, saveProvisioningSettings } from '../provisioning-settings.ts';
@@ -37,7 +37,7 @@ export const handlePreparing: StateHandler = async (host, context) => {
   if (changed && (result.kind === 'done' || result.started)) saveProvisioningSettings(host, host.status);
   if (result.kind === 'busy') {
     if (result.started) clearError(host.status);
-    return continueAfter(result.afterMs);
+    return waitFor(result);
   }
   clearError(host.status);
   host.status.errorCount = 0;

@@ -54,7 +54,7 @@ export const handleProvisioning: StateHandler = async (host, context) => {
     await context.ports.removeAnnotations([REBOOT_ANNOTATION_PREFIX]);
     return continueAfter();
   }
-  if (result.kind === 'busy') return stillBusy(host, result.afterMs);
+  if (result.kind === 'busy') return stillBusy(host, result);
 
   if (host.spec.image) status.provisioning.image = structuredClone(host.spec.image);
   if (host.spec.customDeploy) status.provisioning.customDeploy = structuredClone(host.spec.customDeploy);

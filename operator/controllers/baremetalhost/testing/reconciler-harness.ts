@@ -68,7 +68,7 @@ export class ReconcilerHarness {
   /** The reconciler's clock (TEST_NOW unless a test moves it). */
   nowMs = TEST_NOW.getTime();
 
-  constructor(options: { provisioner: Provisioner; host?: BareMetalHostInput; hardwareLabels?: boolean; pollBounds?: PollBounds }) {
+  constructor(options: { provisioner: Provisioner; host?: BareMetalHostInput; hardwareLabels?: boolean; pollBounds?: PollBounds; nodeListWatching?: () => boolean }) {
     this.host = options.host as KubeObject | undefined;
     const client = {
       resource: { group: 'metal3.io', version: 'v1alpha1', kind: 'BareMetalHost', plural: 'baremetalhosts', namespaced: true },
@@ -127,6 +127,7 @@ export class ReconcilerHarness {
       provisioningLimit: 20,
       hardwareLabels: options.hardwareLabels ?? false,
       ...(options.pollBounds ? { pollBounds: options.pollBounds } : {}),
+      ...(options.nodeListWatching ? { nodeListWatching: options.nodeListWatching } : {}),
       clock: { now: () => this.nowMs, setTimer: () => ({ cancel() {} }) },
       random: () => 0,
     });
