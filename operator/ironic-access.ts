@@ -90,6 +90,7 @@ export class IronicAccessWatch {
       health: (o) => provisioner.health(o),
       bmcProblem: (o) => provisioner.bmcProblem(o),
       firmwareRefreshes: (o) => provisioner.firmwareRefreshes(o),
+      lastNodeRead: (nodeId) => provisioner.lastNodeRead(nodeId),
     };
   }
 

@@ -78,6 +78,7 @@ export function lazyProvisioner(connect: () => Promise<Provisioner>): Provisione
     bmcProblem: (o) => connected?.bmcProblem(o),
     firmwareRefreshes: (o) => connected?.firmwareRefreshes(o) ?? {},
     nodeDigests: async () => (await ready()).nodeDigests(),
+    lastNodeRead: (nodeId) => connected?.lastNodeRead(nodeId),
     delete: async (o) => (await ready()).delete(o),
     detach: async (o) => (await ready()).detach(o),
   };
@@ -113,6 +114,7 @@ export function guardTestOnlyBMC(provisioner: Provisioner, options: { allowFakeH
     bmcProblem: (o) => provisioner.bmcProblem(o),
     firmwareRefreshes: (o) => provisioner.firmwareRefreshes(o),
     nodeDigests: () => provisioner.nodeDigests(),
+    lastNodeRead: (nodeId) => provisioner.lastNodeRead(nodeId),
     delete: (o) => provisioner.delete(o),
     detach: (o) => provisioner.detach(o),
   };

@@ -265,6 +265,12 @@ export interface Provisioner {
    * last error, health). Hosts at rest are not polled; a changed digest is what wakes one.
    */
   nodeDigests(): Promise<ReadonlyMap<string, string>>;
+  /**
+   * The node's digest as any call last read it, and when (on the provisioner's clock), without a
+   * request: a look differing from what the host last saw wakes it, even when a look in between
+   * missed the change. Undefined when never read.
+   */
+  lastNodeRead(nodeId: string): { digest: string; atMs: number } | undefined;
   /** Remove the node from the back end. Done when it is gone; a missing node counts as done. */
   delete(options: DeleteOptions): Promise<ProvisionerResult>;
   /** Remove the node without deprovisioning (the detached annotation). */

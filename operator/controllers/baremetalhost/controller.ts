@@ -87,6 +87,7 @@ export function setupBareMetalHostController(manager: Manager, options: BareMeta
   let wake: (host: ObjectName) => void = () => {};
   const sweep = new NodeSweep({
     nodeDigests: () => provisioner.nodeDigests(),
+    lastNodeRead: (nodeId) => provisioner.lastNodeRead(nodeId),
     hosts: hostCache,
     wake: (host) => wake(host),
     restIntervalMs: DELAYS.atRestSweepMs,

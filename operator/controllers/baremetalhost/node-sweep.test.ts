@@ -13,7 +13,7 @@ function host(name: string, nodeId?: string, state = 'available', operationalSta
 const busyIfProvisioning = (h: KubeObject) => (h.status as { provisioning?: { state?: string } }).provisioning?.state === 'provisioning';
 const inError = (h: KubeObject) => (h.status as { operationalStatus?: string }).operationalStatus === 'error';
 
-function sweepOver(options: { hosts: KubeObject[]; nodes: Map<string, string> }) {
+function sweepOver(options: { hosts: KubeObject[]; nodes: Map<string, string>; reads?: Map<string, { digest: string; atMs: number }>; now?: () => number }) {
   const woken: string[] = [];
   let lists = 0;
   const sweep = new NodeSweep({
@@ -21,13 +21,14 @@ function sweepOver(options: { hosts: KubeObject[]; nodes: Map<string, string> })
       lists += 1;
       return new Map(options.nodes);
     },
+    ...(options.reads ? { lastNodeRead: (nodeId: string) => options.reads!.get(nodeId) } : {}),
     hosts: { list: () => options.hosts },
     wake: (name: ObjectName) => woken.push(name.name),
     restIntervalMs: 60_000,
     busyIntervalMs: 3_000,
     isBusy: busyIfProvisioning,
     waitsOutError: inError,
-    clock: { now: () => 0, setTimer: () => ({ cancel() {} }) } as Clock,
+    clock: { now: options.now ?? (() => 0), setTimer: () => ({ cancel() {} }) } as Clock,
     log: silent,
   });
   return { sweep, woken, lists: () => lists };
@@ -76,6 +77,36 @@ describe('NodeSweep', () => {
     const { sweep, woken } = sweepOver({ hosts: [host('h1', 'n1'), host('h2', 'n2')], nodes });
 
     await sweep.sweep();
+    await sweep.sweep();
+
+    expect(woken).toEqual(['h1']);
+  });
+
+  it('wakes a host that read its node during an operation that began and ended between two looks', async () => {
+    let nowMs = 0;
+    const nodes = new Map([['n1', 'manageable'], ['n2', 'manageable']]);
+    const reads = new Map<string, { digest: string; atMs: number }>();
+    const { sweep, woken } = sweepOver({ hosts: [host('h1', 'n1', 'inspecting'), host('h2', 'n2', 'inspecting')], nodes, reads, now: () => nowMs });
+
+    await sweep.sweep();
+    // h1 started an inspection and read it running; it ended before the next look.
+    nowMs = 1_000;
+    reads.set('n1', { digest: 'inspecting', atMs: nowMs });
+    nowMs = 3_000;
+    await sweep.sweep();
+    expect(woken).toEqual(['h1']);
+
+    // Its read is older than that look now: the look is what it is compared with, so no wake again.
+    nowMs = 6_000;
+    await sweep.sweep();
+    expect(woken).toEqual(['h1']);
+  });
+
+  it('compares a host first seen with what it read, so a new host whose node changed after its read is woken', async () => {
+    const nodes = new Map([['n1', 'manageable'], ['n2', 'manageable']]);
+    const reads = new Map([['n1', { digest: 'inspecting', atMs: 0 }], ['n2', { digest: 'manageable', atMs: 0 }]]);
+    const { sweep, woken } = sweepOver({ hosts: [host('h1', 'n1', 'inspecting'), host('h2', 'n2', 'inspecting')], nodes, reads });
+
     await sweep.sweep();
 
     expect(woken).toEqual(['h1']);

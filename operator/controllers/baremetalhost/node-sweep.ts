@@ -19,6 +19,8 @@ const ABSENT = 'absent';
 export interface NodeSweepOptions {
   /** What every node looks like now (the provisioner's `nodeDigests`). */
   nodeDigests: () => Promise<ReadonlyMap<string, string>>;
+  /** The node's digest as a host last read it, and when (the provisioner's `lastNodeRead`). */
+  lastNodeRead?: (nodeId: string) => { digest: string; atMs: number } | undefined;
   hosts: { list(): KubeObject[] };
   wake: (host: ObjectName) => void;
   /** Between looks while every host is at rest. */
@@ -46,6 +48,8 @@ export class NodeSweep implements Runnable {
   readonly #seen = new Map<string, string>();
   #failing = false;
   #looked = false;
+  /** When the last successful look began: reads of a node since then are newer than its digest. */
+  #lastLookStartMs: number | undefined;
 
   constructor(options: NodeSweepOptions) {
     if (!(options.busyIntervalMs > 0) || options.restIntervalMs < options.busyIntervalMs) {
@@ -56,6 +60,7 @@ export class NodeSweep implements Runnable {
 
   /** One look: wakes every host whose node changed (or went) since the last; returns how many. */
   async sweep(): Promise<number> {
+    const startMs = this.#options.clock.now();
     const digests = await this.#options.nodeDigests();
     const present = new Set<string>();
     let woken = 0;
@@ -66,7 +71,7 @@ export class NodeSweep implements Runnable {
       present.add(key);
       const absent = !digests.has(nodeId);
       const digest = absent ? `${ABSENT} ${nodeId}` : digests.get(nodeId)!;
-      const before = this.#seen.get(key);
+      const before = this.#baseline(key, nodeId);
       this.#seen.set(key, digest);
       // A node gone is out of step at first sight too (Ironic may have lost it before any look
       // succeeded); any other first sight is the baseline, the host having read its node itself.
@@ -77,7 +82,21 @@ export class NodeSweep implements Runnable {
       }
     }
     for (const key of this.#seen.keys()) if (!present.has(key)) this.#seen.delete(key);
+    this.#lastLookStartMs = startMs;
     return woken;
+  }
+
+  /**
+   * What the host is known to have seen: its own read of the node when that is newer than the
+   * last look (an operation that began and ended between two looks, read by the host in between,
+   * changes nothing from look to look), else the last look.
+   */
+  #baseline(key: string, nodeId: string): string | undefined {
+    const before = this.#seen.get(key);
+    const read = this.#options.lastNodeRead?.(nodeId);
+    if (read === undefined) return before;
+    if (before === undefined || this.#lastLookStartMs === undefined || read.atMs >= this.#lastLookStartMs) return read.digest;
+    return before;
   }
 
   async start(signal: AbortSignal): Promise<void> {

@@ -6,6 +6,7 @@ import { createDelays } from './delays.ts';
 import { FirmwareRefreshTracker } from './firmware-refreshes.ts';
 import type { Delays } from './delays.ts';
 import { NodeCache } from './node-cache.ts';
+import { digestOf, watchedFields } from './node-digests.ts';
 import type { IronicProvisionerConfig } from './options.ts';
 import { TtlCache } from './ttl-cache.ts';
 
@@ -33,7 +34,12 @@ export function createContext(config: IronicProvisionerConfig): ProvisionerConte
     config,
     client: config.client,
     delays: createDelays(config),
-    nodes: new NodeCache({ clock: config.clock, ttlMs: config.nodeCacheTtlMs, onRead: (node) => firmwareRefreshes.observed(node) }),
+    nodes: new NodeCache({
+      clock: config.clock,
+      ttlMs: config.nodeCacheTtlMs,
+      onRead: (node) => firmwareRefreshes.observed(node),
+      digest: (node) => digestOf(node, watchedFields(config.client)),
+    }),
     firmwareRefreshes,
     softPowerOffs: new Set(),
     knownPorts: new TtlCache({ clock: config.clock, ttlMs: config.portCacheTtlMs }),

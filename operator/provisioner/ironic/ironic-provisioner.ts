@@ -67,6 +67,7 @@ export function createIronicProvisioner(options: IronicProvisionerOptions): Prov
     bmcProblem: (o) => context.nodes.lastBmcProblem(o.host.nodeId || ironicNodeName(o.host)),
     firmwareRefreshes: (o) => (o.host.nodeId ? context.firmwareRefreshes.refreshes(o.host.nodeId) : {}),
     nodeDigests: () => nodeDigests(context),
+    lastNodeRead: (nodeId) => context.nodes.lastRead(nodeId),
     delete: (o) => run(context, 'delete', o.host, (c) => deleteHostNode(c, { ...o, force: false })),
     detach: (o) => run(context, 'detach', o.host, (c) => deleteHostNode(c, o)),
   };

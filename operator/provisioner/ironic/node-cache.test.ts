@@ -126,14 +126,16 @@ describe('health', () => {
     expect(kit.provisioner.health({ host: HOST })).toBe('OK');
   });
 
-  it('forgets it once the node is deleted', async () => {
+  it('forgets it, and the digest of the last read, once the node is deleted', async () => {
     const kit = await startKit();
     kit.ironic.get(NODE_PATH).reply(200, makeNode({ provision_state: 'manageable', health: 'OK' }));
     kit.ironic.get(NODE_PATH).reply(200, makeNode({ provision_state: 'manageable', health: 'OK' }));
     kit.ironic.delete(NODE_PATH).reply(204);
     await kit.provisioner.hardwareState({ host: HOST });
     expect(kit.provisioner.health({ host: HOST })).toBe('OK');
+    expect(kit.provisioner.lastNodeRead(HOST.nodeId!)).toBeDefined();
     await kit.provisioner.delete({ host: HOST });
     expect(kit.provisioner.health({ host: HOST })).toBeUndefined();
+    expect(kit.provisioner.lastNodeRead(HOST.nodeId!)).toBeUndefined();
   });
 });

@@ -4,6 +4,11 @@ import type { Clock } from '../../runtime/clock.ts';
 import { bmcNotAnswering } from './bmc-not-answering.ts';
 import { TtlCache } from './ttl-cache.ts';
 
+export interface NodeRead {
+  digest: string;
+  atMs: number;
+}
+
 export class NodeCache {
   readonly #nodes: TtlCache<Node>;
   /** Name to UUID, so a lookup by name finds an entry stored by UUID; expires with the node. */
@@ -13,13 +18,20 @@ export class NodeCache {
   /** Likewise, what the node last said about its BMC not answering. */
   readonly #bmcProblems = new Map<string, string | undefined>();
 
+  /** Per node UUID, the digest of the node as last read and when: kept past the TTL and writes, dropped with the node. */
+  readonly #lastReads = new Map<string, NodeRead>();
+
   /** Told of every node read from Ironic. */
   readonly #onRead: (node: Node) => void;
+  readonly #digest: (node: Node) => string;
+  readonly #clock: Clock;
 
-  constructor(options: { clock: Clock; ttlMs: number; onRead?: (node: Node) => void }) {
+  constructor(options: { clock: Clock; ttlMs: number; onRead?: (node: Node) => void; digest?: (node: Node) => string }) {
     this.#nodes = new TtlCache(options);
     this.#uuidsByName = new TtlCache(options);
     this.#onRead = options.onRead ?? (() => {});
+    this.#digest = options.digest ?? (() => '');
+    this.#clock = options.clock;
   }
 
   get(ident: string): Node | undefined {
@@ -30,6 +42,7 @@ export class NodeCache {
     this.#onRead(node);
     if (node.name) this.#uuidsByName.set(node.name, node.uuid);
     this.#nodes.set(node.uuid, node);
+    this.#lastReads.set(node.uuid, { digest: this.#digest(node), atMs: this.#clock.now() });
     this.#health.set(node.uuid, node.health);
     if (node.name) this.#health.set(node.name, node.health);
     const problem = bmcNotAnswering(node);
@@ -42,6 +55,11 @@ export class NodeCache {
     return this.#bmcProblems.get(ident);
   }
 
+  /** The node's digest (node-digests.ts) as last read from Ironic, and when; undefined when never read. */
+  lastRead(uuid: string): NodeRead | undefined {
+    return this.#lastReads.get(uuid);
+  }
+
   /** The health last read on the node (by UUID or name); undefined when never read or not reported. */
   lastHealth(ident: string): string | undefined {
     return this.#health.get(ident) ?? undefined;
@@ -50,6 +68,7 @@ export class NodeCache {
   /** The node is gone from Ironic: nothing about it is kept. */
   drop(node: Pick<Node, 'uuid' | 'name'>): void {
     this.forget(node);
+    this.#lastReads.delete(node.uuid);
     this.#health.delete(node.uuid);
     this.#bmcProblems.delete(node.uuid);
     if (node.name) {

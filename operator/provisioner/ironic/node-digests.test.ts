@@ -1,6 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
+import { NODE_UUID, makeNode } from '../../../ironic-client/test-support/fixtures.ts';
 import { useNock } from '../../../ironic-client/test-support/nock-lifecycle.ts';
-import { startKit } from './testing/ironic-test-kit.ts';
+import { FakeClock } from '../../runtime/testing/fake-clock.ts';
+import { HOST, NODE_PATH, startKit } from './testing/ironic-test-kit.ts';
 
 useNock();
 
@@ -11,6 +13,23 @@ const watched = (uuid: string, overrides: Record<string, unknown> = {}) => ({
 });
 
 describe('nodeDigests', () => {
+  it('gives a node read by a host the digest the list gives the same node, with the time of the read', async () => {
+    const clock = new FakeClock();
+    const kit = await startKit({ provisioner: { clock } });
+    const node = makeNode({ provision_state: 'inspect wait', power_state: 'power on', last_error: null });
+    kit.ironic.get(NODE_PATH).reply(200, node);
+    const listed = Object.fromEntries(Object.entries(node).filter(([key]) => ['uuid', 'power_state', 'target_power_state', 'provision_state', 'target_provision_state', 'maintenance', 'fault', 'last_error', 'health'].includes(key)));
+    kit.ironic.get('/v1/nodes').query(true).reply(200, { nodes: [listed] });
+
+    expect(kit.provisioner.lastNodeRead(NODE_UUID)).toBeUndefined();
+    await clock.advance(5_000);
+    await kit.provisioner.hardwareState({ host: HOST });
+    const read = kit.provisioner.lastNodeRead(NODE_UUID);
+    const digests = await kit.provisioner.nodeDigests();
+
+    expect(read).toEqual({ digest: digests.get(NODE_UUID), atMs: clock.now() });
+  });
+
   it('lists every node once, following pages, with only the watched fields, health included from 1.109', async () => {
     const kit = await startKit();
     kit.ironic.get('/v1/nodes').query(true).reply(200, { nodes: [watched(uuidOf(1)), watched(uuidOf(2))], next: `http://ironic.test/v1/nodes?marker=${uuidOf(2)}&limit=2` });

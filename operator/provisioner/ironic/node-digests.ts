@@ -1,6 +1,6 @@
 // One node list for every host at rest: what changed in Ironic since the last look, without a
 // request per host. Only the fields a host at rest mirrors are asked for, so a page stays small.
-import type { Node, NodeField } from '../../../ironic-client/index.ts';
+import type { IronicClient, Node, NodeField } from '../../../ironic-client/index.ts';
 import type { ProvisionerContext } from './context.ts';
 
 const WATCHED_FIELDS: readonly NodeField[] = [
@@ -21,9 +21,13 @@ const OPERATION_OF_STATE: Readonly<Record<string, string>> = {
   deleting: 'deleting', verifying: 'verifying', adopting: 'adopting', unrescuing: 'unrescuing',
 };
 
+/** The fields a digest covers: `health` exists from API 1.109 on; asking for it below that would be refused. */
+export function watchedFields(client: Pick<IronicClient, 'features'>): readonly NodeField[] {
+  return client.features.nodeHealth ? [...WATCHED_FIELDS, 'health' as const] : WATCHED_FIELDS;
+}
+
 export async function nodeDigests(context: ProvisionerContext): Promise<ReadonlyMap<string, string>> {
-  // `health` exists from API 1.109 on; asking for it below that would be refused.
-  const fields = context.client.features.nodeHealth ? [...WATCHED_FIELDS, 'health' as const] : WATCHED_FIELDS;
+  const fields = watchedFields(context.client);
   const nodes = await context.client.nodes.listAll({ fields });
   const digests = new Map<string, string>();
   for (const node of nodes) {
@@ -38,7 +42,7 @@ export async function nodeDigests(context: ProvisionerContext): Promise<Readonly
 }
 
 /** What a host at rest mirrors of the node, as one string: equal digests, nothing to wake for. */
-function digestOf(node: Partial<Node>, fields: readonly NodeField[]): string {
+export function digestOf(node: Partial<Node>, fields: readonly NodeField[]): string {
   const watched: Record<string, unknown> = {};
   for (const field of fields) if (field !== 'uuid') watched[field] = node[field] ?? null;
   const operation = OPERATION_OF_STATE[String(watched.provision_state)];

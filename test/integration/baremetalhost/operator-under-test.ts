@@ -56,6 +56,7 @@ function withOutages(fixture: FixtureProvisioner): { provisioner: Provisioner; s
     bmcProblem: (o) => fixture.bmcProblem(o),
     firmwareRefreshes: () => fixture.firmwareRefreshes(),
     nodeDigests: () => fixture.nodeDigests(),
+    lastNodeRead: () => fixture.lastNodeRead(),
     delete: (o) => fixture.delete(o),
     detach: (o) => fixture.detach(o),
   };

@@ -270,6 +270,10 @@ export class ScriptedProvisioner implements Provisioner {
     return new Map([...this.nodes.values()].map((node) => [node.id, JSON.stringify([node.poweredOn, node.health, node.bmcProblem])]));
   }
 
+  lastNodeRead(): undefined {
+    return undefined;
+  }
+
   async delete(options: DeleteOptions): Promise<ProvisionerResult> {
     const scripted = this.#scripted<undefined>('delete', options);
     if (scripted) return scripted;
