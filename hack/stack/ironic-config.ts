@@ -22,6 +22,9 @@ export interface IronicConfigOptions {
 /** Ironic's `[conductor] sync_power_state_interval` default, kept by Metal3's ironic-image. */
 export const IRONIC_DEFAULT_POWER_SYNC_SECONDS = 60;
 
+/** The stack's: tests see a power or health change at the BMC within seconds. */
+const STACK_POWER_SYNC_SECONDS = 10;
+
 /**
  * Ironic standalone, single process (`rpc_transport = none`), sqlite, with the
  * hardware types and interfaces Metal3's ironic-image enables. Periodic tasks run
@@ -82,7 +85,7 @@ deploy_ramdisk = ${options.artifactsUrl}/ipa.initramfs
 # ESP for the UEFI boot ISOs redfish-virtual-media builds: mkisofs only embeds it behind the El
 # Torito EFI entry and nothing here runs it, so the placeholder does.
 bootloader = ${options.artifactsUrl}/esp.img
-sync_power_state_interval = ${options.powerSyncIntervalSeconds ?? 10}
+sync_power_state_interval = ${options.powerSyncIntervalSeconds ?? STACK_POWER_SYNC_SECONDS}
 # A BMC back after an outage: lift the power failure maintenance within seconds (default 300).
 power_failure_recovery_interval = 10
 check_provision_state_interval = 2
