@@ -8,7 +8,7 @@ import type { ProvisioningState } from '../api/provisioning-state.ts';
 import type { RaidConfig } from '../api/raid.ts';
 import type { RootDeviceHints } from '../api/root-device-hints.ts';
 import type { BMCAccess, BMCCredentials } from '../bmc/index.ts';
-import type { ProvisionerResult } from './result.ts';
+import type { ProvisionerResult, RegisterResult } from './result.ts';
 
 /** Who the host is, for naming the Ironic node (`namespace~name`) and its instance UUID. */
 export interface HostIdentity {
@@ -221,7 +221,7 @@ export interface FirmwareRefreshes {
  * them on every reconcile and trusts them to find their own progress.
  */
 export interface Provisioner {
-  register(options: RegisterOptions): Promise<ProvisionerResult<{ nodeId: string }>>;
+  register(options: RegisterOptions): Promise<RegisterResult>;
   inspect(options: InspectOptions): Promise<ProvisionerResult<{ hardware: HardwareDetails }>>;
   prepare(options: PrepareOptions): Promise<ProvisionerResult>;
   /** Firmware changes on a deployed node without re-imaging it (Ironic servicing); done when the node is active again. */

@@ -32,6 +32,12 @@ export interface BusyOptions {
   awaitsNodeChange?: boolean;
 }
 
+/**
+ * Register's answer. While the node is still on its way to manageable, `busy` names it: BMO
+ * records the node in the host's status as soon as it exists, not once it is verified.
+ */
+export type RegisterResult = Exclude<ProvisionerResult<{ nodeId: string }>, Busy> | (Busy & { nodeId?: string });
+
 export function done(): ProvisionerResult;
 export function done<T>(value: T): ProvisionerResult<T>;
 export function done<T>(value?: T): ProvisionerResult<T | undefined> {

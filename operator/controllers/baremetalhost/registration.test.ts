@@ -63,6 +63,20 @@ describe('registration before every handler', () => {
     expect(host.status.triedCredentials?.credentialsVersion).toBe('10');
   });
 
+  it('records the node the provisioner names while it is verified, with the Registered event once, as BMO does', async () => {
+    const provisioner = new ScriptedProvisioner().script('register', { ...busy(3000, 'verifying'), nodeId: 'node-1' }, { ...busy(3000, 'verifying'), nodeId: 'node-1' });
+    const host = hostFor({ status: { provisioning: { state: 'registering' } } });
+    const first = contextFor(provisioner);
+    expect(await ensureRegistered(host, first)).toEqual({ kind: 'continue', afterMs: 3000 });
+    expect(host.status.provisioning.ID).toBe('node-1');
+    expect(reasonsOf(first)).toEqual(['Registered']);
+
+    const second = contextFor(provisioner);
+    await ensureRegistered(host, second);
+    expect(provisioner.callsOf('register')[1]).toMatchObject({ host: { nodeId: 'node-1' } });
+    expect(reasonsOf(second)).toEqual([]);
+  });
+
   it('records a new node id, without a Registered event when it replaces a known one', async () => {
     const provisioner = new ScriptedProvisioner();
     const host = hostFor({ status: registeredStatus('preparing', { provisioning: { ID: 'old-node' } }) });

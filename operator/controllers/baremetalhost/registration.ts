@@ -1,7 +1,7 @@
 import type { Image } from '../../api/image.ts';
 import type { PreprovisioningImageFormat } from '../../api/preprovisioningimage.ts';
 import type { PreprovisioningImage, RegisterOptions } from '../../provisioner/provisioner.ts';
-import type { ProvisionerResult } from '../../provisioner/result.ts';
+import type { RegisterResult } from '../../provisioner/result.ts';
 import { NeedsPreprovisioningImageError } from '../../provisioner/result.ts';
 import { DELAYS } from './delays.ts';
 import type { Action } from './action.ts';
@@ -103,6 +103,17 @@ function registerOptionsFor(host: Host, context: StateContext, options: {
 
 type Registration = { kind: 'registered'; changed: boolean } | { kind: 'pending'; action: Action };
 
+/** BMO's "setting provisioning id", as soon as the provisioner names the node; says whether it changed. */
+function recordNodeId(host: Host, context: StateContext, nodeId: string): boolean {
+  const status = host.status;
+  if (!nodeId || nodeId === status.provisioning.ID) return false;
+  context.log.info('setting provisioning id', { id: nodeId });
+  if (!status.provisioning.ID) publish(context, normal('Registered', 'Registered new host'));
+  status.provisioning.ID = nodeId;
+  if (stateOf(host) === 'preparing') clearHostProvisioningSettings(status);
+  return true;
+}
+
 async function registerHost(host: Host, context: StateContext, credentials: HostCredentials): Promise<Registration> {
   const status = host.status;
   let changed = false;
@@ -114,7 +125,7 @@ async function registerHost(host: Host, context: StateContext, credentials: Host
   }
   const image = await preprovisioningImageFor(host, context, credentials);
   if (image.kind === 'failed') return { kind: 'pending', action: failed('registration error', image.message) };
-  let result: ProvisionerResult<{ nodeId: string }>;
+  let result: RegisterResult;
   try {
     result = await context.provisioner.register(registerOptionsFor(host, context, { credentials, credentialsChanged, image }));
   } catch (error) {
@@ -125,18 +136,13 @@ async function registerHost(host: Host, context: StateContext, credentials: Host
   if (result.kind === 'failed') return { kind: 'pending', action: failed('registration error', result.message) };
   if (result.kind === 'busy') {
     clearError(status);
+    // Saved with the pass's status whatever the action: the node is the host's from its creation.
+    if (result.nodeId) recordNodeId(host, context, result.nodeId);
     return { kind: 'pending', action: continueAfter(result.afterMs) };
   }
   // As BMO does at registration: a HostUpdatePolicy made for the host gets it as an owner.
   if (!isDeleting(host)) await context.ports.acquireUpdatePolicy();
-  const nodeId = result.value.nodeId;
-  if (nodeId && nodeId !== status.provisioning.ID) {
-    context.log.info('setting provisioning id', { id: nodeId });
-    if (!status.provisioning.ID) publish(context, normal('Registered', 'Registered new host'));
-    status.provisioning.ID = nodeId;
-    if (stateOf(host) === 'preparing') clearHostProvisioningSettings(status);
-    changed = true;
-  }
+  if (recordNodeId(host, context, result.value.nodeId)) changed = true;
 
   const profile = profileNameOf(host);
   const profileChanged = status.hardwareProfile !== profile;

@@ -61,7 +61,8 @@ describe('register', () => {
 
     const result = await kit.provisioner.register(registerOptions({ host: NEW_HOST, knownMacAddresses: ['AA:BB:CC:DD:EE:01', BOOT_MAC] }));
 
-    expect(result).toEqual({ kind: 'busy', afterMs: 3000, reason: expect.stringContaining('"manage" requested') });
+    // The new node is named while it is verified, so the host records it at once, as BMO does.
+    expect(result).toEqual({ kind: 'busy', afterMs: 3000, reason: expect.stringContaining('"manage" requested'), nodeId: NODE_UUID });
     expect(kit.calls()).toEqual([
       `GET ${NAME_PATH}`,
       'GET /v1/nodes/worker-0',

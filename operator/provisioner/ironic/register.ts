@@ -5,7 +5,7 @@ import { bootMACProblem, driverCompatibilityProblem } from '../../bmc/index.ts';
 import { instanceSettings, nodeCapabilities } from '../../configdrive/index.ts';
 import type { RegisterOptions } from '../provisioner.ts';
 import { NeedsPreprovisioningImageError, done, failed } from '../result.ts';
-import type { ProvisionerResult } from '../result.ts';
+import type { ProvisionerResult, RegisterResult } from '../result.ts';
 import type { ProvisionerContext } from './context.ts';
 import { createNode, nodeCreateBody } from './create-node.ts';
 import { deployImageInfo, presentKeys } from './deploy-image.ts';
@@ -98,7 +98,7 @@ function instanceOfDeployedHost(patch: NodePatch, node: Node, options: RegisterO
   patch.section('instance_info', settings.instanceInfo, node.instance_info);
 }
 
-export async function register(context: ProvisionerContext, options: RegisterOptions): Promise<ProvisionerResult<{ nodeId: string }>> {
+export async function register(context: ProvisionerContext, options: RegisterOptions): Promise<RegisterResult> {
   const access = options.bmc;
   const incompatible = driverCompatibilityProblem({
     access,
@@ -146,14 +146,19 @@ export async function register(context: ProvisionerContext, options: RegisterOpt
 
   if (!fresh) {
     const patched = await patchNode(context, node, settingsPatch(context, node, options, desired), 'failed to update host settings in ironic');
-    if (patched.kind !== 'patched') return patched;
+    if (patched.kind !== 'patched') return naming(patched, node);
     node = patched.node;
   }
   const progress = await registrationProgress(context, node, options);
   if (progress.kind === 'done' && context.config.preprovisioningImageBuilder && desired.images === undefined && bootsRamdisk(options)) {
     throw new NeedsPreprovisioningImageError();
   }
-  return progress;
+  return naming(progress, node);
+}
+
+/** A wait on a node that exists names it, so the host records it at once (BMO's provID). */
+function naming(result: ProvisionerResult<{ nodeId: string }>, node: Node): RegisterResult {
+  return result.kind === 'busy' ? { ...result, nodeId: node.uuid } : result;
 }
 
 /**

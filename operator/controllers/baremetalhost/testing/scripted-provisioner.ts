@@ -21,7 +21,7 @@ import type {
   ServiceOptions,
 } from '../../../provisioner/provisioner.ts';
 import { NeedsRegistrationError, busy, done, failed } from '../../../provisioner/result.ts';
-import type { ProvisionerResult } from '../../../provisioner/result.ts';
+import type { ProvisionerResult, RegisterResult } from '../../../provisioner/result.ts';
 
 /** What the in-memory back end knows about one host. */
 export interface ScriptedNode {
@@ -42,7 +42,7 @@ export interface ScriptedNode {
 export type Verb = keyof Provisioner;
 
 /** A scripted answer: a result, or an error to throw (e.g. TransientProvisionerError). */
-export type Scripted = ProvisionerResult<unknown> | Error;
+export type Scripted = ProvisionerResult<unknown> | RegisterResult | Error;
 
 export interface ScriptedProvisionerOptions {
   /** `busy` answers before a long operation (inspect, provision, deprovision) completes. @default 0 */
@@ -128,7 +128,7 @@ export class ScriptedProvisioner implements Provisioner {
     return finish();
   }
 
-  async register(options: RegisterOptions): Promise<ProvisionerResult<{ nodeId: string }>> {
+  async register(options: RegisterOptions): Promise<RegisterResult> {
     const scripted = this.#scripted<{ nodeId: string }>('register', options);
     if (scripted) return scripted;
     let node = this.nodes.get(keyOf(options.host));
