@@ -41,7 +41,7 @@ export async function deleteHostNode(context: ProvisionerContext, options: Delet
     return (await deleteNode(context, node)) ?? done();
   }
   if (state === 'verifying') return context.delays.short('node is verifying, waiting before deletion');
-  // A forced deletion aborts at the operation's wait state, which the node list does not tell apart.
+  // Forced, the operation is aborted at its wait state, which the node list does not tell apart.
   if (BUSY_STATES.has(state)) return context.delays.long(`node is ${state}, waiting before deletion`, { awaitsNodeChange: !options.force });
   if (state === 'wait call-back' && options.force && !context.client.features.deployWaitAbort) {
     // Ironic before 1.110 cannot abort a deployment: undeploy and delete from clean wait.
