@@ -214,6 +214,12 @@ export interface FirmwareRefreshes {
   pending?: readonly FirmwareCopy[];
 }
 
+/** A node's digest (as `nodeDigests` gives it) when a call last read the node, and when. */
+export interface NodeRead {
+  digest: string;
+  atMs: number;
+}
+
 /**
  * The seam between the BareMetalHost state machine and what actually runs
  * servers: Ironic in production, an in-memory fixture in unit tests and scale
@@ -270,7 +276,7 @@ export interface Provisioner {
    * request: a look differing from what the host last saw wakes it, even when a look in between
    * missed the change. Undefined when never read.
    */
-  lastNodeRead(nodeId: string): { digest: string; atMs: number } | undefined;
+  lastNodeRead(nodeId: string): NodeRead | undefined;
   /** Remove the node from the back end. Done when it is gone; a missing node counts as done. */
   delete(options: DeleteOptions): Promise<ProvisionerResult>;
   /** Remove the node without deprovisioning (the detached annotation). */

@@ -7,6 +7,7 @@
 // poll may be up to IRONIC_POLL_LONG away. A host whose wait only its node changing ends (an
 // operation running in Ironic) then polls itself only as a backstop, as long as the list works
 // (`watching`); when a list fails, those hosts are woken to poll on their own schedule again.
+import type { NodeRead } from '../../provisioner/provisioner.ts';
 import type { Clock } from '../../runtime/clock.ts';
 import type { KubeObject, ObjectName } from '../../runtime/kube-object.ts';
 import { objectKey, objectName } from '../../runtime/kube-object.ts';
@@ -20,7 +21,7 @@ export interface NodeSweepOptions {
   /** What every node looks like now (the provisioner's `nodeDigests`). */
   nodeDigests: () => Promise<ReadonlyMap<string, string>>;
   /** The node's digest as a host last read it, and when (the provisioner's `lastNodeRead`). */
-  lastNodeRead?: (nodeId: string) => { digest: string; atMs: number } | undefined;
+  lastNodeRead?: (nodeId: string) => NodeRead | undefined;
   hosts: { list(): KubeObject[] };
   wake: (host: ObjectName) => void;
   /** Between looks while every host is at rest. */

@@ -2,12 +2,8 @@
 import type { Node } from '../../../ironic-client/index.ts';
 import type { Clock } from '../../runtime/clock.ts';
 import { bmcNotAnswering } from './bmc-not-answering.ts';
+import type { NodeRead } from '../provisioner.ts';
 import { TtlCache } from './ttl-cache.ts';
-
-export interface NodeRead {
-  digest: string;
-  atMs: number;
-}
 
 export class NodeCache {
   readonly #nodes: TtlCache<Node>;
