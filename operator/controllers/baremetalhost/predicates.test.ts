@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { allows } from '../../runtime/predicates.ts';
 import type { KubeObject } from '../../runtime/kube-object.ts';
-import { firmwareSettingsSeenChanged, hostChanged, secretContentChanged } from './predicates.ts';
+import { firmwareComponentsSeenChanged, firmwareSettingsSeenChanged, hostChanged, secretContentChanged } from './predicates.ts';
 
 const host = (metadata: Record<string, unknown>, status: unknown = {}): KubeObject => ({ metadata: { name: 'h', generation: 1, ...metadata }, status });
 const update = (a: KubeObject, b: KubeObject) => allows(hostChanged, { type: 'update', oldObject: a, object: b });
@@ -61,5 +61,24 @@ describe('HostFirmwareSettings filter: a host wakes when the changes it would ap
     expect(wakes(hfs({ resourceVersion: '1', conditions: [condition('Valid', 'True'), condition('ChangeDetected', 'False')] }), asked)).toBe(true);
     expect(wakes(asked, pending)).toBe(true);
     expect(wakes(pending, applied)).toBe(true);
+  });
+
+  it('wakes for a new object only when its spec asks for settings', () => {
+    const created = (object: KubeObject) => allows(firmwareSettingsSeenChanged, { type: 'create', object });
+    expect(created(hfs({ resourceVersion: '1' }))).toBe(false);
+    expect(created(hfs({ resourceVersion: '1', spec: { ProcTurboMode: 'Disabled' } }))).toBe(true);
+  });
+});
+
+describe('HostFirmwareComponents filter', () => {
+  const hfc = (updates: Array<{ component: string; url: string }>): KubeObject => ({
+    metadata: { name: 'h', namespace: 'n', resourceVersion: '1', generation: 1 },
+    spec: { updates },
+  });
+  const created = (object: KubeObject) => allows(firmwareComponentsSeenChanged, { type: 'create', object });
+
+  it('wakes for a new object only when its spec asks for updates', () => {
+    expect(created(hfc([]))).toBe(false);
+    expect(created(hfc([{ component: 'bmc', url: 'http://127.0.0.1/bmc.bin' }]))).toBe(true);
   });
 });

@@ -34,9 +34,15 @@ export const secretContentChanged: Predicate<KubeObject & { data?: unknown; stri
     previous.metadata.deletionTimestamp !== next.metadata.deletionTimestamp,
 };
 
-/** A host wakes for a firmware object when what it reads of it changes; `seen` says what that is. */
-function firmwareSeenChanged(seen: (object: KubeObject) => unknown): Predicate {
+/**
+ * A host wakes for a firmware object when what it reads of it changes; `seen` says what that is,
+ * and `asksNothing` what it gives for an object that asks for nothing. Such an object, created by
+ * the firmware controllers for every new host, gives its host nothing to do: waking it cost each
+ * host a pass and a node read in registration. Deleting one leaves the host nothing to apply.
+ */
+function firmwareSeenChanged(seen: (object: KubeObject) => unknown, asksNothing: unknown): Predicate {
   return {
+    create: (object) => !deepEqual(seen(object), asksNothing),
     update: (previous, next) => !deepEqual(seen(previous), seen(next)),
     delete: () => false,
   };
@@ -50,10 +56,10 @@ function firmwareSeenChanged(seen: (object: KubeObject) => unknown): Predicate {
 export const firmwareSettingsSeenChanged = firmwareSeenChanged((object) => {
   const settings = safeParseCached(hostFirmwareSettingsSchema, object).data;
   return [pendingSettingChanges(settings), Object.keys(settings?.spec.settings ?? {}).length > 0];
-});
+}, [[], false]);
 
 /** HostFirmwareComponents: the updates its host would apply, and whether any are asked for. */
 export const firmwareComponentsSeenChanged = firmwareSeenChanged((object) => {
   const components = safeParseCached(hostFirmwareComponentsSchema, object).data;
   return [pendingFirmwareUpdates(components), (components?.spec.updates.length ?? 0) > 0];
-});
+}, [[], false]);
