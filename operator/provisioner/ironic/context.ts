@@ -7,6 +7,7 @@ import { FirmwareRefreshTracker } from './firmware-refreshes.ts';
 import type { Delays } from './delays.ts';
 import { NodeCache } from './node-cache.ts';
 import { digestOf, watchedFields } from './node-digests.ts';
+import { NodeNameSnapshot } from './node-name-snapshot.ts';
 import type { IronicProvisionerConfig } from './options.ts';
 import { TtlCache } from './ttl-cache.ts';
 
@@ -15,6 +16,8 @@ export interface ProvisionerContext {
   client: IronicClient;
   delays: Delays;
   nodes: NodeCache;
+  /** The node names the sweep's last list saw, which answer a new host's look-ups by name. */
+  nodeNames: NodeNameSnapshot;
   /** Node UUID to the MACs known to have ports on it. */
   knownPorts: TtlCache<ReadonlySet<string>>;
   /** Which operations asked of a node refreshed Ironic's copies of its firmware, once they end. */
@@ -40,6 +43,8 @@ export function createContext(config: IronicProvisionerConfig): ProvisionerConte
       onRead: (node) => firmwareRefreshes.observed(node),
       digest: (node) => digestOf(node, watchedFields(config.client)),
     }),
+    // Two sweep intervals: a list that late means the sweep is at rest, and the hosts ask themselves.
+    nodeNames: new NodeNameSnapshot({ clock: config.clock, maxAgeMs: 2 * config.poll.shortMs }),
     firmwareRefreshes,
     softPowerOffs: new Set(),
     knownPorts: new TtlCache({ clock: config.clock, ttlMs: config.portCacheTtlMs }),

@@ -53,5 +53,7 @@ export async function createNode(context: ProvisionerContext, body: NodeCreate):
   } catch (error) {
     // A 409 (e.g. the name was taken meanwhile) is retried; the next call then finds that node.
     return writeRefused('failed to register host in ironic', error, context.delays);
+  } finally {
+    if (body.name) context.nodeNames.createAsked(body.name);
   }
 }

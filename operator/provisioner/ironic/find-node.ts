@@ -26,11 +26,17 @@ export async function findExistingNode(
     if (node !== undefined) return { kind: 'found', node };
     context.log.info('node recorded for the host is gone from ironic', { node: host.nodeId });
   }
+  const names = candidateNodeNames(host);
+  if (context.nodeNames.rulesOut(names)) {
+    context.log.debug('the node sweep\'s last list has no node by the host\'s names', { names });
+    if (!options.bootMacAddress) return { kind: 'absent' };
+    return nodeOwningMac(context, options.bootMacAddress, await portsWithMac(context, options.bootMacAddress));
+  }
   // The current name first: after the pass that created the node, before its UUID is recorded,
   // that is where it is. Not there, the old name and the boot MAC are asked at once (BMO asks one
   // after the other; the answers are the same, and they are read in BMO's order), so a new host's
   // first pass waits two round trips to Ironic instead of three.
-  const [current, ...older] = candidateNodeNames(host);
+  const [current, ...older] = names;
   const byCurrentName = await findNode(context, current!);
   if (byCurrentName !== undefined) return { kind: 'found', node: byCurrentName };
   const [byOlderName, byMac] = await Promise.all([

@@ -63,8 +63,8 @@ describe('node cache across the calls of one reconcile', () => {
 
 describe('node cache and the node list', () => {
   const listed = (node: ReturnType<typeof makeNode>) => {
-    const { uuid, power_state, target_power_state, provision_state, target_provision_state, maintenance, fault, last_error } = node;
-    return { uuid, power_state, target_power_state, provision_state, target_provision_state, maintenance, fault, last_error, health: 'OK', links: [] };
+    const { uuid, name, power_state, target_power_state, provision_state, target_provision_state, maintenance, fault, last_error } = node;
+    return { uuid, name, power_state, target_power_state, provision_state, target_provision_state, maintenance, fault, last_error, health: 'OK', links: [] };
   };
 
   it('drops a cached node the list shows changed, so the host it wakes reads the change', async () => {

@@ -8,7 +8,7 @@ useNock();
 
 const uuidOf = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 const watched = (uuid: string, overrides: Record<string, unknown> = {}) => ({
-  uuid, power_state: 'power on', target_power_state: null, provision_state: 'active', target_provision_state: null,
+  uuid, name: null, power_state: 'power on', target_power_state: null, provision_state: 'active', target_provision_state: null,
   maintenance: false, fault: null, last_error: null, health: 'OK', links: [], ...overrides,
 });
 
@@ -18,7 +18,7 @@ describe('nodeDigests', () => {
     const kit = await startKit({ provisioner: { clock } });
     const node = makeNode({ provision_state: 'inspect wait', power_state: 'power on', last_error: null });
     kit.ironic.get(NODE_PATH).reply(200, node);
-    const listed = Object.fromEntries(Object.entries(node).filter(([key]) => ['uuid', 'power_state', 'target_power_state', 'provision_state', 'target_provision_state', 'maintenance', 'fault', 'last_error', 'health'].includes(key)));
+    const listed = Object.fromEntries(Object.entries(node).filter(([key]) => ['uuid', 'name', 'power_state', 'target_power_state', 'provision_state', 'target_provision_state', 'maintenance', 'fault', 'last_error', 'health'].includes(key)));
     kit.ironic.get('/v1/nodes').query(true).reply(200, { nodes: [listed] });
 
     expect(kit.provisioner.lastNodeRead(NODE_UUID)).toBeUndefined();
@@ -30,7 +30,7 @@ describe('nodeDigests', () => {
     expect(read).toEqual({ digest: digests.get(NODE_UUID), atMs: clock.now() });
   });
 
-  it('lists every node once, following pages, with only the watched fields, health included from 1.109', async () => {
+  it('lists every node once, following pages, with only the watched fields and the name, health included from 1.109', async () => {
     const kit = await startKit();
     kit.ironic.get('/v1/nodes').query(true).reply(200, { nodes: [watched(uuidOf(1)), watched(uuidOf(2))], next: `http://ironic.test/v1/nodes?marker=${uuidOf(2)}&limit=2` });
     kit.ironic.get('/v1/nodes').query(true).reply(200, { nodes: [watched(uuidOf(3), { power_state: 'power off' })] });
@@ -42,7 +42,7 @@ describe('nodeDigests', () => {
     expect(digests.get(uuidOf(3))).not.toBe(digests.get(uuidOf(1)));
     expect(kit.requests).toHaveLength(2);
     const fields = new URL(`http://x${kit.requests[0]!.path}`).searchParams.get('fields')!.split(',');
-    expect(fields.sort()).toEqual(['fault', 'health', 'last_error', 'maintenance', 'power_state', 'provision_state', 'target_power_state', 'target_provision_state', 'uuid']);
+    expect(fields.sort()).toEqual(['fault', 'health', 'last_error', 'maintenance', 'name', 'power_state', 'provision_state', 'target_power_state', 'target_provision_state', 'uuid']);
     expect(kit.requests[1]!.path).toContain(`marker=${uuidOf(2)}`);
   });
 

@@ -28,9 +28,13 @@ export function watchedFields(client: Pick<IronicClient, 'features'>): readonly 
 
 export async function nodeDigests(context: ProvisionerContext): Promise<ReadonlyMap<string, string>> {
   const fields = watchedFields(context.client);
-  const nodes = await context.client.nodes.listAll({ fields });
+  const startedAtMs = context.config.clock.now();
+  // Names too, not part of a digest: they answer new hosts' look-ups (node-name-snapshot.ts).
+  const nodes = await context.client.nodes.listAll({ fields: [...fields, 'name'] });
   const digests = new Map<string, string>();
+  const names: string[] = [];
   for (const node of nodes) {
+    if (node.name) names.push(node.name);
     if (!node.uuid) continue;
     const digest = digestOf(node, fields);
     digests.set(node.uuid, digest);
@@ -38,6 +42,7 @@ export async function nodeDigests(context: ProvisionerContext): Promise<Readonly
     const cached = context.nodes.get(node.uuid);
     if (cached !== undefined && digestOf(cached, fields) !== digest) context.nodes.forget(cached);
   }
+  context.nodeNames.record(names, startedAtMs);
   return digests;
 }
 

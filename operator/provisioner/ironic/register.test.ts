@@ -118,6 +118,63 @@ describe('register', () => {
     });
   });
 
+  describe('a new host while the node sweep lists every node', () => {
+    const listed = (name: string | null) => ({
+      uuid: '00000000-0000-4000-8000-000000000009', name, power_state: 'power off', target_power_state: null, provision_state: 'manageable',
+      target_provision_state: null, maintenance: false, fault: null, last_error: null, health: 'OK', links: [],
+    });
+
+    it('asks Ironic only for its boot MAC when the last list shows none of its names', async () => {
+      const kit = await startKit();
+      kit.ironic.get('/v1/nodes').query(true).reply(200, { nodes: [listed('metal3~worker-1'), listed(null)] });
+      kit.ironic.get('/v1/ports').query(true).reply(200, { ports: [] });
+      kit.ironic.post('/v1/nodes').reply(201, makeNode({ provision_state: 'enroll', driver_info: {} }));
+      kit.ironic.post('/v1/ports').reply(201, makePort());
+      kit.ironic.put(`${NODE_PATH}/states/provision`).reply(202);
+
+      await kit.provisioner.nodeDigests();
+      const result = await kit.provisioner.register(registerOptions({ host: NEW_HOST }));
+
+      expect(result).toMatchObject({ kind: 'busy', nodeId: NODE_UUID });
+      expect(kit.calls().slice(1)).toEqual([`GET ${macPorts}`, 'POST /v1/nodes', 'POST /v1/ports', `PUT ${NODE_PATH}/states/provision manage`]);
+    });
+
+    it('looks its names up when the list shows one of them', async () => {
+      const kit = await startKit();
+      kit.ironic.get('/v1/nodes').query(true).reply(200, { nodes: [listed('worker-0')] });
+      kit.ironic.get(NAME_PATH).reply(404, ironicError('Node metal3~worker-0 could not be found.'));
+      kit.ironic.get('/v1/nodes/worker-0').reply(200, registeredNode({ name: 'worker-0' }));
+      kit.ironic.get('/v1/ports').query(true).reply(200, { ports: [] });
+      kit.ironic.get('/v1/ports').query(true).reply(200, { ports: [makePort()] });
+      kit.ironic.patch(NODE_PATH).reply(200, registeredNode());
+
+      await kit.provisioner.nodeDigests();
+      const result = await kit.provisioner.register(registerOptions({ host: NEW_HOST }));
+
+      expect(result).toEqual({ kind: 'done', value: { nodeId: NODE_UUID } });
+      expect(kit.calls()).toContain('GET /v1/nodes/worker-0');
+      expect(kit.calls()).not.toContain('POST /v1/nodes');
+    });
+
+    it('after Ironic refused to create its node, looks its names up instead of trusting a list begun before', async () => {
+      const kit = await startKit();
+      kit.ironic.get('/v1/nodes').query(true).reply(200, { nodes: [] });
+      kit.ironic.get('/v1/ports').query(true).reply(200, { ports: [] });
+      // Someone else created a node by this name after the list.
+      kit.ironic.post('/v1/nodes').reply(409, ironicError('A node with name metal3~worker-0 already exists.'));
+      kit.ironic.get(NAME_PATH).reply(200, registeredNode());
+      kit.ironic.get('/v1/ports').query(true).reply(200, { ports: [makePort()] });
+
+      await kit.provisioner.nodeDigests();
+      const refused = await kit.provisioner.register(registerOptions({ host: NEW_HOST }));
+      const found = await kit.provisioner.register(registerOptions({ host: NEW_HOST }));
+
+      expect(refused.kind).toBe('busy');
+      expect(found).toEqual({ kind: 'done', value: { nodeId: NODE_UUID } });
+      expect(kit.calls().slice(1)).toEqual([`GET ${macPorts}`, 'POST /v1/nodes', `GET ${NAME_PATH}`, `GET ${nodePorts}`]);
+    });
+  });
+
   it('finds its node by name after a restart and creates nothing', async () => {
     const kit = await startKit();
     kit.ironic.get(NAME_PATH).reply(200, registeredNode());
