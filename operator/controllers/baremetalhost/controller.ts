@@ -13,6 +13,7 @@ import type { Manager } from '../../runtime/manager.ts';
 import { objectName } from '../../runtime/kube-object.ts';
 import type { Predicate } from '../../runtime/predicates.ts';
 import { or } from '../../runtime/predicates.ts';
+import { OwnWrites } from '../../runtime/own-writes.ts';
 import { SecretResource } from '../../runtime/resources.ts';
 import { safeParseCached } from '../../runtime/parse-cached.ts';
 import { NodeSweep } from './node-sweep.ts';
@@ -97,8 +98,9 @@ export function setupBareMetalHostController(manager: Manager, options: BareMeta
     clock: manager.clock,
     log: manager.logger.child({ component: 'node-sweep' }),
   });
+  const hostOwnWrites = new OwnWrites({ cache: hostCache });
   const reconciler = new BareMetalHostReconciler({
-    hosts: { client: manager.client(BareMetalHostResource), cache: hostCache },
+    hosts: { client: manager.client(BareMetalHostResource), cache: hostCache, ownWrites: hostOwnWrites },
     secrets,
     hardwareData,
     firmwareSettings: { get: (name) => safeParseCached(hostFirmwareSettingsSchema, firmwareSettingsCache.get(name)).data },
@@ -133,7 +135,8 @@ export function setupBareMetalHostController(manager: Manager, options: BareMeta
   const builder = manager
     .controller(CONTROLLER_NAME)
     // With hardware labels on, a hand edit of one of them wakes the host so it is put right.
-    .for(BareMetalHostResource, { predicates: [options.hardwareLabels ? or(hostChanged, hardwareLabelsChanged) : hostChanged] })
+    // The own-writes filter first, so every event reaches it and its entries go with them.
+    .for(BareMetalHostResource, { predicates: [hostOwnWrites.filter, options.hardwareLabels ? or(hostChanged, hardwareLabelsChanged) : hostChanged] })
     // A freed PROVISIONING_LIMIT slot goes to a waiting host now, not at its 1-2 minute retry.
     .watches(BareMetalHostResource, () => hostCache.list().filter(isDelayed).map(objectName), { predicates: [slotFreed] })
     .owns(SecretResource, { controllerOnly: false, labelSelector: CLAIMED_SECRET_SELECTOR, predicates: [secretContentChanged as Predicate] })

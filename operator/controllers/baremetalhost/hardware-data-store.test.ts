@@ -35,20 +35,4 @@ describe('HardwareDataStore: its own writes wake no host', () => {
     expect(allows(store.notOwnWrites, { type: 'update', oldObject: event('12'), object: event('12') })).toBe(true);
     expect(allows(store.notOwnWrites, { type: 'update', oldObject: event('12'), object: event('13') })).toBe(true);
   });
-
-  it('keeps nothing for a write whose event came first, nor past the next event or a delete', async () => {
-    const early = storeCreating('12', () => '12');
-    await early.replace(OWNER, HARDWARE);
-    expect(allows(early.notOwnWrites, { type: 'update', oldObject: event('11'), object: event('12') })).toBe(true);
-
-    const overtaken = storeCreating('12');
-    await overtaken.replace(OWNER, HARDWARE);
-    expect(allows(overtaken.notOwnWrites, { type: 'update', oldObject: event('12'), object: event('14') })).toBe(true);
-    expect(allows(overtaken.notOwnWrites, { type: 'update', oldObject: event('14'), object: event('12') })).toBe(true);
-
-    const deleted = storeCreating('12');
-    await deleted.replace(OWNER, HARDWARE);
-    expect(allows(deleted.notOwnWrites, { type: 'delete', object: event('11'), finalStateUnknown: false })).toBe(true);
-    expect(allows(deleted.notOwnWrites, { type: 'create', object: event('12') })).toBe(true);
-  });
 });

@@ -7,7 +7,7 @@ import { removeFinalizer } from '../../runtime/finalizers.ts';
 import type { Informer } from '../../runtime/informer.ts';
 import { isAlreadyExists, isNotFound } from '../../runtime/kube-errors.ts';
 import type { KubeObject, ObjectName } from '../../runtime/kube-object.ts';
-import { objectKey } from '../../runtime/kube-object.ts';
+import { OwnWrites } from '../../runtime/own-writes.ts';
 import type { Predicate } from '../../runtime/predicates.ts';
 import type { ResourceClient } from '../../runtime/resource-client.ts';
 import { safeParseCached } from '../../runtime/parse-cached.ts';
@@ -50,44 +50,20 @@ function hardwareDataFor(owner: HardwareDataOwner, hardware: HardwareDetails, ex
 export class HardwareDataStore implements HardwareDataAccess {
   readonly #client: ResourceClient<KubeObject>;
   readonly #cache: Informer<KubeObject>;
-  /** Per HardwareData (namespace/name): the version our last write made, until its event comes. */
-  readonly #written = new Map<string, string>();
-
   /**
    * Events of HardwareData as this store wrote it wake no host: the pass that wrote it already
-   * put the same hardware into the host's status, and the extra pass (one more node read) was
-   * waiting in line with every other host's work. Anyone else's create, edit or delete still
-   * wakes the host. Each entry goes with the next event for its object, matching or not.
+   * put the same hardware into the host's status.
    */
-  readonly notOwnWrites: Predicate = {
-    create: (object) => !this.#ownWrite(object),
-    update: (_old, object) => !this.#ownWrite(object),
-    delete: (object) => {
-      this.#written.delete(objectKey(object));
-      return true;
-    },
-  };
-
-  #ownWrite(object: KubeObject): boolean {
-    const key = objectKey(object);
-    const written = this.#written.get(key);
-    if (written === undefined) return false;
-    this.#written.delete(key);
-    return written === object.metadata.resourceVersion;
-  }
-
-  #remember(written: KubeObject): void {
-    const version = written.metadata.resourceVersion;
-    if (version === undefined) return;
-    // The watch may have delivered the write before its response came: then no event is left
-    // to take the entry away, so none is kept.
-    if (this.#cache.getByKey(objectKey(written))?.metadata.resourceVersion === version) return;
-    this.#written.set(objectKey(written), version);
-  }
+  readonly #ownWrites: OwnWrites;
 
   constructor(options: { client: ResourceClient<KubeObject>; cache: Informer<KubeObject> }) {
     this.#client = options.client;
     this.#cache = options.cache;
+    this.#ownWrites = new OwnWrites({ cache: options.cache });
+  }
+
+  get notOwnWrites(): Predicate {
+    return this.#ownWrites.filter;
   }
 
   /** The cached HardwareData, if any and if it parses. */
@@ -105,7 +81,7 @@ export class HardwareDataStore implements HardwareDataAccess {
     // all (the cache lagging) is read and replaced.
     if (!this.#cache.get(name)) {
       try {
-        this.#remember(await this.#client.create(hardwareDataFor(owner, hardware, undefined)));
+        this.#ownWrites.remember(await this.#client.create(hardwareDataFor(owner, hardware, undefined)));
         return;
       } catch (error) {
         if (!isAlreadyExists(error)) throw error;
@@ -118,7 +94,7 @@ export class HardwareDataStore implements HardwareDataAccess {
       existing = undefined;
     }
     const object = hardwareDataFor(owner, hardware, existing);
-    this.#remember(existing ? await this.#client.replace(object) : await this.#client.create(object));
+    this.#ownWrites.remember(existing ? await this.#client.replace(object) : await this.#client.create(object));
   }
 
   /** Lets a deleted host's HardwareData go (read fresh: the finalizer may be newer than the cache). */

@@ -9,6 +9,8 @@ import { ProvisionerNotReadyError, ProvisionerUnreachableError } from './provisi
 import { ScriptedProvisioner, withNode } from './testing/scripted-provisioner.ts';
 import { BMC_ADDRESS, registeredStatus } from './testing/hosts.ts';
 import { ReconcilerHarness, bmcSecret } from './testing/reconciler-harness.ts';
+import type { KubeObject } from '../../runtime/kube-object.ts';
+import { allows } from '../../runtime/predicates.ts';
 
 function host(overrides: { metadata?: Record<string, unknown>; spec?: Record<string, unknown>; status?: unknown } = {}): BareMetalHostInput {
   return {
@@ -125,6 +127,16 @@ describe('the BareMetalHost reconciler', () => {
     expect(await h.reconcile()).toEqual({ requeueNow: true });
     expect(h.patches).toHaveLength(1);
     expect(h.patches[0]?.options.type).toBe('json');
+  });
+
+  it('lets the event of its architecture write wake nobody, the pass having gone on from it; later writes pass', async () => {
+    const { h } = harness({ host: host() });
+    await h.reconcile();
+    const written = (resourceVersion: string): KubeObject => ({ metadata: { name: 'host-0', namespace: 'test', resourceVersion } });
+
+    expect(h.patches[0]?.body).toMatchObject({ spec: { architecture: 'x86_64' } });
+    expect(allows(h.ownWrites.filter, { type: 'update', oldObject: written('5'), object: written('101') })).toBe(false);
+    expect(allows(h.ownWrites.filter, { type: 'update', oldObject: written('101'), object: written('102') })).toBe(true);
   });
 
   it('takes a new host through the states that finish at once in one pass, with one status patch after the architecture inspection found', async () => {

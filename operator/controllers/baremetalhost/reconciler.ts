@@ -51,6 +51,7 @@ import { ProvisionerAccessDeniedError, ProvisionerNotReadyError, ProvisionerUnre
 import { ProvisioningSlots } from './provisioning-slots.ts';
 import { POLLED_STATES, PollSchedule } from './poll-schedule.ts';
 import type { PollBounds } from './poll-schedule.ts';
+import type { OwnWrites } from '../../runtime/own-writes.ts';
 import { RecentWrites } from '../../runtime/recent-writes.ts';
 import { requeueFor } from './requeue.ts';
 import type { SecretAccess } from './secret-store.ts';
@@ -63,7 +64,12 @@ import { reconcileState } from './state-machine.ts';
 const MAX_TRANSITIONS_PER_PASS = 3;
 
 export interface BareMetalHostReconcilerOptions {
-  hosts: { client: ResourceClient<KubeObject>; cache: Pick<Informer<KubeObject>, 'get' | 'list'> & Partial<Pick<Informer<KubeObject>, 'addHandler'>> };
+  hosts: {
+    client: ResourceClient<KubeObject>;
+    cache: Pick<Informer<KubeObject>, 'get' | 'list'> & Partial<Pick<Informer<KubeObject>, 'addHandler'>>;
+    /** Host writes whose events wake nobody (the pass that made them acted on them); the controller's filter. */
+    ownWrites?: OwnWrites;
+  };
   secrets: SecretAccess;
   hardwareData: HardwareDataAccess;
   /** The host's HostFirmwareSettings (same name), for the changes preparing applies. */
@@ -421,6 +427,9 @@ export class BareMetalHostReconciler implements Reconciler {
       pass.log.info('architecture not set from inspection; left to the next pass', { reason: error instanceof Error ? error.message : String(error) });
       return;
     }
+    // This pass goes on with the new generation; its event would only bring the host back to
+    // find nothing to do, behind every other host's work.
+    this.#options.hosts.ownWrites?.remember(pass.session.latest);
     pass.log.info('updating architecture from inspection', { architecture: arch });
     pass.host.spec.architecture = arch;
     pass.host.metadata.generation = pass.session.latest.metadata.generation;

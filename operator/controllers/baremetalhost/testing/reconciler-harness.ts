@@ -6,6 +6,7 @@ import type { EventInput, EventRecorder } from '../../../runtime/event-recorder.
 import { keyOf } from '../../../runtime/kube-object.ts';
 import type { KubeObject, ObjectName } from '../../../runtime/kube-object.ts';
 import { silentLogger } from '../../../runtime/logger.ts';
+import { OwnWrites } from '../../../runtime/own-writes.ts';
 import type { ReconcileContext, Result } from '../../../runtime/reconciler.ts';
 import type { PatchOptions, ResourceClient } from '../../../runtime/resource-client.ts';
 import type { HardwareDataAccess } from '../hardware-data-store.ts';
@@ -62,6 +63,8 @@ export class ReconcilerHarness {
   /** Thrown by every spec patch, when set (e.g. a conflict). */
   specPatchError: Error | undefined;
   readonly reconciler: BareMetalHostReconciler;
+  /** The filter the controller puts before its host predicates. */
+  readonly ownWrites = new OwnWrites({ cache: { getByKey: () => undefined } });
   #version = 100;
   #labels: Record<string, string> | undefined;
 
@@ -117,7 +120,7 @@ export class ReconcilerHarness {
       flush: async () => {},
     };
     this.reconciler = new BareMetalHostReconciler({
-      hosts: { client, cache: { get: () => this.host, list: () => (this.host ? [this.host] : []) } },
+      hosts: { client, cache: { get: () => this.host, list: () => (this.host ? [this.host] : []) }, ownWrites: this.ownWrites },
       secrets,
       hardwareData,
       provisioner: options.provisioner,
