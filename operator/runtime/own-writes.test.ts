@@ -6,8 +6,8 @@ import { allows } from './predicates.ts';
 const version = (resourceVersion: string): KubeObject => ({ metadata: { name: 'host-0', namespace: 'test', resourceVersion } });
 
 /** Own writes over a cache that holds `cachedVersion` of the object. */
-function ownWrites(cachedVersion?: string): OwnWrites {
-  return new OwnWrites({ cache: { getByKey: () => (cachedVersion === undefined ? undefined : version(cachedVersion)) } });
+function ownWrites(cachedVersion?: string, redelivered: KubeObject[] = []): OwnWrites {
+  return new OwnWrites({ cache: { getByKey: () => (cachedVersion === undefined ? undefined : version(cachedVersion)) }, redeliver: (object) => redelivered.push(object) });
 }
 
 describe('OwnWrites', () => {
@@ -34,5 +34,25 @@ describe('OwnWrites', () => {
     deleted.remember(version('12'));
     expect(allows(deleted.filter, { type: 'delete', object: version('11'), finalStateUnknown: false })).toBe(true);
     expect(allows(deleted.filter, { type: 'create', object: version('12') })).toBe(true);
+  });
+
+  it('drops events while a write is on its way, and hands the last one on when the write fails', async () => {
+    const redelivered: KubeObject[] = [];
+    const writes = ownWrites(undefined, redelivered);
+    let answer!: (object: KubeObject) => void;
+    const succeeding = writes.write('test/host-0', () => new Promise<KubeObject>((resolve) => (answer = resolve)));
+    // The write's own event, before its answer.
+    expect(allows(writes.filter, { type: 'update', oldObject: version('11'), object: version('12') })).toBe(false);
+    answer(version('12'));
+    await succeeding;
+    expect(allows(writes.filter, { type: 'update', oldObject: version('12'), object: version('13') })).toBe(true);
+    expect(redelivered).toEqual([]);
+
+    let refuse!: (error: Error) => void;
+    const failing = writes.write('test/host-0', () => new Promise<KubeObject>((_resolve, reject) => (refuse = reject)));
+    expect(allows(writes.filter, { type: 'update', oldObject: version('13'), object: version('14') })).toBe(false);
+    refuse(new Error('conflict'));
+    await expect(failing).rejects.toThrow('conflict');
+    expect(redelivered).toEqual([version('14')]);
   });
 });

@@ -11,11 +11,49 @@ import type { Predicate } from './predicates.ts';
  */
 export class OwnWrites {
   readonly #cache: Pick<Informer<KubeObject>, 'getByKey'>;
+  readonly #redeliver: (object: KubeObject) => void;
   /** Per object (namespace/name): the version our last such write made, until its event comes. */
   readonly #written = new Map<string, string>();
+  /**
+   * Per object: how many such writes are on their way (their events may come before their
+   * answers), and the last event dropped meanwhile.
+   */
+  readonly #inFlight = new Map<string, { writes: number; dropped?: KubeObject }>();
 
-  constructor(options: { cache: Pick<Informer<KubeObject>, 'getByKey'> }) {
+  /**
+   * `redeliver` hands an event dropped while a write was on its way to whoever it would have
+   * woken, when that write fails after all.
+   */
+  constructor(options: { cache: Pick<Informer<KubeObject>, 'getByKey'>; redeliver: (object: KubeObject) => void }) {
     this.#cache = options.cache;
+    this.#redeliver = options.redeliver;
+  }
+
+  /**
+   * Makes the write (to the object `key` names) and remembers what it returned. An event for the
+   * object while the write is on its way is dropped too. The write must fail if the object changed
+   * since its pass read it (a create, or a write carrying the resourceVersion read), so such an
+   * event is this write's own, or shows what the pass read, or goes to `redeliver` when the write
+   * fails.
+   */
+  async write<T extends KubeObject>(key: string, write: () => Promise<T>): Promise<T> {
+    const flight = this.#inFlight.get(key) ?? { writes: 0 };
+    flight.writes += 1;
+    this.#inFlight.set(key, flight);
+    let failed = true;
+    try {
+      const written = await write();
+      failed = false;
+      this.remember(written);
+      return written;
+    } finally {
+      flight.writes -= 1;
+      if (flight.writes === 0) {
+        this.#inFlight.delete(key);
+        // A pass whose write failed may not look again: what it was not told of, it is told now.
+        if (failed && flight.dropped) this.#redeliver(flight.dropped);
+      }
+    }
   }
 
   /** The object as a write returned it. */
@@ -39,6 +77,11 @@ export class OwnWrites {
 
   #isOwn(object: KubeObject): boolean {
     const key = objectKey(object);
+    const flight = this.#inFlight.get(key);
+    if (flight) {
+      flight.dropped = object;
+      return true;
+    }
     const written = this.#written.get(key);
     if (written === undefined) return false;
     this.#written.delete(key);

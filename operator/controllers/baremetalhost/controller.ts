@@ -77,15 +77,17 @@ export function setupBareMetalHostController(manager: Manager, options: BareMeta
     client: manager.client<SecretObject>(SecretResource),
     cache: manager.informer<SecretObject>(SecretResource, { labelSelector: CLAIMED_SECRET_SELECTOR }),
   });
-  const hardwareData = new HardwareDataStore({ client: manager.client(HardwareDataResource), cache: manager.informer(HardwareDataResource) });
+  // Made before the controller it wakes, as is the sweep below.
+  let wake: (host: ObjectName) => void = () => {};
+  // A HardwareData has its host's name.
+  const hardwareData = new HardwareDataStore({ client: manager.client(HardwareDataResource), cache: manager.informer(HardwareDataResource), wakeHost: (data) => wake(objectName(data)) });
   const firmwareSettingsCache = manager.informer(HostFirmwareSettingsResource);
   const componentsCache = manager.informer(HostFirmwareComponentsResource);
   const componentsClient = manager.client(HostFirmwareComponentsResource);
   const dataImageCache = manager.informer(DataImageResource);
   const dataImageClient = manager.client(DataImageResource);
   const { provisioner } = options;
-  // Made before the controller it wakes, so the reconciler can ask whether it watches.
-  let wake: (host: ObjectName) => void = () => {};
+  // Made before the controller, so the reconciler can ask whether it watches.
   const sweep = new NodeSweep({
     nodeDigests: () => provisioner.nodeDigests(),
     lastNodeRead: (nodeId) => provisioner.lastNodeRead(nodeId),
@@ -98,7 +100,7 @@ export function setupBareMetalHostController(manager: Manager, options: BareMeta
     clock: manager.clock,
     log: manager.logger.child({ component: 'node-sweep' }),
   });
-  const hostOwnWrites = new OwnWrites({ cache: hostCache });
+  const hostOwnWrites = new OwnWrites({ cache: hostCache, redeliver: (host) => wake(objectName(host)) });
   const reconciler = new BareMetalHostReconciler({
     hosts: { client: manager.client(BareMetalHostResource), cache: hostCache, ownWrites: hostOwnWrites },
     secrets,

@@ -20,7 +20,7 @@ function storeCreating(created: string, cachedVersion?: () => string | undefined
       return version === undefined ? undefined : { metadata: { name: 'host-0', namespace: 'test', resourceVersion: version } };
     },
   } as unknown as Informer<KubeObject>;
-  return new HardwareDataStore({ client, cache });
+  return new HardwareDataStore({ client, cache, wakeHost: () => {} });
 }
 
 const event = (resourceVersion: string): KubeObject => ({ metadata: { name: 'host-0', namespace: 'test', resourceVersion } });

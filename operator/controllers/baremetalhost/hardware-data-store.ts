@@ -7,6 +7,7 @@ import { removeFinalizer } from '../../runtime/finalizers.ts';
 import type { Informer } from '../../runtime/informer.ts';
 import { isAlreadyExists, isNotFound } from '../../runtime/kube-errors.ts';
 import type { KubeObject, ObjectName } from '../../runtime/kube-object.ts';
+import { keyOf } from '../../runtime/kube-object.ts';
 import { OwnWrites } from '../../runtime/own-writes.ts';
 import type { Predicate } from '../../runtime/predicates.ts';
 import type { ResourceClient } from '../../runtime/resource-client.ts';
@@ -56,10 +57,11 @@ export class HardwareDataStore implements HardwareDataAccess {
    */
   readonly #ownWrites: OwnWrites;
 
-  constructor(options: { client: ResourceClient<KubeObject>; cache: Informer<KubeObject> }) {
+  /** `wakeHost` takes a HardwareData whose event must still reach its host (see OwnWrites). */
+  constructor(options: { client: ResourceClient<KubeObject>; cache: Informer<KubeObject>; wakeHost: (hardwareData: KubeObject) => void }) {
     this.#client = options.client;
     this.#cache = options.cache;
-    this.#ownWrites = new OwnWrites({ cache: options.cache });
+    this.#ownWrites = new OwnWrites({ cache: options.cache, redeliver: options.wakeHost });
   }
 
   get notOwnWrites(): Predicate {
@@ -81,7 +83,7 @@ export class HardwareDataStore implements HardwareDataAccess {
     // all (the cache lagging) is read and replaced.
     if (!this.#cache.get(name)) {
       try {
-        this.#ownWrites.remember(await this.#client.create(hardwareDataFor(owner, hardware, undefined)));
+        await this.#ownWrites.write(keyOf(name), () => this.#client.create(hardwareDataFor(owner, hardware, undefined)));
         return;
       } catch (error) {
         if (!isAlreadyExists(error)) throw error;
@@ -94,7 +96,7 @@ export class HardwareDataStore implements HardwareDataAccess {
       existing = undefined;
     }
     const object = hardwareDataFor(owner, hardware, existing);
-    this.#ownWrites.remember(existing ? await this.#client.replace(object) : await this.#client.create(object));
+    await this.#ownWrites.write(keyOf(name), () => (existing ? this.#client.replace(object) : this.#client.create(object)));
   }
 
   /** Lets a deleted host's HardwareData go (read fresh: the finalizer may be newer than the cache). */

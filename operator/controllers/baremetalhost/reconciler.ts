@@ -68,7 +68,7 @@ export interface BareMetalHostReconcilerOptions {
     client: ResourceClient<KubeObject>;
     cache: Pick<Informer<KubeObject>, 'get' | 'list'> & Partial<Pick<Informer<KubeObject>, 'addHandler'>>;
     /** Host writes whose events wake nobody (the pass that made them acted on them); the controller's filter. */
-    ownWrites?: OwnWrites;
+    ownWrites: OwnWrites;
   };
   secrets: SecretAccess;
   hardwareData: HardwareDataAccess;
@@ -422,14 +422,16 @@ export class BareMetalHostReconciler implements Reconciler {
     const arch = pass.host.status.hardware?.cpu?.arch;
     if (!arch || pass.host.spec.architecture || isDeleting(pass.host)) return;
     try {
-      await pass.session.patchSpec({ architecture: arch });
+      // This pass goes on with the new generation; the write's event would only bring the host
+      // back to find nothing to do, behind every other host's work.
+      await this.#options.hosts.ownWrites.write(objectKey(pass.host), async () => {
+        await pass.session.patchSpec({ architecture: arch });
+        return pass.session.latest;
+      });
     } catch (error) {
       pass.log.info('architecture not set from inspection; left to the next pass', { reason: error instanceof Error ? error.message : String(error) });
       return;
     }
-    // This pass goes on with the new generation; its event would only bring the host back to
-    // find nothing to do, behind every other host's work.
-    this.#options.hosts.ownWrites?.remember(pass.session.latest);
     pass.log.info('updating architecture from inspection', { architecture: arch });
     pass.host.spec.architecture = arch;
     pass.host.metadata.generation = pass.session.latest.metadata.generation;

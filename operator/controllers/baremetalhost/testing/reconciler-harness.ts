@@ -64,7 +64,7 @@ export class ReconcilerHarness {
   specPatchError: Error | undefined;
   readonly reconciler: BareMetalHostReconciler;
   /** The filter the controller puts before its host predicates. */
-  readonly ownWrites = new OwnWrites({ cache: { getByKey: () => undefined } });
+  readonly ownWrites = new OwnWrites({ cache: { getByKey: () => undefined }, redeliver: () => {} });
   #version = 100;
   #labels: Record<string, string> | undefined;
 
