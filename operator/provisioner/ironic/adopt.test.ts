@@ -13,7 +13,7 @@ describe('adopt', () => {
     kit.ironic.put(`${NODE_PATH}/states/provision`).reply(202);
     kit.ironic.get(NODE_PATH).reply(200, makeNode({ provision_state: 'adopting' }));
 
-    expect(await kit.provisioner.adopt({ host: HOST, retryAfterFailure: false })).toEqual({ kind: 'busy', afterMs: 3000, reason: expect.stringContaining('"adopt" requested') });
+    expect(await kit.provisioner.adopt({ host: HOST, retryAfterFailure: false })).toEqual({ kind: 'busy', afterMs: 3000, reason: expect.stringContaining('"adopt" requested'), awaitsNodeChange: true });
     expect(await kit.provisioner.adopt({ host: HOST, retryAfterFailure: false })).toMatchObject({ kind: 'busy', afterMs: 3000 });
     expect(kit.calls()).toEqual([`GET ${NODE_PATH}`, `PUT ${NODE_PATH}/states/provision adopt`, `GET ${NODE_PATH}`]);
   });

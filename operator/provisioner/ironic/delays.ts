@@ -5,7 +5,7 @@ import type { IronicProvisionerConfig } from './options.ts';
 
 export interface Delays {
   /** Poll again soon: a quick transition or a lock is expected to clear within seconds. */
-  short(reason: string, options?: { started?: boolean }): Busy;
+  short(reason: string, options?: BusyOptions): Busy;
   /**
    * Poll again later: the ramdisk is working (inspection, cleaning, deployment). Say
    * `awaitsNodeChange` when only the operation ending (a change in `nodeDigests`) needs the host.

@@ -61,6 +61,14 @@ export class NodeCache {
     return this.#health.get(ident) ?? undefined;
   }
 
+  /**
+   * The node as a request this process made leaves it (an operation under way): the node sweep
+   * compares its looks with this as with a read, so the request's own effect wakes no host.
+   */
+  recordExpected(node: Node): void {
+    this.#lastReads.set(node.uuid, { digest: this.#digest(node), atMs: this.#clock.now() });
+  }
+
   /** The node is gone from Ironic: nothing about it is kept. */
   drop(node: Pick<Node, 'uuid' | 'name'>): void {
     this.forget(node);

@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { NODE_UUID, makeNode } from '../../../ironic-client/test-support/fixtures.ts';
 import { useNock } from '../../../ironic-client/test-support/nock-lifecycle.ts';
 import { FakeClock } from '../../runtime/testing/fake-clock.ts';
+import { runningAfterRequest } from './node-digests.ts';
 import { HOST, NODE_PATH, startKit } from './testing/ironic-test-kit.ts';
 
 useNock();
@@ -28,6 +29,23 @@ describe('nodeDigests', () => {
     const digests = await kit.provisioner.nodeDigests();
 
     expect(read).toEqual({ digest: digests.get(NODE_UUID), atMs: clock.now() });
+  });
+
+  it('after a request that starts an operation, gives the node the digest the list gives while it runs, so that wakes no one', async () => {
+    const kit = await startKit();
+    kit.ironic.get(NODE_PATH).reply(200, makeNode({ provision_state: 'manageable', target_provision_state: null, power_state: 'power off' }));
+    kit.ironic.put(`${NODE_PATH}/states/provision`).reply(202);
+    const running = watched(NODE_UUID, { provision_state: 'inspect wait', target_provision_state: 'manageable', power_state: 'power on' });
+    const ended = watched(NODE_UUID, { provision_state: 'manageable', power_state: 'power off' });
+    kit.ironic.get('/v1/nodes').query(true).reply(200, { nodes: [running] });
+    kit.ironic.get('/v1/nodes').query(true).reply(200, { nodes: [ended] });
+
+    const result = await kit.provisioner.inspect({ host: HOST, mode: 'agent', retryAfterFailure: false, refresh: false, bootMode: 'UEFI', architecture: 'x86_64' });
+    const expected = kit.provisioner.lastNodeRead(NODE_UUID)?.digest;
+
+    expect(result).toMatchObject({ kind: 'busy', started: true, awaitsNodeChange: true });
+    expect((await kit.provisioner.nodeDigests()).get(NODE_UUID)).toBe(expected);
+    expect((await kit.provisioner.nodeDigests()).get(NODE_UUID)).not.toBe(expected);
   });
 
   it('lists every node once, following pages, with only the watched fields and the name, health included from 1.109', async () => {
@@ -82,5 +100,19 @@ describe('nodeDigests', () => {
     expect(digests.get(uuidOf(3))).not.toBe(digests.get(uuidOf(1)));
     // At rest, power is what a host mirrors: a change wakes it.
     expect(digests.get(uuidOf(3))).not.toBe(digests.get(uuidOf(4)));
+  });
+});
+
+describe('runningAfterRequest', () => {
+  it('foretells an operation started from rest, and nothing for a node in transition, at fault or in maintenance', () => {
+    expect(runningAfterRequest(makeNode({ provision_state: 'enroll' }), 'manage')).toMatchObject({ provision_state: 'verifying', target_provision_state: 'manageable' });
+    expect(runningAfterRequest(makeNode({ provision_state: 'available' }), 'active')).toMatchObject({ provision_state: 'deploying', target_provision_state: 'active' });
+    expect(runningAfterRequest(makeNode({ provision_state: 'active' }), 'deleted')).toMatchObject({ provision_state: 'deleting', target_provision_state: 'available' });
+    // manage out of a failed state ends at once: no operation to foretell.
+    expect(runningAfterRequest(makeNode({ provision_state: 'inspect failed' }), 'manage')).toBeUndefined();
+    expect(runningAfterRequest(makeNode({ provision_state: 'manageable', target_provision_state: 'available' }), 'inspect')).toBeUndefined();
+    expect(runningAfterRequest(makeNode({ provision_state: 'manageable', fault: 'power failure' }), 'inspect')).toBeUndefined();
+    expect(runningAfterRequest(makeNode({ provision_state: 'manageable', maintenance: true }), 'inspect')).toBeUndefined();
+    expect(runningAfterRequest(makeNode({ provision_state: 'inspect wait' }), 'abort')).toBeUndefined();
   });
 });

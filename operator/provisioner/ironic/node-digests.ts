@@ -46,6 +46,32 @@ export async function nodeDigests(context: ProvisionerContext): Promise<Readonly
   return digests;
 }
 
+/**
+ * Where a provision-state request takes a node first: the state the operation runs in, and its
+ * target. Only requests that start an operation from a state at rest are listed; for the others
+ * the node's next look is not foretold.
+ */
+const RUNNING_AFTER_REQUEST: Readonly<Record<string, { from?: string; provision_state: string; target_provision_state: string }>> = {
+  manage: { from: 'enroll', provision_state: 'verifying', target_provision_state: 'manageable' },
+  inspect: { provision_state: 'inspecting', target_provision_state: 'manageable' },
+  provide: { provision_state: 'cleaning', target_provision_state: 'available' },
+  clean: { provision_state: 'cleaning', target_provision_state: 'manageable' },
+  active: { from: 'available', provision_state: 'deploying', target_provision_state: 'active' },
+  deleted: { from: 'active', provision_state: 'deleting', target_provision_state: 'available' },
+  adopt: { provision_state: 'adopting', target_provision_state: 'active' },
+};
+
+/**
+ * The node as the list will show it while the operation `target` starts runs, when that is known:
+ * a node at rest, no fault and no maintenance (taken off first when set), the request accepted.
+ */
+export function runningAfterRequest(node: Node, target: string): Node | undefined {
+  const running = RUNNING_AFTER_REQUEST[target];
+  if (running === undefined || node.target_provision_state || node.fault || node.maintenance) return undefined;
+  if (running.from !== undefined && node.provision_state !== running.from) return undefined;
+  return { ...node, provision_state: running.provision_state, target_provision_state: running.target_provision_state };
+}
+
 /** What a host at rest mirrors of the node, as one string: equal digests, nothing to wake for. */
 export function digestOf(node: Partial<Node>, fields: readonly NodeField[]): string {
   const watched: Record<string, unknown> = {};

@@ -4,6 +4,7 @@ import type { Node, ProvisionStateOptions } from '../../../ironic-client/index.t
 import type { ProvisionerContext } from './context.ts';
 import { isNotFound, writeRefused } from './ironic-errors.ts';
 import type { NotDone } from './ironic-errors.ts';
+import { runningAfterRequest } from './node-digests.ts';
 import type { NodePatch } from './node-patch.ts';
 
 export type PatchOutcome = { kind: 'patched'; node: Node } | NotDone;
@@ -70,13 +71,16 @@ export async function changeProvisionState(
     newTarget: options.target,
   });
   context.nodes.forget(node);
+  const running = runningAfterRequest(node, options.target);
   try {
     await context.client.nodes.setProvisionState(node.uuid, options);
     context.firmwareRefreshes.requested(node, options.target);
   } catch (error) {
     return writeRefused(what, error, context.delays);
   }
-  return context.delays.short(`"${options.target}" requested (node was ${node.provision_state})`, report);
+  // The list then shows the operation running, which wakes no one, and then its end, which does.
+  if (running !== undefined) context.nodes.recordExpected(running);
+  return context.delays.short(`"${options.target}" requested (node was ${node.provision_state})`, { ...report, awaitsNodeChange: running !== undefined });
 }
 
 /** DELETE; undefined when the node is gone (also when it already was), else why not. */
