@@ -20,7 +20,17 @@ describe('OwnWrites', () => {
     expect(allows(writes.filter, { type: 'update', oldObject: version('12'), object: version('13') })).toBe(true);
   });
 
-  it('keeps nothing for a write whose event came first, nor past the next event or a delete', () => {
+  it('drops the events of several writes in one pass, in order', () => {
+    const writes = ownWrites();
+    writes.remember(version('12'));
+    writes.remember(version('13'));
+
+    expect(allows(writes.filter, { type: 'update', oldObject: version('11'), object: version('12') })).toBe(false);
+    expect(allows(writes.filter, { type: 'update', oldObject: version('12'), object: version('13') })).toBe(false);
+    expect(allows(writes.filter, { type: 'update', oldObject: version('13'), object: version('14') })).toBe(true);
+  });
+
+  it('keeps nothing for a write whose event came first, nor past another version\'s event or a delete', () => {
     const early = ownWrites('12');
     early.remember(version('12'));
     expect(allows(early.filter, { type: 'update', oldObject: version('11'), object: version('12') })).toBe(true);

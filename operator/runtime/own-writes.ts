@@ -6,14 +6,14 @@ import type { Predicate } from './predicates.ts';
 /**
  * Writes whose watch events need wake nobody, because the pass that made them already acted on
  * what they say: an extra pass would only read the same state again, waiting in line behind
- * every other object's work. Anyone else's create, edit or delete still passes. Each entry goes
- * with the next event for its object, matching or not, so nothing outlives the object.
+ * every other object's work. Anyone else's create, edit or delete still passes, and takes with
+ * it what was kept for the object, so nothing outlives the object.
  */
 export class OwnWrites {
   readonly #cache: Pick<Informer<KubeObject>, 'getByKey'>;
   readonly #redeliver: (object: KubeObject) => void;
-  /** Per object (namespace/name): the version our last such write made, until its event comes. */
-  readonly #written = new Map<string, string>();
+  /** Per object (namespace/name): the versions our writes made (a pass may make several), until their events come. */
+  readonly #written = new Map<string, Set<string>>();
   /**
    * Per object: how many such writes are on their way (their events may come before their
    * answers), and the last event dropped meanwhile.
@@ -62,8 +62,11 @@ export class OwnWrites {
     if (version === undefined) return;
     // The watch may have delivered the write before its response came: then no event is left
     // to take the entry away, so none is kept.
-    if (this.#cache.getByKey(objectKey(written))?.metadata.resourceVersion === version) return;
-    this.#written.set(objectKey(written), version);
+    const key = objectKey(written);
+    if (this.#cache.getByKey(key)?.metadata.resourceVersion === version) return;
+    const versions = this.#written.get(key) ?? new Set<string>();
+    versions.add(version);
+    this.#written.set(key, versions);
   }
 
   readonly filter: Predicate = {
@@ -82,9 +85,15 @@ export class OwnWrites {
       flight.dropped = object;
       return true;
     }
-    const written = this.#written.get(key);
-    if (written === undefined) return false;
-    this.#written.delete(key);
-    return written === object.metadata.resourceVersion;
+    const versions = this.#written.get(key);
+    if (versions === undefined) return false;
+    const version = object.metadata.resourceVersion;
+    if (version === undefined || !versions.delete(version)) {
+      // Someone else's version: whatever we kept for the object goes with it.
+      this.#written.delete(key);
+      return false;
+    }
+    if (versions.size === 0) this.#written.delete(key);
+    return true;
   }
 }

@@ -122,11 +122,16 @@ describe('the BareMetalHost reconciler', () => {
     expect(provisioner.calls).toEqual([]);
   });
 
-  it('adds its finalizer first', async () => {
-    const { h } = harness({ host: host({ metadata: { finalizers: [] } }) });
-    expect(await h.reconcile()).toEqual({ requeueNow: true });
-    expect(h.patches).toHaveLength(1);
+  it('adds its finalizer first, then goes on from that write in the same pass, whose event wakes nobody', async () => {
+    const { h, provisioner } = harness({ host: host({ metadata: { finalizers: [] } }) });
+    await h.reconcile();
     expect(h.patches[0]?.options.type).toBe('json');
+    expect(h.patches[0]?.body).toContainEqual({ op: 'add', path: '/metadata/finalizers', value: [BAREMETALHOST_FINALIZER] });
+    // The next write is based on the version the finalizer's made.
+    expect(h.patches[1]?.body).toMatchObject({ metadata: { resourceVersion: '101' } });
+    expect(provisioner.calls.map((call) => call.verb)).toContain('register');
+    const written = (resourceVersion: string): KubeObject => ({ metadata: { name: 'host-0', namespace: 'test', resourceVersion } });
+    expect(allows(h.ownWrites.filter, { type: 'update', oldObject: written('5'), object: written('101') })).toBe(false);
   });
 
   it('lets the event of its architecture write wake nobody, the pass having gone on from it; later writes pass', async () => {

@@ -200,8 +200,12 @@ export class BareMetalHostReconciler implements Reconciler {
     if ((await consumeHardwareDetails(step)) === 'requeue') return { requeueNow: true };
     if (!isDeleting(host) && !hasFinalizer(raw, BAREMETALHOST_FINALIZER)) {
       log.info('adding finalizer');
-      await session.addFinalizer();
-      return { requeueNow: true };
+      // BMO ends the pass here and comes back; this one goes on from the write instead, so a new
+      // host's registration does not wait behind every other new host's first pass.
+      await this.#options.hosts.ownWrites.write(objectKey(raw), async () => {
+        await session.addFinalizer();
+        return session.latest;
+      });
     }
     await this.#syncHardwareLabels(pass);
 
