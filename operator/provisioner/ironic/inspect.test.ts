@@ -31,6 +31,18 @@ describe('inspect', () => {
     expect(kit.calls()).toEqual([`GET ${NODE_PATH}`, `PUT ${NODE_PATH}/states/provision inspect`]);
   });
 
+  it('leaves the wait for a started inspection to the node list, unless a forced reboot needs to see its wait state', async () => {
+    const watched = await startKit();
+    watched.ironic.get(NODE_PATH).reply(200, makeNode());
+    watched.ironic.put(`${NODE_PATH}/states/provision`).reply(202);
+    expect(await watched.provisioner.inspect(options())).toMatchObject({ awaitsNodeChange: true });
+
+    const rebooting = await startKit();
+    rebooting.ironic.get(NODE_PATH).reply(200, makeNode());
+    rebooting.ironic.put(`${NODE_PATH}/states/provision`).reply(202);
+    expect(await rebooting.provisioner.inspect(options({ forceReboot: true }))).not.toHaveProperty('awaitsNodeChange');
+  });
+
   it('returns the hardware once inspection finished', async () => {
     const kit = await startKit();
     kit.ironic.get(NODE_PATH).reply(200, makeNode(inspected));

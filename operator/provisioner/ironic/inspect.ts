@@ -32,7 +32,7 @@ async function startInspection(context: ProvisionerContext, node: Node, options:
   const patched = await patchNode(context, node, patch, 'failed to update host settings in ironic');
   if (patched.kind !== 'patched') return patched;
   context.log.info('starting new hardware inspection', { inspectInterface: iface });
-  return changeProvisionState(context, patched.node, { target: 'inspect' }, { started: true });
+  return changeProvisionState(context, patched.node, { target: 'inspect' }, { started: true, pollsItself: options.forceReboot });
 }
 
 /** The stored inventory as HardwareDetails; starts inspection when Ironic has none yet. */

@@ -106,8 +106,9 @@ describe('nodeDigests', () => {
 describe('runningAfterRequest', () => {
   it('foretells an operation started from rest, and nothing for a node in transition, at fault or in maintenance', () => {
     expect(runningAfterRequest(makeNode({ provision_state: 'enroll' }), 'manage')).toMatchObject({ provision_state: 'verifying', target_provision_state: 'manageable' });
-    expect(runningAfterRequest(makeNode({ provision_state: 'available' }), 'active')).toMatchObject({ provision_state: 'deploying', target_provision_state: 'active' });
-    expect(runningAfterRequest(makeNode({ provision_state: 'active' }), 'deleted')).toMatchObject({ provision_state: 'deleting', target_provision_state: 'available' });
+    expect(runningAfterRequest(makeNode({ provision_state: 'available' }), 'deploy')).toMatchObject({ provision_state: 'deploying', target_provision_state: 'active' });
+    expect(runningAfterRequest(makeNode({ provision_state: 'active' }), 'undeploy')).toMatchObject({ provision_state: 'deleting', target_provision_state: 'available' });
+    expect(runningAfterRequest(makeNode({ provision_state: 'deploy failed' }), 'undeploy')).toBeUndefined();
     // manage out of a failed state ends at once: no operation to foretell.
     expect(runningAfterRequest(makeNode({ provision_state: 'inspect failed' }), 'manage')).toBeUndefined();
     expect(runningAfterRequest(makeNode({ provision_state: 'manageable', target_provision_state: 'available' }), 'inspect')).toBeUndefined();

@@ -56,8 +56,8 @@ const RUNNING_AFTER_REQUEST: Readonly<Record<string, { from?: string; provision_
   inspect: { provision_state: 'inspecting', target_provision_state: 'manageable' },
   provide: { provision_state: 'cleaning', target_provision_state: 'available' },
   clean: { provision_state: 'cleaning', target_provision_state: 'manageable' },
-  active: { from: 'available', provision_state: 'deploying', target_provision_state: 'active' },
-  deleted: { from: 'active', provision_state: 'deleting', target_provision_state: 'available' },
+  deploy: { from: 'available', provision_state: 'deploying', target_provision_state: 'active' },
+  undeploy: { from: 'active', provision_state: 'deleting', target_provision_state: 'available' },
   adopt: { provision_state: 'adopting', target_provision_state: 'active' },
 };
 

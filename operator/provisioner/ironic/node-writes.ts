@@ -54,7 +54,11 @@ export async function changeProvisionState(
   context: ProvisionerContext,
   node: Node,
   options: ProvisionStateOptions,
-  report: { started?: boolean } = {},
+  report: {
+    started?: boolean;
+    /** The caller waits for a state the node list does not tell apart from the operation (a forced reboot's wait state). */
+    pollsItself?: boolean;
+  } = {},
 ): Promise<NotDone> {
   const what = `failed to change provisioning state to "${options.target}"`;
   if (node.fault) return context.delays.long(`node has a fault (${node.fault}), waiting`, { awaitsNodeChange: true });
@@ -80,7 +84,10 @@ export async function changeProvisionState(
   }
   // The list then shows the operation running, which wakes no one, and then its end, which does.
   if (running !== undefined) context.nodes.recordExpected(running);
-  return context.delays.short(`"${options.target}" requested (node was ${node.provision_state})`, { ...report, awaitsNodeChange: running !== undefined });
+  return context.delays.short(`"${options.target}" requested (node was ${node.provision_state})`, {
+    ...(report.started ? { started: true } : {}),
+    awaitsNodeChange: running !== undefined && !report.pollsItself,
+  });
 }
 
 /** DELETE; undefined when the node is gone (also when it already was), else why not. */

@@ -46,7 +46,7 @@ describe('provision', () => {
 
     const result = await kit.provisioner.provision(options({ rootDeviceHints: { deviceName: '/dev/sda' } }));
 
-    expect(result).toEqual({ kind: 'busy', afterMs: 3000, reason: expect.stringContaining('"deploy" requested') });
+    expect(result).toEqual({ kind: 'busy', afterMs: 3000, reason: expect.stringContaining('"deploy" requested'), awaitsNodeChange: true });
     expect(kit.calls()).toEqual([
       `GET ${NODE_PATH}`,
       `PATCH ${NODE_PATH} add /instance_uuid, add /instance_info/capabilities, add /instance_info/root_device, add /instance_info/image_source, add /instance_info/image_disk_format, add /instance_info/image_os_hash_algo, add /instance_info/image_os_hash_value, add /driver_info/force_persistent_boot_device`,

@@ -62,7 +62,7 @@ async function startDeployment(context: ProvisionerContext, node: Node, options:
     target: 'deploy',
     ...(options.configDrive !== undefined ? { configdrive: options.configDrive } : {}),
     ...(deploySteps !== undefined ? { deploySteps } : {}),
-  });
+  }, { pollsItself: options.forceReboot });
 }
 
 /** How long a failed deployment may go without an error message before it is reported without one. */
