@@ -6,12 +6,23 @@ import { ScriptedProvisioner, withNode } from './testing/scripted-provisioner.ts
 import { TEST_NOW, contextFor, hostFor, reasonsOf, registeredStatus } from './testing/hosts.ts';
 
 describe('power management at rest', () => {
-  it('mirrors the observed power state first', async () => {
+  it('mirrors the observed power state first, and rests in the same pass when that is what the spec asks for', async () => {
     const provisioner = new ScriptedProvisioner();
     withNode(provisioner, { namespace: 'test', name: 'host-0' }, { poweredOn: true });
     const host = hostFor({ status: registeredStatus('provisioned', { poweredOn: false, operationalStatus: 'error', errorType: 'power management error' }) });
-    expect(await manageHostPower(host, contextFor(provisioner))).toEqual({ kind: 'update' });
+    expect(await manageHostPower(host, contextFor(provisioner))).toEqual({ kind: 'continue', idle: true });
     expect(host.status).toMatchObject({ poweredOn: true, operationalStatus: 'OK' });
+    expect(provisioner.callsOf('powerOn')).toEqual([]);
+  });
+
+  it('acts on a power state it just observed in the same pass', async () => {
+    const provisioner = new ScriptedProvisioner().script('powerOn', busy(3000, 'powering on', { started: true }));
+    withNode(provisioner, { namespace: 'test', name: 'host-0' }, { poweredOn: false });
+    // Powered off behind the operator's back: recorded, and powered on again at once.
+    const host = hostFor({ status: registeredStatus('provisioned', { poweredOn: true }) });
+    expect(await manageHostPower(host, contextFor(provisioner))).toEqual({ kind: 'continue', afterMs: 3000 });
+    expect(host.status.poweredOn).toBe(false);
+    expect(provisioner.callsOf('powerOn')).toHaveLength(1);
   });
 
   it('powers on an online host and powers off an offline one, softly first', async () => {

@@ -1,6 +1,6 @@
 import { REBOOT_ANNOTATION_PREFIX } from '../../api/annotations.ts';
 import type { Action } from './action.ts';
-import { continueAfter, failed, idle, update, updateThenIdle } from './action.ts';
+import { continueAfter, failed, idle, updateThenIdle } from './action.ts';
 import { hasOneShotReboot, rebootRequest } from './annotations.ts';
 import { shortestErrorBackoffMs } from './backoff.ts';
 import { handleDataImage } from './data-image.ts';
@@ -27,10 +27,11 @@ export async function manageHostPower(host: Host, context: StateContext): Promis
   const status = host.status;
   const identity = identityOf(host);
   const observed = await context.provisioner.hardwareState({ host: identity });
+  // BMO saves a new observation and comes back to act on it. The rest of this pass works from the
+  // draft, which is saved whatever it returns, so it goes on: coming back only read the node again.
   if (observed.poweredOn !== undefined && observed.poweredOn !== status.poweredOn) {
     status.poweredOn = observed.poweredOn;
     if (status.operationalStatus === 'error' && status.errorType === 'power management error') clearError(status);
-    return update();
   }
   const provisioned = stateOf(host) === 'provisioned' || stateOf(host) === 'externally provisioned';
   // BMO's order: the DataImage goes in (or out) while the host is off, before a reboot ends.
