@@ -80,14 +80,16 @@ export class OwnWrites {
 
   #isOwn(object: KubeObject): boolean {
     const key = objectKey(object);
+    const versions = this.#written.get(key);
+    const version = object.metadata.resourceVersion;
     const flight = this.#inFlight.get(key);
     if (flight) {
+      // An earlier write of the pass may be the one whose event this is.
+      if (version !== undefined) versions?.delete(version);
       flight.dropped = object;
       return true;
     }
-    const versions = this.#written.get(key);
     if (versions === undefined) return false;
-    const version = object.metadata.resourceVersion;
     if (version === undefined || !versions.delete(version)) {
       // Someone else's version: whatever we kept for the object goes with it.
       this.#written.delete(key);
