@@ -106,8 +106,9 @@ export class Controller {
     return [...new Set(this.#sources.map((s) => s.informer))];
   }
 
-  enqueue(target: ObjectName | string): void {
-    this.queue.add(typeof target === 'string' ? target : keyOf(target));
+  /** `urgent`: ahead of everything queued that is not (the work queue's two levels). */
+  enqueue(target: ObjectName | string, options: { urgent?: boolean } = {}): void {
+    this.queue.add(typeof target === 'string' ? target : keyOf(target), options);
   }
 
   /**

@@ -21,6 +21,34 @@ describe('WorkQueue', () => {
     expect(queue.len()).toBe(0);
   });
 
+  it('hands urgent keys out first, FIFO within each level, and lifts a waiting key added urgently', async () => {
+    const queue = newQueue();
+    queue.add('new-1');
+    queue.add('new-2');
+    queue.add('new-3');
+    queue.add('moved-on', { urgent: true });
+    queue.add('new-3', { urgent: true });
+    // Already urgent: adding it again, urgent or not, changes nothing.
+    queue.add('moved-on');
+    queue.add('moved-on', { urgent: true });
+    expect(queue.len()).toBe(4);
+    const order: string[] = [];
+    for (let n = 0; n < 4; n++) order.push((await queue.get())!);
+    expect(order).toEqual(['moved-on', 'new-3', 'new-1', 'new-2']);
+    expect(queue.len()).toBe(0);
+  });
+
+  it('queues a key added urgently while it was processed at the urgent level when it is done', async () => {
+    const queue = newQueue();
+    queue.add('a');
+    await queue.get();
+    queue.add('b');
+    queue.add('a', { urgent: true });
+    queue.done('a');
+    expect(await queue.get()).toBe('a');
+    expect(await queue.get()).toBe('b');
+  });
+
   it('never hands the same key to two workers at once', async () => {
     const queue = newQueue();
     queue.add('a');

@@ -35,17 +35,26 @@ export interface WorkQueueOptions<K> {
  * - an item is never handed to two workers at once (`processing`);
  * - an item added while being processed is queued again when its worker calls `done`,
  *   so changes that arrive mid-reconcile are coalesced into one more run;
- * - delayed adds keep one timer per item and the earliest wins.
+ * - delayed adds keep one timer per item and the earliest wins;
+ * - an `urgent` add goes ahead of every item that is not (controller-runtime's priority queue,
+ *   with two levels), and lifts the item if it was already waiting; order is FIFO within a level.
  */
 export class WorkQueue<K = string> {
   readonly name: string;
   readonly #rateLimiter: RateLimiter<K>;
   readonly #clock: Clock;
   readonly #metrics: WorkQueueMetrics;
-  #queue: K[] = [];
+  /** Waiting items by level, each entry with the ticket it was queued with. */
+  #urgent: Array<[K, number]> = [];
+  #queue: Array<[K, number]> = [];
+  /** Items waiting for a worker: their current ticket and level. An entry whose ticket differs was superseded. */
+  readonly #waiting = new Map<K, { ticket: number; urgent: boolean }>();
+  #tickets = 0;
+  /** Items being processed that were added urgently meanwhile. */
+  readonly #urgentWhenDone = new Set<K>();
   readonly #dirty = new Set<K>();
   readonly #processing = new Set<K>();
-  readonly #waiting = new Map<K, { dueAt: number; timer: Timer }>();
+  readonly #delayed = new Map<K, { dueAt: number; timer: Timer }>();
   readonly #queuedAt = new Map<K, number>();
   readonly #startedAt = new Map<K, number>();
   #getters: Array<(item: K | undefined) => void> = [];
@@ -65,7 +74,7 @@ export class WorkQueue<K = string> {
 
   /** Items waiting for a worker (not counting those being processed or delayed). */
   len(): number {
-    return this.#queue.length;
+    return this.#waiting.size;
   }
 
   isProcessing(item: K): boolean {
@@ -74,15 +83,25 @@ export class WorkQueue<K = string> {
 
   /** Items scheduled with addAfter/addRateLimited that are not yet due. */
   delayedCount(): number {
-    return this.#waiting.size;
+    return this.#delayed.size;
   }
 
-  add(item: K): void {
-    if (this.#shuttingDown || this.#dirty.has(item)) return;
+  add(item: K, options: { urgent?: boolean } = {}): void {
+    if (this.#shuttingDown) return;
+    const urgent = options.urgent ?? false;
+    if (this.#dirty.has(item)) {
+      if (!urgent) return;
+      if (this.#processing.has(item)) this.#urgentWhenDone.add(item);
+      else if (this.#waiting.get(item)?.urgent === false) this.#enter(item, { urgent });
+      return;
+    }
     this.#metrics.added();
     this.#dirty.add(item);
-    if (this.#processing.has(item)) return;
-    this.#push(item);
+    if (this.#processing.has(item)) {
+      if (urgent) this.#urgentWhenDone.add(item);
+      return;
+    }
+    this.#push(item, { urgent });
   }
 
   addAfter(item: K, delayMs: number): void {
@@ -92,14 +111,14 @@ export class WorkQueue<K = string> {
       return;
     }
     const dueAt = this.#clock.now() + delayMs;
-    const existing = this.#waiting.get(item);
+    const existing = this.#delayed.get(item);
     if (existing && existing.dueAt <= dueAt) return;
     existing?.timer.cancel();
     const timer = this.#clock.setTimer(() => {
-      this.#waiting.delete(item);
+      this.#delayed.delete(item);
       this.add(item);
     }, delayMs);
-    this.#waiting.set(item, { dueAt, timer });
+    this.#delayed.set(item, { dueAt, timer });
   }
 
   /** Re-adds `item` after the rate limiter's delay; each call counts as a failure. */
@@ -121,7 +140,7 @@ export class WorkQueue<K = string> {
   /** Waits for the next item; resolves `undefined` once the queue is shut down. */
   get(): Promise<K | undefined> {
     if (this.#shuttingDown) return Promise.resolve(undefined);
-    const item = this.#queue.shift();
+    const item = this.#next();
     if (item !== undefined) return Promise.resolve(this.#startProcessing(item));
     return new Promise((resolve) => this.#getters.push(resolve));
   }
@@ -132,7 +151,8 @@ export class WorkQueue<K = string> {
     const startedAt = this.#startedAt.get(item);
     this.#startedAt.delete(item);
     if (startedAt !== undefined) this.#metrics.finished(this.#clock.now() - startedAt);
-    if (this.#dirty.has(item) && !this.#shuttingDown) this.#push(item);
+    const urgent = this.#urgentWhenDone.delete(item);
+    if (this.#dirty.has(item) && !this.#shuttingDown) this.#push(item, { urgent });
     if (this.#processing.size === 0) this.#notifyDrained();
   }
 
@@ -144,8 +164,8 @@ export class WorkQueue<K = string> {
   shutDown(): void {
     if (this.#shuttingDown) return;
     this.#shuttingDown = true;
-    for (const { timer } of this.#waiting.values()) timer.cancel();
-    this.#waiting.clear();
+    for (const { timer } of this.#delayed.values()) timer.cancel();
+    this.#delayed.clear();
     const getters = this.#getters;
     this.#getters = [];
     for (const resolve of getters) resolve(undefined);
@@ -159,29 +179,49 @@ export class WorkQueue<K = string> {
     return new Promise((resolve) => this.#drainWaiters.push(resolve));
   }
 
-  #push(item: K): void {
+  #push(item: K, options: { urgent: boolean }): void {
     this.#queuedAt.set(item, this.#clock.now());
     const getter = this.#getters.shift();
     if (getter) {
       getter(this.#startProcessing(item));
       return;
     }
-    this.#queue.push(item);
-    this.#metrics.depth(this.#queue.length);
+    this.#enter(item, options);
+    this.#metrics.depth(this.#waiting.size);
+  }
+
+  /** Queues `item` at a level; an earlier entry of it is superseded. */
+  #enter(item: K, options: { urgent: boolean }): void {
+    const ticket = ++this.#tickets;
+    this.#waiting.set(item, { ticket, urgent: options.urgent });
+    (options.urgent ? this.#urgent : this.#queue).push([item, ticket]);
+  }
+
+  /** The next waiting item, urgent ones first, skipping superseded entries. */
+  #next(): K | undefined {
+    for (const level of [this.#urgent, this.#queue]) {
+      for (let entry = level.shift(); entry !== undefined; entry = level.shift()) {
+        const [item, ticket] = entry;
+        if (this.#waiting.get(item)?.ticket !== ticket) continue;
+        this.#waiting.delete(item);
+        return item;
+      }
+    }
+    return undefined;
   }
 
   #startProcessing(item: K): K {
     // A wake-up scheduled before this pass (an earlier requeue or retry) is superseded: the pass
     // sees the latest state and schedules its own. Left, it would reconcile the item once more.
-    const waiting = this.#waiting.get(item);
+    const waiting = this.#delayed.get(item);
     if (waiting) {
       waiting.timer.cancel();
-      this.#waiting.delete(item);
+      this.#delayed.delete(item);
     }
     const now = this.#clock.now();
     const queuedAt = this.#queuedAt.get(item);
     this.#queuedAt.delete(item);
-    this.#metrics.depth(this.#queue.length);
+    this.#metrics.depth(this.#waiting.size);
     if (queuedAt !== undefined) this.#metrics.started(now - queuedAt);
     this.#startedAt.set(item, now);
     this.#processing.add(item);

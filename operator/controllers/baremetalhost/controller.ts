@@ -150,7 +150,10 @@ export function setupBareMetalHostController(manager: Manager, options: BareMeta
   // A PreprovisioningImage made ready (or failing) wakes its host at once, not at the 5-minute retry.
   if (options.preprovisioningImages) builder.owns(PreprovisioningImageResource);
   const controller = builder.complete(reconciler);
-  wake = (host) => controller.enqueue(host);
+  // A host whose node moved on in Ironic goes ahead of passes that start something new (a new
+  // host's registration above all): acting on an operation's end at once keeps Ironic fed, where
+  // a line of a hundred new hosts' first passes held every inspection back until all were enrolled.
+  wake = (host) => controller.enqueue(host, { urgent: true });
   manager.add(sweep);
   return controller;
 }
