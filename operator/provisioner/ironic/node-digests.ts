@@ -63,7 +63,8 @@ const RUNNING_AFTER_REQUEST: Readonly<Record<string, { from?: string; provision_
 
 /**
  * The node as the list will show it while the operation `target` starts runs, when that is known:
- * a node at rest, no fault and no maintenance (taken off first when set), the request accepted.
+ * a node at rest, with no fault and not in maintenance (taking it off changes the node too), the
+ * request accepted.
  */
 export function runningAfterRequest(node: Node, target: string): Node | undefined {
   const running = RUNNING_AFTER_REQUEST[target];
