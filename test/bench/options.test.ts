@@ -10,7 +10,7 @@ import { stackSystems } from './run-bench.ts';
 describe('bench options', () => {
   it('defaults to Redfish, BMO\'s and a faster poll, and a provisioning limit that never throttles N hosts', () => {
     const options = parseBenchArgs(['--hosts', '100']);
-    expect(options).toMatchObject({ hosts: 100, mode: 'redfish', provisioningLimit: 100, floorPollMs: 1000, floorInFlight: 4, phaseTimeoutMs: 1_800_000, keepStack: false });
+    expect(options).toMatchObject({ hosts: 100, mode: 'redfish', provisioningLimit: 100, floorPollMs: 1000, floorInFlight: 4, phaseTimeoutMs: 1_800_000, keepStack: false, rounds: 1 });
     expect(options.polls).toEqual([{ shortMs: 3000, longMs: 10000 }, { shortMs: 1000, longMs: 2000 }]);
     expect(options.polls.map(pollLabel)).toEqual(['poll 3s/10s (BMO)', 'poll 1s/2s']);
     expect(parseBenchArgs(['--hosts', '5']).provisioningLimit).toBe(20);
@@ -19,11 +19,11 @@ describe('bench options', () => {
   it('reads every option', () => {
     const options = parseBenchArgs([
       '--hosts=3', '--mode', 'fixture', '--poll', '500ms/1s', '--concurrency', '8', '--provisioning-limit', '4',
-      '--floor-poll', '250ms', '--floor-in-flight', '16', '--phase-timeout', '2m', '--out', '/tmp/x', '--state-dir', '/tmp/y', '--keep-stack', '--heap-snapshot',
+      '--floor-poll', '250ms', '--floor-in-flight', '16', '--phase-timeout', '2m', '--out', '/tmp/x', '--state-dir', '/tmp/y', '--keep-stack', '--heap-snapshot', '--rounds', '3',
     ]);
     expect(options).toEqual({
       hosts: 3, mode: 'fixture', polls: [{ shortMs: 500, longMs: 1000 }], concurrency: 8, provisioningLimit: 4,
-      floorPollMs: 250, floorInFlight: 16, phaseTimeoutMs: 120_000, outDir: '/tmp/x', stateDir: '/tmp/y', keepStack: true, heapSnapshot: true,
+      floorPollMs: 250, floorInFlight: 16, phaseTimeoutMs: 120_000, outDir: '/tmp/x', stateDir: '/tmp/y', keepStack: true, heapSnapshot: true, rounds: 3,
     });
     expect(stackSystems(options)).toBe(1);
     expect(stackSystems({ mode: 'redfish', hosts: 25 })).toBe(25);
@@ -35,6 +35,7 @@ describe('bench options', () => {
     expect(() => parseBenchArgs(['--hosts', '2', '--mode', 'ipmi'])).toThrow('--mode must be one of');
     expect(() => parseBenchArgs(['--hosts', '2', '--poll', '3s'])).toThrow('SHORT/LONG');
     expect(() => parseBenchArgs(['--hosts', '2', '--bogus'])).toThrow();
+    expect(() => parseBenchArgs(['--hosts', '2', '--rounds', '0'])).toThrow('--rounds must be a positive integer');
   });
 });
 

@@ -28,6 +28,11 @@ export interface BenchOptions {
   keepStack: boolean;
   /** Take a heap snapshot of the operator once all hosts are provisioned and summarise it. */
   heapSnapshot: boolean;
+  /**
+   * Floor and operator runs, taken in turn this many times on one stack: Ironic's CPU for the same
+   * work drifts between minutes by up to half, so a ratio from one pair can mislead.
+   */
+  rounds: number;
 }
 
 export const USAGE = `npm run bench -- --hosts N [options]
@@ -41,7 +46,8 @@ export const USAGE = `npm run bench -- --hosts N [options]
   --out DIR                              report directory (default test/bench/results)
   --state-dir DIR                        stack state (default /tmp/metal3-ts-bench-stack)
   --keep-stack                           leave the stack running
-  --heap-snapshot                        snapshot the operator's heap when all hosts are provisioned (report: heap breakdown)`;
+  --heap-snapshot                        snapshot the operator's heap when all hosts are provisioned (report: heap breakdown)
+  --rounds N                             the floor and the operator runs in turn N times (default 1; report: each round's ratios and their median)`;
 
 const MODES: readonly BenchMode[] = ['redfish', 'fake-hardware', 'fixture'];
 
@@ -79,6 +85,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
       'state-dir': { type: 'string' },
       'keep-stack': { type: 'boolean', default: false },
       'heap-snapshot': { type: 'boolean', default: false },
+      rounds: { type: 'string', default: '1' },
     },
     strict: true,
   });
@@ -99,5 +106,6 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
     phaseTimeoutMs: parseDuration(values['phase-timeout']),
     keepStack: values['keep-stack'],
     heapSnapshot: values['heap-snapshot'],
+    rounds: positiveInteger('--rounds', values.rounds),
   };
 }

@@ -2,6 +2,7 @@
 import { firmwareReadsTable } from './firmware-reads.ts';
 import { kubeBreakdownTable } from './kube-breakdown.ts';
 import { markdownTable } from './markdown-table.ts';
+import { roundsTables } from './rounds.ts';
 import { stackCpuTable } from './stack-cpu-table.ts';
 import { PHASES, PHASE_TITLES } from './types.ts';
 import type { BenchReport, OperatorRun, PhaseTiming } from './types.ts';
@@ -109,8 +110,10 @@ export function renderMarkdown(report: BenchReport): string {
       (report.floor ? `; the floor lists node states every ${report.floor.pollMs} ms with at most ${settings.floorInFlight} requests open` : '') +
       (settings.ironicPowerSyncIntervalSeconds !== undefined ? `; Ironic syncs power every ${settings.ironicPowerSyncIntervalSeconds} s.` : '.'),
     '',
+    ...(report.rounds ? [`Rounds: ${report.rounds.rounds.length}, the floor and the operator in turn; the tables below the rounds' are the first round's.`, ''] : []),
     timeTable(report),
     '',
+    ...(report.rounds ? roundsTables(report.rounds).flatMap((table) => [table, '']) : []),
     requestsTable(report),
     '',
     processTable(report),

@@ -4,6 +4,7 @@ import type { MeasuredFloor, MeasuredOperatorRun } from './assemble.ts';
 import { BMO_ONE_OFF_REQUESTS, bmoEstimate, bmoPolls } from './bmo-estimate.ts';
 import { markdownTable, renderMarkdown } from './markdown.ts';
 import { percentile, phaseTiming, ratioToFloor } from './phase-timing.ts';
+import { roundResult, summariseRounds } from './rounds.ts';
 import type { BenchReport } from './types.ts';
 
 const s = (seconds: number) => seconds * 1000;
@@ -144,6 +145,14 @@ describe('assembling and writing the report', () => {
     expect(markdown).toContain('| created → available | 12.0 | 0.2 | 0.0 | 12.2 of 40 | 20.0 | 6.0 | 2.0 | 28.1 of 48 | 1.5 |');
     // Not recorded (a report from before the column existed): a dash, not a zero.
     expect(markdown).toContain('| image set → provisioned | – | – | – | – | – | – | – | – | 1.0 |');
+  });
+
+  it('with rounds, says so and shows each round\'s times after the first round\'s', () => {
+    const rounds = summariseRounds([roundResult(floor, [run]), roundResult(floor, [run])]);
+    const markdown = renderMarkdown({ ...report({ floor, runs: [run], notes: [] }), rounds });
+    expect(markdown).toContain('Rounds: 2, the floor and the operator in turn;');
+    expect(markdown).toContain(`| ${run.label}, by round: floor / operator, s (Ironic CPU s) | round 1: floor |`);
+    expect(renderMarkdown(report({ floor, runs: [run], notes: [] }))).not.toContain('by round');
   });
 
   it('draws markdown tables', () => {

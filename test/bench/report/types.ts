@@ -120,6 +120,28 @@ export interface BenchSettings {
   operatorProcessEnv?: Record<string, string>;
   /** Ironic's `sync_power_state_interval` in Ironic modes (absent before 2026-12-01, session 18: 10 s). */
   ironicPowerSyncIntervalSeconds?: number;
+  /** `--rounds` when above 1. */
+  rounds?: number;
+}
+
+/** A phase in one round of `--rounds`: its time and Ironic's CPU seconds in it. */
+export interface RoundPhase {
+  seconds: number;
+  ironicCpuSeconds?: number;
+  /** Operator runs: seconds / the same round's floor seconds. */
+  ratioToFloor?: number;
+}
+
+/** One round of `--rounds`: the floor, then each operator run, on the same stack. */
+export interface RoundResult {
+  floor?: Record<PhaseName, RoundPhase>;
+  runs: Array<{ label: string; phases: Record<PhaseName, RoundPhase> }>;
+}
+
+export interface RoundsSummary {
+  rounds: RoundResult[];
+  /** Per operator run (by label) and phase, the median of the rounds' ratios to their floor. */
+  medianRatios: Array<{ label: string; phases: Partial<Record<PhaseName, number>> }>;
 }
 
 export interface BenchReport {
@@ -128,8 +150,10 @@ export interface BenchReport {
   finishedAt: string;
   machine: Machine;
   settings: BenchSettings;
+  /** With `--rounds`: the first round's floor and runs; `rounds` has every round's times. */
   floor?: FloorResult;
   runs: OperatorRun[];
+  rounds?: RoundsSummary;
   /** Failures and anything else a reader of the figures must know. */
   notes: string[];
 }
