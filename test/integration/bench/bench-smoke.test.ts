@@ -9,14 +9,14 @@ import { writeReport } from '../../bench/report/write-report.ts';
 import { readStackEnv } from '../../support/stack-env.ts';
 
 // Keeps `npm run bench` working: two fake-hardware hosts through the floor and one operator
-// run on the shared test stack. Only the report's shape and non-zero counts are checked, never
-// a time: CI machines are too noisy for that.
+// run on the shared test stack, twice in turn (`--rounds 2`). Only the report's shape and
+// non-zero counts are checked, never a time: CI machines are too noisy for that.
 const env = readStackEnv();
 
 describe('the scale benchmark', () => {
-  it('runs two fake-hardware hosts through the floor and the operator and writes its report', async () => {
+  it('runs two fake-hardware hosts through the floor and the operator, twice in turn, and writes its report', async () => {
     const out = mkdtempSync(join(tmpdir(), 'bench-smoke-'));
-    const options = parseBenchArgs(['--hosts', '2', '--mode', 'fake-hardware', '--poll', '1s/2s', '--phase-timeout', '3m', '--out', out]);
+    const options = parseBenchArgs(['--hosts', '2', '--mode', 'fake-hardware', '--poll', '1s/2s', '--phase-timeout', '3m', '--rounds', '2', '--out', out]);
     const report = await runBench(options, { env, log: () => undefined });
     const paths = writeReport(report, out);
 
@@ -35,9 +35,18 @@ describe('the scale benchmark', () => {
       expect(operator?.ratioToFloor).toEqual(expect.any(Number));
     }
     expect(report.runs).toHaveLength(1);
+    expect(report.rounds?.rounds).toHaveLength(2);
+    for (const round of report.rounds?.rounds ?? []) {
+      for (const phase of PHASES) {
+        expect(round.floor?.[phase].seconds).toBeGreaterThan(0);
+        expect(round.runs[0]?.phases[phase].ratioToFloor).toEqual(expect.any(Number));
+      }
+    }
+    expect(report.rounds?.medianRatios[0]?.phases.register).toEqual(expect.any(Number));
     expect(report.runs[0]?.lifecycle.cpuSeconds).toBeGreaterThan(0);
     expect(report.runs[0]?.lifecycle.peakRssMiB).toBeGreaterThan(0);
     expect(JSON.parse(readFileSync(paths.json, 'utf8'))).toEqual(report);
     expect(readFileSync(paths.markdown, 'utf8')).toContain('| created → available |');
-  }, 300_000);
+    expect(readFileSync(paths.markdown, 'utf8')).toContain('Rounds: 2, the floor and the operator in turn;');
+  }, 480_000);
 });
