@@ -225,7 +225,10 @@ describe('BMO fidelity on real Ironic', () => {
       const history = (await getHost(name)).status!.operationHistory!['provision']!;
       const recorded = (Date.parse(history.end!) - Date.parse(history.start!)) / 1000;
       expect(Math.abs(metricValue(page, 'metal3_operation_provision_duration_seconds_sum', labels) - recorded)).toBeLessThanOrEqual(2);
-      expect(metricValue(page, 'metal3_reconcile_total', labels)).toBeGreaterThan(10);
+      // Every Ironic operation is asynchronous, so each is started by one pass and seen ended by a
+      // later one: registration and inspection in a row take three passes at least, provisioning
+      // and deprovisioning two each. How many more depends on timing.
+      expect(metricValue(page, 'metal3_reconcile_total', labels)).toBeGreaterThanOrEqual(7);
     }
     expect(metricValue(page, 'metal3_reconcile_error_total')).toBe(0);
     expect(metricValue(page, 'metal3_host_error_total')).toBe(0);
