@@ -66,7 +66,7 @@ function roundTotals(totals: Totals): Totals {
   return Object.fromEntries(Object.entries(totals).map(([key, value]) => [key, round2(value)]));
 }
 
-function mapPhases<T>(make: (phase: PhaseName) => T): Record<PhaseName, T> {
+export function mapPhases<T>(make: (phase: PhaseName) => T): Record<PhaseName, T> {
   return Object.fromEntries(PHASES.map((phase) => [phase, make(phase)])) as Record<PhaseName, T>;
 }
 

@@ -1,23 +1,21 @@
 // `--rounds`: the floor and the operator taken in turn several times on one stack. Ironic's CPU
 // for the same work drifts by up to half between minutes, so each round's ratio compares runs
 // minutes apart at most, and the median of the rounds is the figure to judge by.
+import { mapPhases } from './assemble.ts';
 import { markdownTable } from './markdown-table.ts';
 import { percentile } from './phase-timing.ts';
 import { PHASES, PHASE_TITLES } from './types.ts';
 import type { FloorResult, OperatorRun, PhaseName, RoundPhase, RoundResult, RoundsSummary } from './types.ts';
-
-const perPhase = <T>(make: (phase: PhaseName) => T): Record<PhaseName, T> =>
-  Object.fromEntries(PHASES.map((phase) => [phase, make(phase)])) as Record<PhaseName, T>;
 
 const ironicCpu = (cpu: Record<string, number> | undefined): Pick<RoundPhase, 'ironicCpuSeconds'> =>
   cpu?.['ironic'] === undefined ? {} : { ironicCpuSeconds: cpu['ironic'] };
 
 export function roundResult(floor: FloorResult | undefined, runs: readonly OperatorRun[]): RoundResult {
   return {
-    ...(floor ? { floor: perPhase((phase) => ({ seconds: floor.phases[phase].seconds, ...ironicCpu(floor.phases[phase].stackCpuSeconds) })) } : {}),
+    ...(floor ? { floor: mapPhases((phase) => ({ seconds: floor.phases[phase].seconds, ...ironicCpu(floor.phases[phase].stackCpuSeconds) })) } : {}),
     runs: runs.map((run) => ({
       label: run.label,
-      phases: perPhase((phase) => {
+      phases: mapPhases((phase) => {
         const timing = run.phases[phase];
         return {
           seconds: timing.seconds,
