@@ -40,6 +40,7 @@ export function createContext(config: IronicProvisionerConfig): ProvisionerConte
     nodes: new NodeCache({
       clock: config.clock,
       ttlMs: config.nodeCacheTtlMs,
+      settledCopyMaxAgeMs: config.settledCopyMaxAgeMs,
       onRead: (node) => firmwareRefreshes.observed(node),
       digest: (node) => digestOf(node, watchedFields(config.client)),
     }),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { makeNode, makePort } from '../../../ironic-client/test-support/fixtures.ts';
+import { NODE_UUID, makeNode, makePort } from '../../../ironic-client/test-support/fixtures.ts';
 import { useNock } from '../../../ironic-client/test-support/nock-lifecycle.ts';
 import { FakeClock } from '../../runtime/testing/fake-clock.ts';
 import { BOOT_MAC, HOST, KERNEL_URL, NODE_PATH, RAMDISK_URL, redfishBmc, startKit } from './testing/ironic-test-kit.ts';
@@ -106,6 +106,56 @@ describe('node cache and the node list', () => {
     await kit.provisioner.hardwareState({ host: HOST });
 
     expect(kit.calls().filter((call) => call === `GET ${NODE_PATH}`)).toHaveLength(1);
+  });
+});
+
+describe('node cache and a power change the list saw end', () => {
+  const listed = (overrides: Record<string, unknown>) => ({
+    uuid: makeNode().uuid, name: makeNode().name, target_power_state: null, provision_state: 'active', target_provision_state: null,
+    maintenance: false, fault: null, last_error: null, health: 'OK', links: [], ...overrides,
+  });
+
+  it('confirms the change from the list, with no read of the node, and the list wakes no one while it runs', async () => {
+    const clock = new FakeClock();
+    const kit = await startKit({ provisioner: { clock, nodeCacheTtlMs: 1000, settledCopyMaxAgeMs: 30_000 } });
+    kit.ironic.get(NODE_PATH).reply(200, makeNode({ provision_state: 'active', power_state: 'power off', last_error: 'an old failure' }));
+    kit.ironic.put(`${NODE_PATH}/states/power`).reply(202);
+    kit.ironic.get('/v1/nodes').query(true).reply(200, { nodes: [listed({ power_state: 'power off', target_power_state: 'power on' })] });
+    kit.ironic.get('/v1/nodes').query(true).reply(200, { nodes: [listed({ power_state: 'power on' })] });
+
+    expect(await kit.provisioner.powerOn({ host: HOST, mode: 'hard', force: true })).toMatchObject({ kind: 'busy', started: true });
+    const running = kit.provisioner.lastNodeRead(NODE_UUID)?.digest;
+    expect((await kit.provisioner.nodeDigests()).get(NODE_UUID)).toBe(running);
+    await clock.advance(3_000);
+    expect((await kit.provisioner.nodeDigests()).get(NODE_UUID)).not.toBe(running);
+    expect(await kit.provisioner.powerOn({ host: HOST, mode: 'hard', force: false })).toEqual({ kind: 'done' });
+
+    expect(kit.calls().filter((call) => call === `GET ${NODE_PATH}`)).toHaveLength(1);
+  });
+
+  it('reads the node when the list has not shown the change ended, or the read before it is too old', async () => {
+    const clock = new FakeClock();
+    const kit = await startKit({ provisioner: { clock, nodeCacheTtlMs: 1000, settledCopyMaxAgeMs: 30_000 } });
+    const hard = { host: HOST, mode: 'hard' as const, force: false, automatedCleaningMode: 'disabled' as const };
+    kit.ironic.get(NODE_PATH).reply(200, makeNode({ provision_state: 'active', power_state: 'power on' }));
+    kit.ironic.put(`${NODE_PATH}/states/power`).times(2).reply(202);
+    kit.ironic.get('/v1/nodes').query(true).reply(200, { nodes: [listed({ power_state: 'power on', target_power_state: 'power off' })] });
+    kit.ironic.get(NODE_PATH).times(2).reply(200, makeNode({ provision_state: 'active', power_state: 'power off' }));
+    kit.ironic.get('/v1/nodes').query(true).reply(200, { nodes: [listed({ power_state: 'power on' })] });
+    kit.ironic.get(NODE_PATH).reply(200, makeNode({ provision_state: 'active', power_state: 'power off', target_power_state: 'power on' }));
+
+    await kit.provisioner.powerOff(hard);
+    await kit.provisioner.nodeDigests();
+    await clock.advance(3_000);
+    expect(await kit.provisioner.powerOff(hard)).toEqual({ kind: 'done' });
+
+    await clock.advance(3_000);
+    await kit.provisioner.powerOn(hard);
+    await clock.advance(30_001);
+    await kit.provisioner.nodeDigests();
+    expect(await kit.provisioner.powerOn(hard)).toMatchObject({ kind: 'busy', reason: 'waiting for power on' });
+
+    expect(kit.calls().filter((call) => call === `GET ${NODE_PATH}`)).toHaveLength(4);
   });
 });
 

@@ -1,8 +1,10 @@
 // Nodes read recently, by UUID and by name, so one reconcile reads a node once (BMO's cachedNode).
-import type { Node } from '../../../ironic-client/index.ts';
+import type { Node, PowerTarget } from '../../../ironic-client/index.ts';
 import type { Clock } from '../../runtime/clock.ts';
 import { bmcNotAnswering } from './bmc-not-answering.ts';
 import type { NodeRead } from '../provisioner.ts';
+import { SettledPowerChanges } from './settled-power-changes.ts';
+import type { ListedNode } from './settled-power-changes.ts';
 import { TtlCache } from './ttl-cache.ts';
 
 export class NodeCache {
@@ -16,14 +18,25 @@ export class NodeCache {
 
   /** Per node UUID, the digest of the node as last read and when: kept past the TTL and writes, dropped with the node. */
   readonly #lastReads = new Map<string, NodeRead>();
+  /** Per node UUID, when it was last read in full (a GET, or a write's answer). */
+  readonly #fullReads = new Map<string, number>();
+  readonly #powerChanges: SettledPowerChanges;
 
   /** Told of every node read from Ironic. */
   readonly #onRead: (node: Node) => void;
   readonly #digest: (node: Node) => string;
   readonly #clock: Clock;
 
-  constructor(options: { clock: Clock; ttlMs: number; onRead?: (node: Node) => void; digest?: (node: Node) => string }) {
+  constructor(options: {
+    clock: Clock;
+    ttlMs: number;
+    /** How old a full read may be for a power change's end in the sweep's list to stand in for a read; 0 never. */
+    settledCopyMaxAgeMs?: number;
+    onRead?: (node: Node) => void;
+    digest?: (node: Node) => string;
+  }) {
     this.#nodes = new TtlCache(options);
+    this.#powerChanges = new SettledPowerChanges({ clock: options.clock, maxAgeMs: options.settledCopyMaxAgeMs ?? 0 });
     this.#uuidsByName = new TtlCache(options);
     this.#onRead = options.onRead ?? (() => {});
     this.#digest = options.digest ?? (() => '');
@@ -34,7 +47,35 @@ export class NodeCache {
     return this.#nodes.get(this.#uuidsByName.get(ident) ?? ident);
   }
 
+  /** A node read in full from Ironic. */
   remember(node: Node): void {
+    this.#fullReads.set(node.uuid, this.#clock.now());
+    this.#powerChanges.clear(node.uuid);
+    this.#store(node);
+  }
+
+  /**
+   * The node after a power change this process asked for, when the sweep's list has shown it
+   * ended (settled-power-changes.ts), once; it is then cached as a read would be.
+   */
+  takeSettled(ident: string): Node | undefined {
+    const node = this.#powerChanges.take(ident);
+    if (node !== undefined) this.#store(node);
+    return node;
+  }
+
+  /** Ironic accepted a power change of the node: the sweep's list shows it running, then ended. */
+  powerChangeAccepted(node: Node, target: PowerTarget): void {
+    const running = this.#powerChanges.accepted(node, target, this.#fullReads.get(node.uuid) ?? Number.NEGATIVE_INFINITY);
+    this.recordExpected(running);
+  }
+
+  /** The node as the sweep's list (started at `listStartedAtMs`) shows it. */
+  listed(node: ListedNode, listStartedAtMs: number): void {
+    this.#powerChanges.listed(node, listStartedAtMs);
+  }
+
+  #store(node: Node): void {
     this.#onRead(node);
     if (node.name) this.#uuidsByName.set(node.name, node.uuid);
     this.#nodes.set(node.uuid, node);
@@ -73,6 +114,7 @@ export class NodeCache {
   drop(node: Pick<Node, 'uuid' | 'name'>): void {
     this.forget(node);
     this.#lastReads.delete(node.uuid);
+    this.#fullReads.delete(node.uuid);
     this.#health.delete(node.uuid);
     this.#bmcProblems.delete(node.uuid);
     if (node.name) {
@@ -83,6 +125,7 @@ export class NodeCache {
 
   /** After any write: the next read goes to Ironic. */
   forget(node: Pick<Node, 'uuid' | 'name'>): void {
+    this.#powerChanges.clear(node.uuid);
     this.#nodes.delete(node.uuid);
     if (node.name) this.#uuidsByName.delete(node.name);
   }

@@ -92,11 +92,14 @@ describe('nodeDigests', () => {
       cleaning({ power_state: 'power off' }), { ...cleaning({ provision_state: 'clean wait', target_power_state: 'power on' }), uuid: uuidOf(2) },
       { ...watched(uuidOf(3), { provision_state: 'available', power_state: 'power off' }) },
       { ...watched(uuidOf(4), { provision_state: 'available', power_state: 'power on' }) },
+      { ...cleaning({ provision_state: 'deleting' }), uuid: uuidOf(5) },
     ] });
 
     const digests = await kit.provisioner.nodeDigests!();
 
     expect(digests.get(uuidOf(1))).toBe(digests.get(uuidOf(2)));
+    // Undeploy's deleting runs into its cleaning: one operation.
+    expect(digests.get(uuidOf(5))).toBe(digests.get(uuidOf(1)));
     expect(digests.get(uuidOf(3))).not.toBe(digests.get(uuidOf(1)));
     // At rest, power is what a host mirrors: a change wakes it.
     expect(digests.get(uuidOf(3))).not.toBe(digests.get(uuidOf(4)));

@@ -18,7 +18,9 @@ const OPERATION_OF_STATE: Readonly<Record<string, string>> = {
   inspecting: 'inspecting', 'inspect wait': 'inspecting',
   servicing: 'servicing', 'service wait': 'servicing',
   rescuing: 'rescuing', 'rescue wait': 'rescuing',
-  deleting: 'deleting', verifying: 'verifying', adopting: 'adopting', unrescuing: 'unrescuing',
+  // Undeploy's deleting runs straight into its cleaning, towards the same target: the host has
+  // nothing to do in between, and waking it there only costs a node read.
+  deleting: 'cleaning', verifying: 'verifying', adopting: 'adopting', unrescuing: 'unrescuing',
 };
 
 /** The fields a digest covers: `health` exists from API 1.109 on; asking for it below that would be refused. */
@@ -39,6 +41,7 @@ export async function nodeDigests(context: ProvisionerContext): Promise<Readonly
     const digest = digestOf(node, fields);
     digests.set(node.uuid, digest);
     // The host this change wakes reads it, not the copy its own poll cached a moment before.
+    context.nodes.listed(node, startedAtMs);
     const cached = context.nodes.get(node.uuid);
     if (cached !== undefined && digestOf(cached, fields) !== digest) context.nodes.forget(cached);
   }

@@ -1,4 +1,4 @@
-// Reading a host's node: from the short-lived cache, else one GET.
+// Reading a host's node: from the short-lived cache or a power change's end the sweep saw, else one GET.
 import type { Node } from '../../../ironic-client/index.ts';
 import type { HostIdentity } from '../provisioner.ts';
 import { NeedsRegistrationError } from '../result.ts';
@@ -8,7 +8,7 @@ import { ironicNodeName } from './node-name.ts';
 
 /** The node by UUID or name; throws the client's errors (IronicNotFoundError when absent). */
 export async function getNode(context: ProvisionerContext, ident: string): Promise<Node> {
-  const cached = context.nodes.get(ident);
+  const cached = context.nodes.get(ident) ?? context.nodes.takeSettled(ident);
   if (cached !== undefined) return cached;
   const node = await context.client.nodes.get(ident);
   context.nodes.remember(node);

@@ -44,6 +44,13 @@ export interface IronicProvisionerOptions {
   nodeCacheTtlMs?: number;
   /** How long the ports of a node are trusted to exist once seen or created. @default 600000 */
   portCacheTtlMs?: number;
+  /**
+   * After a power change this provisioner asked for, the node sweep's list showing it ended
+   * (with the node as read before the request) stands in for the next read, while that read is
+   * at most this old: a change someone else made meanwhile to a field the list does not carry is
+   * then found on the read after. 0 disables. @default 30000
+   */
+  settledCopyMaxAgeMs?: number;
 }
 
 export interface IronicProvisionerConfig {
@@ -58,6 +65,7 @@ export interface IronicProvisionerConfig {
   forcePersistentBootDevice: { liveIso?: string; directDeploy?: string };
   nodeCacheTtlMs: number;
   portCacheTtlMs: number;
+  settledCopyMaxAgeMs: number;
 }
 
 function nonNegative(name: string, value: number): number {
@@ -89,5 +97,6 @@ export function compileOptions(options: IronicProvisionerOptions): IronicProvisi
     // A cached node must never outlive the shortest poll, or a poll would see no progress.
     nodeCacheTtlMs: Math.min(nodeCacheTtlMs, poll.shortMs / 2),
     portCacheTtlMs: nonNegative('portCacheTtlMs', options.portCacheTtlMs ?? 600_000),
+    settledCopyMaxAgeMs: nonNegative('settledCopyMaxAgeMs', options.settledCopyMaxAgeMs ?? 30_000),
   };
 }

@@ -35,6 +35,7 @@ export async function changePower(context: ProvisionerContext, node: Node, targe
     }
     return writeRefused(`failed to ${target} node`, error, context.delays);
   }
+  context.nodes.powerChangeAccepted(node, target);
   // Only this call asked for the change: the caller reports it once (BMO's one PowerOn/PowerOff event per request).
   return { ...context.delays.short(`${target} requested`), started: true };
 }

@@ -73,6 +73,7 @@ export async function startKit(options: { serverMax?: string; provisioner?: Part
     log: silentLogger,
     random: () => 0,
     nodeCacheTtlMs: 0,
+    settledCopyMaxAgeMs: 0,
     ...options.provisioner,
   });
   return { provisioner, client, ironic, requests, calls: () => requests.map(summarize) };

@@ -1,0 +1,66 @@
+import { describe, expect, it } from '@jest/globals';
+import { NODE_UUID, makeNode } from '../../../ironic-client/test-support/fixtures.ts';
+import { FakeClock } from '../../runtime/testing/fake-clock.ts';
+import { SettledPowerChanges, targetPowerStateOf } from './settled-power-changes.ts';
+
+const MAX_AGE_MS = 30_000;
+const off = makeNode({ power_state: 'power off', target_power_state: null, last_error: 'an old failure', driver_info: { ipmi_address: '127.0.0.1' } });
+const endedOn = { uuid: NODE_UUID, power_state: 'power on', target_power_state: null, last_error: null };
+
+function start(): { clock: FakeClock; changes: SettledPowerChanges; readAtMs: number } {
+  const clock = new FakeClock();
+  return { clock, changes: new SettledPowerChanges({ clock, maxAgeMs: MAX_AGE_MS }), readAtMs: clock.now() };
+}
+
+describe('SettledPowerChanges', () => {
+  it('turns a list showing the change ended into the node as read before it, with what the list shows, once', () => {
+    const { clock, changes, readAtMs } = start();
+    const running = changes.accepted(off, 'power on', readAtMs);
+    changes.listed(endedOn, clock.now());
+
+    expect(running).toMatchObject({ power_state: 'power off', target_power_state: 'power on', last_error: null });
+    expect(changes.take(NODE_UUID)).toEqual({ ...off, ...endedOn, reservation: null });
+    expect(changes.take(NODE_UUID)).toBeUndefined();
+  });
+
+  it('keeps waiting while the list shows the change running, or when the list began before Ironic accepted it', async () => {
+    const { clock, changes, readAtMs } = start();
+    const listStartedAtMs = clock.now();
+    await clock.advance(10);
+    changes.accepted(off, 'soft power off', readAtMs);
+    changes.listed({ ...endedOn, power_state: 'power off' }, listStartedAtMs);
+    changes.listed({ uuid: NODE_UUID, power_state: 'power on', target_power_state: 'power off' }, clock.now());
+    expect(changes.take(NODE_UUID)).toBeUndefined();
+
+    changes.listed({ uuid: NODE_UUID, power_state: 'power off', target_power_state: null, last_error: null }, clock.now());
+    expect(changes.take(NODE_UUID)).toMatchObject({ power_state: 'power off', target_power_state: null });
+  });
+
+  it('gives nothing once the full read it builds on is older than the limit', async () => {
+    const { clock, changes, readAtMs } = start();
+    await clock.advance(MAX_AGE_MS - 1_000);
+    changes.accepted(off, 'power on', readAtMs);
+    changes.listed(endedOn, clock.now());
+    await clock.advance(1_001);
+
+    expect(changes.take(NODE_UUID)).toBeUndefined();
+  });
+
+  it('forgets the change on clear (a write or a full read) and keeps nothing when disabled', () => {
+    const { clock, changes, readAtMs } = start();
+    changes.accepted(off, 'power on', readAtMs);
+    changes.clear(NODE_UUID);
+    changes.listed(endedOn, clock.now());
+    expect(changes.take(NODE_UUID)).toBeUndefined();
+
+    const disabled = new SettledPowerChanges({ clock, maxAgeMs: 0 });
+    disabled.accepted(off, 'power on', readAtMs);
+    disabled.listed(endedOn, clock.now());
+    expect(disabled.take(NODE_UUID)).toBeUndefined();
+  });
+
+  it('names the target Ironic records while a change runs', () => {
+    expect(['power on', 'rebooting', 'soft rebooting'].map((target) => targetPowerStateOf(target as 'power on'))).toEqual(['power on', 'power on', 'power on']);
+    expect(['power off', 'soft power off'].map((target) => targetPowerStateOf(target as 'power off'))).toEqual(['power off', 'power off']);
+  });
+});
