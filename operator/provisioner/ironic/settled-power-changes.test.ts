@@ -36,6 +36,17 @@ describe('SettledPowerChanges', () => {
     expect(changes.take(NODE_UUID)).toMatchObject({ power_state: 'power off', target_power_state: null });
   });
 
+  it('gives nothing when the list shows a fault or maintenance, whose reason only a read has', () => {
+    const { clock, changes, readAtMs } = start();
+    changes.accepted(off, 'power on', readAtMs);
+    changes.listed({ ...endedOn, power_state: 'power off', fault: 'power failure', maintenance: true }, clock.now());
+    expect(changes.take(NODE_UUID)).toBeUndefined();
+
+    changes.accepted(off, 'power on', readAtMs);
+    changes.listed({ ...endedOn, maintenance: true }, clock.now());
+    expect(changes.take(NODE_UUID)).toBeUndefined();
+  });
+
   it('gives nothing once the full read it builds on is older than the limit', async () => {
     const { clock, changes, readAtMs } = start();
     await clock.advance(MAX_AGE_MS - 1_000);

@@ -49,6 +49,8 @@ export class SettledPowerChanges {
     // A list begun before Ironic accepted the request may show the node as it was before it.
     if (request === undefined || listStartedAtMs < request.acceptedAtMs || node.target_power_state) return;
     this.#requests.delete(node.uuid);
+    // A fault or maintenance comes with a reason the list does not carry: the host reads the node.
+    if (node.fault || (node.maintenance !== undefined && node.maintenance !== request.running.maintenance)) return;
     this.#settled.set(node.uuid, { node: { ...request.running, ...node, name: request.running.name }, fullReadAtMs: request.fullReadAtMs });
   }
 
