@@ -38,6 +38,26 @@ describe('WorkQueue', () => {
     expect(queue.len()).toBe(0);
   });
 
+  it('lets a waiting key that is not urgent go next after maxUrgentInARow urgent ones, so a stream of urgent adds starves none', async () => {
+    const queue = new WorkQueue<string>({ name: 'test', clock: new FakeClock(), maxUrgentInARow: 2 });
+    queue.add('new-1');
+    queue.add('new-2');
+    for (let n = 1; n <= 5; n++) queue.add(`moved-${n}`, { urgent: true });
+    const order: string[] = [];
+    for (let n = 0; n < 7; n++) order.push((await queue.get())!);
+    expect(order).toEqual(['moved-1', 'moved-2', 'new-1', 'moved-3', 'moved-4', 'new-2', 'moved-5']);
+  });
+
+  it('counts only urgent keys handed out while another waited towards its turn', async () => {
+    const queue = new WorkQueue<string>({ name: 'test', clock: new FakeClock(), maxUrgentInARow: 2 });
+    for (let n = 1; n <= 3; n++) queue.add(`moved-${n}`, { urgent: true });
+    for (let n = 0; n < 3; n++) await queue.get();
+    queue.add('new-1');
+    queue.add('moved-4', { urgent: true });
+    expect([await queue.get(), await queue.get()]).toEqual(['moved-4', 'new-1']);
+    expect(() => new WorkQueue<string>({ name: 'test', maxUrgentInARow: 0 })).toThrow(RangeError);
+  });
+
   it('queues a key added urgently while it was processed at the urgent level when it is done', async () => {
     const queue = newQueue();
     queue.add('a');

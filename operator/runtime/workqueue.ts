@@ -27,6 +27,12 @@ export interface WorkQueueOptions<K> {
   rateLimiter?: RateLimiter<K>;
   clock?: Clock;
   metrics?: WorkQueueMetrics;
+  /**
+   * Urgent items handed out in a row while others wait, before one that is not goes next: a
+   * steady stream of urgent adds (a node list waking many hosts every few seconds) then slows the
+   * rest down instead of starving them. @default 8
+   */
+  maxUrgentInARow?: number;
 }
 
 /**
@@ -37,7 +43,9 @@ export interface WorkQueueOptions<K> {
  *   so changes that arrive mid-reconcile are coalesced into one more run;
  * - delayed adds keep one timer per item and the earliest wins;
  * - an `urgent` add goes ahead of every item that is not (controller-runtime's priority queue,
- *   with two levels), and lifts the item if it was already waiting; order is FIFO within a level.
+ *   with two levels), and lifts the item if it was already waiting; order is FIFO within a level;
+ * - unlike controller-runtime's, after `maxUrgentInARow` urgent items one waiting item that is
+ *   not urgent goes next, so none waits for ever.
  */
 export class WorkQueue<K = string> {
   readonly name: string;
@@ -60,12 +68,19 @@ export class WorkQueue<K = string> {
   #getters: Array<(item: K | undefined) => void> = [];
   #drainWaiters: Array<() => void> = [];
   #shuttingDown = false;
+  readonly #maxUrgentInARow: number;
+  /** Urgent items handed out since the last one that was not. */
+  #urgentInARow = 0;
 
   constructor(options: WorkQueueOptions<K>) {
     this.name = options.name;
     this.#clock = options.clock ?? systemClock;
     this.#rateLimiter = options.rateLimiter ?? defaultControllerRateLimiter<K>({ clock: this.#clock });
     this.#metrics = options.metrics ?? noopWorkQueueMetrics;
+    this.#maxUrgentInARow = options.maxUrgentInARow ?? 8;
+    if (!(Number.isInteger(this.#maxUrgentInARow) && this.#maxUrgentInARow >= 1)) {
+      throw new RangeError(`maxUrgentInARow must be a positive integer, got ${options.maxUrgentInARow}`);
+    }
   }
 
   get shuttingDown(): boolean {
@@ -197,15 +212,37 @@ export class WorkQueue<K = string> {
     (options.urgent ? this.#urgent : this.#queue).push([item, ticket]);
   }
 
-  /** The next waiting item, urgent ones first, skipping superseded entries. */
+  /** The next waiting item, urgent ones first (up to `maxUrgentInARow` in a row). */
   #next(): K | undefined {
-    for (const level of [this.#urgent, this.#queue]) {
-      for (let entry = level.shift(); entry !== undefined; entry = level.shift()) {
-        const [item, ticket] = entry;
-        if (this.#waiting.get(item)?.ticket !== ticket) continue;
-        this.#waiting.delete(item);
-        return item;
-      }
+    const normalsTurn = this.#urgentInARow >= this.#maxUrgentInARow;
+    const levels = normalsTurn ? [this.#queue, this.#urgent] : [this.#urgent, this.#queue];
+    for (const level of levels) {
+      const item = this.#take(level);
+      if (item === undefined) continue;
+      // Only urgent items handed out while another waits count towards its turn.
+      this.#urgentInARow = level === this.#urgent && this.#someWaiting(this.#queue) ? this.#urgentInARow + 1 : 0;
+      return item;
+    }
+    return undefined;
+  }
+
+  /** Whether an item still waits at the level (superseded entries at its head are dropped). */
+  #someWaiting(level: Array<[K, number]>): boolean {
+    while (level.length > 0) {
+      const [item, ticket] = level[0]!;
+      if (this.#waiting.get(item)?.ticket === ticket) return true;
+      level.shift();
+    }
+    return false;
+  }
+
+  /** The level's first item still waiting there, skipping superseded entries. */
+  #take(level: Array<[K, number]>): K | undefined {
+    for (let entry = level.shift(); entry !== undefined; entry = level.shift()) {
+      const [item, ticket] = entry;
+      if (this.#waiting.get(item)?.ticket !== ticket) continue;
+      this.#waiting.delete(item);
+      return item;
     }
     return undefined;
   }
