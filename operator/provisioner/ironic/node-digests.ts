@@ -40,8 +40,8 @@ export async function nodeDigests(context: ProvisionerContext): Promise<Readonly
     if (!node.uuid) continue;
     const digest = digestOf(node, fields);
     digests.set(node.uuid, digest);
-    // The host this change wakes reads it, not the copy its own poll cached a moment before.
     context.nodes.listed(node, startedAtMs);
+    // The host this change wakes reads it, not the copy its own poll cached a moment before.
     const cached = context.nodes.get(node.uuid);
     if (cached !== undefined && digestOf(cached, fields) !== digest) context.nodes.forget(cached);
   }
