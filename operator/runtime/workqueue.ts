@@ -238,13 +238,10 @@ export class WorkQueue<K = string> {
 
   /** The level's first item still waiting there, skipping superseded entries. */
   #take(level: Array<[K, number]>): K | undefined {
-    for (let entry = level.shift(); entry !== undefined; entry = level.shift()) {
-      const [item, ticket] = entry;
-      if (this.#waiting.get(item)?.ticket !== ticket) continue;
-      this.#waiting.delete(item);
-      return item;
-    }
-    return undefined;
+    if (!this.#someWaiting(level)) return undefined;
+    const [item] = level.shift()!;
+    this.#waiting.delete(item);
+    return item;
   }
 
   #startProcessing(item: K): K {
