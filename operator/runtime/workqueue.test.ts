@@ -22,7 +22,7 @@ describe('WorkQueue', () => {
   });
 
   it('hands urgent keys out first, FIFO within each level, and lifts a waiting key added urgently', async () => {
-    const queue = newQueue();
+    const queue = new WorkQueue<string>({ name: 'test', clock: new FakeClock(), maxUrgentInARow: 8 });
     queue.add('new-1');
     queue.add('new-2');
     queue.add('new-3');
@@ -46,6 +46,16 @@ describe('WorkQueue', () => {
     const order: string[] = [];
     for (let n = 0; n < 7; n++) order.push((await queue.get())!);
     expect(order).toEqual(['moved-1', 'moved-2', 'new-1', 'moved-3', 'moved-4', 'new-2', 'moved-5']);
+  });
+
+  it('by default lets urgent keys and waiting keys that are not take turns', async () => {
+    const queue = newQueue();
+    queue.add('new-1');
+    queue.add('new-2');
+    for (let n = 1; n <= 3; n++) queue.add(`moved-${n}`, { urgent: true });
+    const order: string[] = [];
+    for (let n = 0; n < 5; n++) order.push((await queue.get())!);
+    expect(order).toEqual(['moved-1', 'new-1', 'moved-2', 'new-2', 'moved-3']);
   });
 
   it('counts only urgent keys handed out while another waited towards its turn', async () => {

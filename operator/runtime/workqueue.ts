@@ -28,9 +28,11 @@ export interface WorkQueueOptions<K> {
   clock?: Clock;
   metrics?: WorkQueueMetrics;
   /**
-   * Urgent items handed out in a row while others wait, before one that is not goes next: a
-   * steady stream of urgent adds (a node list waking many hosts every few seconds) then slows the
-   * rest down instead of starving them. @default 8
+   * Urgent items handed out in a row while others wait, before one that is not goes next. With
+   * the default the two levels take turns: hosts whose node moved on still go ahead of a backlog,
+   * and new work still starts while a node list wakes hosts every few seconds (starting it only
+   * when no host had moved on kept Ironic's pipeline a few hosts deep; test/bench/README.md,
+   * session 23). @default 1
    */
   maxUrgentInARow?: number;
 }
@@ -44,8 +46,8 @@ export interface WorkQueueOptions<K> {
  * - delayed adds keep one timer per item and the earliest wins;
  * - an `urgent` add goes ahead of every item that is not (controller-runtime's priority queue,
  *   with two levels), and lifts the item if it was already waiting; order is FIFO within a level;
- * - unlike controller-runtime's, after `maxUrgentInARow` urgent items one waiting item that is
- *   not urgent goes next, so none waits for ever.
+ * - unlike controller-runtime's, after `maxUrgentInARow` urgent items (one by default) a waiting
+ *   item that is not urgent goes next, so none waits for ever.
  */
 export class WorkQueue<K = string> {
   readonly name: string;
@@ -77,7 +79,7 @@ export class WorkQueue<K = string> {
     this.#clock = options.clock ?? systemClock;
     this.#rateLimiter = options.rateLimiter ?? defaultControllerRateLimiter<K>({ clock: this.#clock });
     this.#metrics = options.metrics ?? noopWorkQueueMetrics;
-    this.#maxUrgentInARow = options.maxUrgentInARow ?? 8;
+    this.#maxUrgentInARow = options.maxUrgentInARow ?? 1;
     if (!(Number.isInteger(this.#maxUrgentInARow) && this.#maxUrgentInARow >= 1)) {
       throw new RangeError(`maxUrgentInARow must be a positive integer, got ${options.maxUrgentInARow}`);
     }
