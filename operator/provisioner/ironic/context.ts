@@ -9,6 +9,7 @@ import { NodeCache } from './node-cache.ts';
 import { digestOf, watchedFields } from './node-digests.ts';
 import { NodeNameSnapshot } from './node-name-snapshot.ts';
 import type { IronicProvisionerConfig } from './options.ts';
+import { PortSnapshot } from './port-snapshot.ts';
 import { TtlCache } from './ttl-cache.ts';
 
 export interface ProvisionerContext {
@@ -20,6 +21,8 @@ export interface ProvisionerContext {
   nodeNames: NodeNameSnapshot;
   /** Node UUID to the MACs known to have ports on it. */
   knownPorts: TtlCache<ReadonlySet<string>>;
+  /** Every node's port MACs by one shared list, for records that expired; none when records are not kept. */
+  portSnapshot: PortSnapshot | undefined;
   /** Which operations asked of a node refreshed Ironic's copies of its firmware, once they end. */
   firmwareRefreshes: FirmwareRefreshTracker;
   /**
@@ -49,6 +52,14 @@ export function createContext(config: IronicProvisionerConfig): ProvisionerConte
     firmwareRefreshes,
     softPowerOffs: new Set(),
     knownPorts: new TtlCache({ clock: config.clock, ttlMs: config.portCacheTtlMs }),
+    portSnapshot:
+      config.portCacheTtlMs > 0
+        ? new PortSnapshot({
+            clock: config.clock,
+            maxAgeMs: config.portCacheTtlMs / 10,
+            listPorts: () => config.client.ports.listAll({ fields: ['address', 'node_uuid'] }),
+          })
+        : undefined,
     log: config.log,
   };
 }

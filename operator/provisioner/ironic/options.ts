@@ -42,7 +42,11 @@ export interface IronicProvisionerOptions {
    * provisioner drops it. Kept below the short poll interval. 0 disables. @default 1000
    */
   nodeCacheTtlMs?: number;
-  /** How long the ports of a node are trusted to exist once seen or created. @default 600000 */
+  /**
+   * How long the ports of a node are trusted to exist once seen or created. A missing or expired
+   * record is checked against one list of every port, shared by all hosts and begun at most a
+   * tenth of this ago. 0 keeps no record: every pass lists the node's own ports. @default 600000
+   */
   portCacheTtlMs?: number;
   /**
    * After a power change this provisioner asked for, the node sweep's list showing it ended

@@ -45,7 +45,8 @@ function registeredNode(overrides: Parameters<typeof makeNode>[0] = {}) {
   });
 }
 
-const nodePorts = `/v1/ports?node_uuid=${NODE_UUID}&fields=uuid,address,node_uuid`;
+/** Every port, listed once for all hosts whose record of their node's ports is missing or expired. */
+const listedPorts = '/v1/ports?fields=address,node_uuid';
 const macPorts = `/v1/ports?address=${BOOT_MAC}&fields=uuid,node_uuid,address`;
 
 describe('register', () => {
@@ -172,7 +173,7 @@ describe('register', () => {
 
       expect(refused.kind).toBe('busy');
       expect(found).toEqual({ kind: 'done', value: { nodeId: NODE_UUID } });
-      expect(kit.calls().slice(1)).toEqual([`GET ${macPorts}`, 'POST /v1/nodes', `GET ${NAME_PATH}`, `GET ${nodePorts}`]);
+      expect(kit.calls().slice(1)).toEqual([`GET ${macPorts}`, 'POST /v1/nodes', `GET ${NAME_PATH}`, `GET ${listedPorts}`]);
     });
   });
 
@@ -184,7 +185,7 @@ describe('register', () => {
     const result = await kit.provisioner.register(registerOptions({ host: NEW_HOST }));
 
     expect(result).toEqual({ kind: 'done', value: { nodeId: NODE_UUID } });
-    expect(kit.calls()).toEqual([`GET ${NAME_PATH}`, `GET ${nodePorts}`]);
+    expect(kit.calls()).toEqual([`GET ${NAME_PATH}`, `GET ${listedPorts}`]);
   });
 
   it('asks for a new host\'s node by its old name and by its boot MAC at once', async () => {
@@ -242,7 +243,43 @@ describe('register', () => {
     const again = await kit.provisioner.register(registerOptions());
 
     expect(again).toEqual({ kind: 'done', value: { nodeId: NODE_UUID } });
-    expect(kit.calls()).toEqual([`GET ${NODE_PATH}`, `GET ${nodePorts}`, `GET ${NODE_PATH}`]);
+    expect(kit.calls()).toEqual([`GET ${NODE_PATH}`, `GET ${listedPorts}`, `GET ${NODE_PATH}`]);
+  });
+
+  it('checks the ports of hosts with no record of them against one list that every host shares', async () => {
+    const kit = await startKit();
+    const otherUuid = '5c0c2a8e-0d55-4c4f-9a8e-2f6d3a1b7e90';
+    const otherMac = '52:54:00:ab:cd:ef';
+    kit.ironic.get(NODE_PATH).reply(200, registeredNode());
+    kit.ironic.get(`/v1/nodes/${otherUuid}`).reply(200, registeredNode({ uuid: otherUuid, name: 'metal3~worker-1' }));
+    kit.ironic
+      .get('/v1/ports')
+      .query({ fields: 'address,node_uuid' })
+      .reply(200, { ports: [makePort(), makePort({ uuid: 'f2b5e0c4-1a2b-4c3d-8e9f-0a1b2c3d4e5f', node_uuid: otherUuid, address: otherMac })] });
+
+    await Promise.all([
+      kit.provisioner.register(registerOptions()),
+      kit.provisioner.register(registerOptions({ host: { ...HOST, name: 'worker-1', uid: 'a7d1c6e2-3b4f-4e5a-9c8d-7e6f5a4b3c2d', nodeId: otherUuid }, bootMacAddress: otherMac })),
+    ]);
+
+    // Both boot ports are on the list: nothing is created, and the list is asked for once.
+    expect(kit.calls().sort()).toEqual([`GET ${NODE_PATH}`, `GET ${listedPorts}`, `GET /v1/nodes/${otherUuid}`].sort());
+  });
+
+  it('asks for the node\'s own ports when its record lacks a MAC found since, which a shared list begun earlier could miss', async () => {
+    const kit = await startKit();
+    const inspectedMac = 'aa:bb:cc:dd:ee:01';
+    kit.ironic.get(NODE_PATH).times(2).reply(200, registeredNode());
+    kit.ironic.get('/v1/ports').query({ fields: 'address,node_uuid' }).reply(200, { ports: [makePort()] });
+    kit.ironic
+      .get('/v1/ports')
+      .query({ node_uuid: NODE_UUID, fields: 'uuid,address,node_uuid' })
+      .reply(200, { ports: [makePort(), makePort({ uuid: 'f2b5e0c4-1a2b-4c3d-8e9f-0a1b2c3d4e5f', address: inspectedMac })] });
+
+    await kit.provisioner.register(registerOptions());
+    await kit.provisioner.register(registerOptions({ knownMacAddresses: [inspectedMac] }));
+
+    expect(kit.calls()).toEqual([`GET ${NODE_PATH}`, `GET ${listedPorts}`, `GET ${NODE_PATH}`, `GET /v1/ports?node_uuid=${NODE_UUID}&fields=uuid,address,node_uuid`]);
   });
 
   it('adopts a nameless node found by its boot MAC and names it', async () => {
@@ -262,7 +299,7 @@ describe('register', () => {
       'GET /v1/nodes/worker-0',
       `GET ${macPorts}`,
       `GET ${NODE_PATH}`,
-      `GET ${nodePorts}`,
+      `GET ${listedPorts}`,
       `PATCH ${NODE_PATH} add /name`,
     ]);
   });
@@ -288,7 +325,7 @@ describe('register', () => {
     const result = await kit.provisioner.register(registerOptions());
 
     expect(result).toEqual({ kind: 'failed', message: 'Redfish connection failed: 401 Unauthorized' });
-    expect(kit.calls()).toEqual([`GET ${NODE_PATH}`, `GET ${nodePorts}`]);
+    expect(kit.calls()).toEqual([`GET ${NODE_PATH}`, `GET ${listedPorts}`]);
   });
 
   it('sends new credentials and retries manage when they changed', async () => {
@@ -302,7 +339,7 @@ describe('register', () => {
     const result = await kit.provisioner.register(registerOptions({ credentialsChanged: true }));
 
     expect(result).toMatchObject({ kind: 'busy', afterMs: 3000 });
-    expect(kit.calls()).toEqual([`GET ${NODE_PATH}`, `GET ${nodePorts}`, `PATCH ${NODE_PATH} add /driver_info`, `PUT ${NODE_PATH}/states/provision manage`]);
+    expect(kit.calls()).toEqual([`GET ${NODE_PATH}`, `GET ${listedPorts}`, `PATCH ${NODE_PATH} add /driver_info`, `PUT ${NODE_PATH}/states/provision manage`]);
     expect(kit.requests[2]?.body).toEqual([
       {
         op: 'add',
@@ -320,7 +357,7 @@ describe('register', () => {
 
     await kit.provisioner.register(registerOptions({ bmc: redfishBmc('redfish+http://bmc.test:8000/redfish/v1/Systems/2') }));
 
-    expect(kit.calls()).toEqual([`GET ${NODE_PATH}`, `GET ${nodePorts}`, `PATCH ${NODE_PATH} add /driver_info`]);
+    expect(kit.calls()).toEqual([`GET ${NODE_PATH}`, `GET ${listedPorts}`, `PATCH ${NODE_PATH} add /driver_info`]);
   });
 
   it('syncs automated cleaning, boot mode and deploy images in one patch', async () => {
@@ -381,7 +418,7 @@ describe('register', () => {
 
     expect(kit.calls()).toEqual([
       `GET ${NODE_PATH}`,
-      `GET ${nodePorts}`,
+      `GET ${listedPorts}`,
       `PATCH ${NODE_PATH} add /instance_uuid, add /instance_info/capabilities, add /instance_info/root_device, `
         + 'add /instance_info/image_source, add /instance_info/image_disk_format, add /instance_info/image_os_hash_algo, add /instance_info/image_os_hash_value',
     ]);
@@ -393,7 +430,7 @@ describe('register', () => {
 
   it.each([
     { state: 'deleting', calls: [`GET ${NODE_PATH}`] },
-    { state: 'available', calls: [`GET ${NODE_PATH}`, `GET ${nodePorts}`] },
+    { state: 'available', calls: [`GET ${NODE_PATH}`, `GET ${listedPorts}`] },
   ])('leaves the instance of a deprovisioning host alone, its node $state', async ({ state, calls }) => {
     const kit = await startKit();
     kit.ironic.get(NODE_PATH).reply(200, registeredNode({ provision_state: state }));
@@ -411,7 +448,7 @@ describe('register', () => {
 
     await kit.provisioner.register(registerOptions({ state: 'provisioning', currentImage: { url: 'http://images.test/os.img', checksum: 'abc', checksumType: 'md5' } }));
 
-    expect(kit.calls()).toEqual([`GET ${NODE_PATH}`, `GET ${nodePorts}`]);
+    expect(kit.calls()).toEqual([`GET ${NODE_PATH}`, `GET ${listedPorts}`]);
   });
 
   it('leaves capabilities inspection reordered alone when they already say the boot mode', async () => {
@@ -422,7 +459,7 @@ describe('register', () => {
 
     await kit.provisioner.register(registerOptions());
 
-    expect(kit.calls()).toEqual([`GET ${NODE_PATH}`, `GET ${nodePorts}`]);
+    expect(kit.calls()).toEqual([`GET ${NODE_PATH}`, `GET ${listedPorts}`]);
   });
 
   it('leaves the instance of an active node alone', async () => {
@@ -432,7 +469,7 @@ describe('register', () => {
 
     await kit.provisioner.register(registerOptions({ currentImage: { url: 'http://images.test/os.img', checksum: 'abc', checksumType: 'md5' } }));
 
-    expect(kit.calls()).toEqual([`GET ${NODE_PATH}`, `GET ${nodePorts}`]);
+    expect(kit.calls()).toEqual([`GET ${NODE_PATH}`, `GET ${listedPorts}`]);
   });
 
   it.each(['servicing', 'service wait', 'service failed'])('leaves a node in %s alone: it is deployed, and Ironic is at work on it', async (state) => {
