@@ -21,7 +21,7 @@ export interface ProvisionerContext {
   nodeNames: NodeNameSnapshot;
   /** Node UUID to the MACs known to have ports on it. */
   knownPorts: TtlCache<ReadonlySet<string>>;
-  /** Every node's port MACs by one shared list, for records that expired; none when records are not kept. */
+  /** Every node's port MACs by one shared list, for records missing or expired; none when records are not kept. */
   portSnapshot: PortSnapshot | undefined;
   /** Which operations asked of a node refreshed Ironic's copies of its firmware, once they end. */
   firmwareRefreshes: FirmwareRefreshTracker;

@@ -27,7 +27,7 @@ export async function ensurePorts(context: ProvisionerContext, node: Node, optio
   if (known !== undefined && [...wanted.keys()].every((mac) => known.has(mac))) return;
 
   const existing = new Set(known);
-  if (!options.freshNode) for (const mac of await listedMacs(context, node, { recordExpired: known === undefined })) existing.add(mac);
+  if (!options.freshNode) for (const mac of await listedMacs(context, node, { noRecord: known === undefined })) existing.add(mac);
   for (const [mac, pxe] of wanted) {
     if (existing.has(mac)) continue;
     await createPort(context, node, mac, pxe);
@@ -41,9 +41,9 @@ export async function ensurePorts(context: ProvisionerContext, node: Node, optio
  * the list every host shares; a record that lacks a MAC found since (inspection may just have made
  * its port) asks for the node's own ports, as a list begun earlier could miss it.
  */
-async function listedMacs(context: ProvisionerContext, node: Node, options: { recordExpired: boolean }): Promise<Iterable<string>> {
+async function listedMacs(context: ProvisionerContext, node: Node, options: { noRecord: boolean }): Promise<Iterable<string>> {
   try {
-    if (options.recordExpired && context.portSnapshot !== undefined) return await context.portSnapshot.macsOf(node.uuid);
+    if (options.noRecord && context.portSnapshot !== undefined) return await context.portSnapshot.macsOf(node.uuid);
     const ports = await context.client.ports.listAll({ nodeUuid: node.uuid, fields: ['uuid', 'address', 'node_uuid'] });
     return ports.map((port) => port.address.toLowerCase());
   } catch (error) {
