@@ -133,6 +133,22 @@ describe('node cache and a power change the list saw end', () => {
     expect(kit.calls().filter((call) => call === `GET ${NODE_PATH}`)).toHaveLength(1);
   });
 
+  it('by default confirms from the list a change whose host waited two minutes in the queue', async () => {
+    const clock = new FakeClock();
+    const kit = await startKit({ provisioner: { clock, nodeCacheTtlMs: 1000, settledCopyMaxAgeMs: undefined } });
+    kit.ironic.get(NODE_PATH).reply(200, makeNode({ provision_state: 'active', power_state: 'power off' }));
+    kit.ironic.put(`${NODE_PATH}/states/power`).reply(202);
+    kit.ironic.get('/v1/nodes').query(true).reply(200, { nodes: [listed({ power_state: 'power on' })] });
+
+    await kit.provisioner.powerOn({ host: HOST, mode: 'hard', force: false });
+    await clock.advance(3_000);
+    await kit.provisioner.nodeDigests();
+    await clock.advance(120_000);
+    expect(await kit.provisioner.powerOn({ host: HOST, mode: 'hard', force: false })).toEqual({ kind: 'done' });
+
+    expect(kit.calls().filter((call) => call === `GET ${NODE_PATH}`)).toHaveLength(1);
+  });
+
   it('reads the node when the list has not shown the change ended, or the read before it is too old', async () => {
     const clock = new FakeClock();
     const kit = await startKit({ provisioner: { clock, nodeCacheTtlMs: 1000, settledCopyMaxAgeMs: 30_000 } });

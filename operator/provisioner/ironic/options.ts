@@ -52,7 +52,9 @@ export interface IronicProvisionerOptions {
    * After a power change this provisioner asked for, the node sweep's list showing it ended
    * (with the node as read before the request) stands in for the next read, while that read is
    * at most this old: a change someone else made meanwhile to a field the list does not carry is
-   * then found on the read after. 0 disables. @default 30000
+   * then found on the read after. A host at rest reads its node only at a resync (hours), so
+   * minutes here are well inside that; at 500 hosts the pass that confirms the change waits
+   * 1-2 minutes in the queue. 0 disables. @default 300000
    */
   settledCopyMaxAgeMs?: number;
 }
@@ -101,6 +103,6 @@ export function compileOptions(options: IronicProvisionerOptions): IronicProvisi
     // A cached node must never outlive the shortest poll, or a poll would see no progress.
     nodeCacheTtlMs: Math.min(nodeCacheTtlMs, poll.shortMs / 2),
     portCacheTtlMs: nonNegative('portCacheTtlMs', options.portCacheTtlMs ?? 600_000),
-    settledCopyMaxAgeMs: nonNegative('settledCopyMaxAgeMs', options.settledCopyMaxAgeMs ?? 30_000),
+    settledCopyMaxAgeMs: nonNegative('settledCopyMaxAgeMs', options.settledCopyMaxAgeMs ?? 300_000),
   };
 }
