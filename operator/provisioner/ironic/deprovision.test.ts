@@ -3,7 +3,8 @@ import { makeNode } from '../../../ironic-client/test-support/fixtures.ts';
 import { useNock } from '../../../ironic-client/test-support/nock-lifecycle.ts';
 import type { DeprovisionOptions } from '../provisioner.ts';
 import { TransientProvisionerError } from '../result.ts';
-import { HOST, NODE_PATH, startKit } from './testing/ironic-test-kit.ts';
+import { FakeClock } from '../../runtime/testing/fake-clock.ts';
+import { HOST, HOST_UID, NODE_PATH, startKit } from './testing/ironic-test-kit.ts';
 
 useNock();
 
@@ -93,5 +94,34 @@ describe('deprovision', () => {
     kit.ironic.get(NODE_PATH).reply(200, makeNode({ provision_state: 'manageable', fault: 'power failure', maintenance: true }));
     expect(await kit.provisioner.deprovision(options())).toMatchObject({ kind: 'busy', afterMs: 10_000 });
     expect(kit.calls()).toEqual([`GET ${NODE_PATH}`]);
+  });
+});
+
+describe('deprovision confirmed from the node list', () => {
+  it("takes the undeploy's end from the list, with the instance settings its tear down removed", async () => {
+    const clock = new FakeClock();
+    const kit = await startKit({ provisioner: { clock, nodeCacheTtlMs: 1000, settledCopyMaxAgeMs: undefined } });
+    const image = { url: 'http://images.test/os.qcow2', checksum: 'a'.repeat(64), checksumType: 'sha256' as const, format: 'qcow2' as const };
+    kit.ironic.get(NODE_PATH).reply(200, makeNode({
+      provision_state: 'active', automated_clean: true, instance_uuid: HOST_UID, driver_info: { force_persistent_boot_device: 'Default' },
+      instance_info: { capabilities: {}, root_device: {}, image_source: image.url, image_disk_format: 'qcow2', image_os_hash_algo: 'sha256', image_os_hash_value: image.checksum },
+    }));
+    kit.ironic.put(`${NODE_PATH}/states/provision`).reply(202);
+    kit.ironic.get('/v1/nodes').query(true).reply(200, { nodes: [{
+      uuid: makeNode().uuid, name: makeNode().name, power_state: 'power off', target_power_state: null, provision_state: 'available',
+      target_provision_state: null, maintenance: false, fault: null, last_error: null, health: 'OK',
+    }] });
+    kit.ironic.patch(NODE_PATH).reply(200, makeNode({ provision_state: 'available' }));
+    kit.ironic.get(`${NODE_PATH}/validate`).reply(200, { boot: { result: true }, deploy: { result: true } });
+    kit.ironic.put(`${NODE_PATH}/states/provision`).reply(202);
+
+    await kit.provisioner.deprovision(options());
+    await clock.advance(3_000);
+    await kit.provisioner.nodeDigests();
+    expect(await kit.provisioner.deprovision(options())).toEqual({ kind: 'done' });
+    await kit.provisioner.provision({ host: HOST, image, bootMode: 'UEFI' });
+
+    expect(kit.calls().filter((call) => call === `GET ${NODE_PATH}`)).toHaveLength(1);
+    expect(kit.calls()).toContainEqual(expect.stringMatching(new RegExp(`^PATCH ${NODE_PATH} add /instance_uuid, .*add /instance_info/image_source`)));
   });
 });

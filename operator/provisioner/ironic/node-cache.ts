@@ -3,8 +3,8 @@ import type { Node, PowerTarget } from '../../../ironic-client/index.ts';
 import type { Clock } from '../../runtime/clock.ts';
 import { bmcNotAnswering } from './bmc-not-answering.ts';
 import type { NodeRead } from '../provisioner.ts';
-import { SettledPowerChanges } from './settled-power-changes.ts';
-import type { ListedNode } from './settled-power-changes.ts';
+import { SettledChanges } from './settled-changes.ts';
+import type { ListedNode } from './settled-changes.ts';
 import { TtlCache } from './ttl-cache.ts';
 
 export class NodeCache {
@@ -20,7 +20,7 @@ export class NodeCache {
   readonly #lastReads = new Map<string, NodeRead>();
   /** Per node UUID, when it was last read in full (a GET, or a write's answer). */
   readonly #fullReads = new Map<string, number>();
-  readonly #powerChanges: SettledPowerChanges;
+  readonly #settledChanges: SettledChanges;
 
   /** Told of every node read from Ironic. */
   readonly #onRead: (node: Node) => void;
@@ -30,13 +30,13 @@ export class NodeCache {
   constructor(options: {
     clock: Clock;
     ttlMs: number;
-    /** How old a full read may be for a power change's end in the sweep's list to stand in for a read; 0 never. */
+    /** How old a full read may be for a change's end in the sweep's list to stand in for a read; 0 never. */
     settledCopyMaxAgeMs?: number;
     onRead?: (node: Node) => void;
     digest?: (node: Node) => string;
   }) {
     this.#nodes = new TtlCache(options);
-    this.#powerChanges = new SettledPowerChanges({ clock: options.clock, maxAgeMs: options.settledCopyMaxAgeMs ?? 0 });
+    this.#settledChanges = new SettledChanges({ clock: options.clock, maxAgeMs: options.settledCopyMaxAgeMs ?? 0 });
     this.#uuidsByName = new TtlCache(options);
     this.#onRead = options.onRead ?? (() => {});
     this.#digest = options.digest ?? (() => '');
@@ -50,29 +50,43 @@ export class NodeCache {
   /** A node read in full from Ironic. */
   remember(node: Node): void {
     this.#fullReads.set(node.uuid, this.#clock.now());
-    this.#powerChanges.clear(node.uuid);
+    this.#settledChanges.clear(node.uuid);
     this.#store(node);
   }
 
   /**
-   * The node after a power change this process asked for, when the sweep's list has shown it
-   * ended (settled-power-changes.ts), once; it is then cached as a read would be.
+   * The node after a change this process asked for, when the sweep's list has shown it ended
+   * (settled-changes.ts), once; it is then cached as a read would be.
    */
   takeSettled(ident: string): Node | undefined {
-    const node = this.#powerChanges.take(ident);
+    const node = this.#settledChanges.take(ident);
     if (node !== undefined) this.#store(node);
     return node;
   }
 
   /** Ironic accepted a power change of the node: the sweep's list shows it running, then ended. */
   powerChangeAccepted(node: Node, target: PowerTarget): void {
-    const running = this.#powerChanges.accepted(node, target, this.#fullReads.get(node.uuid) ?? Number.NEGATIVE_INFINITY);
+    const running = this.#settledChanges.powerAccepted(node, target, this.#lastFullRead(node.uuid));
     this.recordExpected(running);
+  }
+
+  /**
+   * Ironic accepted provision `target`; `running` is the node as the sweep's list shows it while
+   * the operation runs, so that look wakes no one and, for an operation whose end is known, its
+   * end stands in for the next read.
+   */
+  provisionChangeAccepted(running: Node, target: string): void {
+    this.#settledChanges.provisionAccepted(running, target, this.#lastFullRead(running.uuid));
+    this.recordExpected(running);
+  }
+
+  #lastFullRead(uuid: string): number {
+    return this.#fullReads.get(uuid) ?? Number.NEGATIVE_INFINITY;
   }
 
   /** The node as the sweep's list (started at `listStartedAtMs`) shows it. */
   listed(node: ListedNode, listStartedAtMs: number): void {
-    this.#powerChanges.listed(node, listStartedAtMs);
+    this.#settledChanges.listed(node, listStartedAtMs);
   }
 
   #store(node: Node): void {
@@ -125,7 +139,7 @@ export class NodeCache {
 
   /** After any write: the next read goes to Ironic. */
   forget(node: Pick<Node, 'uuid' | 'name'>): void {
-    this.#powerChanges.clear(node.uuid);
+    this.#settledChanges.clear(node.uuid);
     this.#nodes.delete(node.uuid);
     if (node.name) this.#uuidsByName.delete(node.name);
   }

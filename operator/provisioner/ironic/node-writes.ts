@@ -82,8 +82,10 @@ export async function changeProvisionState(
   } catch (error) {
     return writeRefused(what, error, context.delays);
   }
-  // The list then shows the operation running, which wakes no one, and then its end, which does.
-  if (running !== undefined) context.nodes.recordExpected(running);
+  // The list then shows the operation running, which wakes no one, and then its end, which does;
+  // an end the list alone can tell stands in for the read that confirms it.
+  if (running !== undefined && report.pollsItself) context.nodes.recordExpected(running);
+  else if (running !== undefined) context.nodes.provisionChangeAccepted(running, options.target);
   return context.delays.short(`"${options.target}" requested (node was ${node.provision_state})`, {
     ...(report.started ? { started: true } : {}),
     awaitsNodeChange: running !== undefined && !report.pollsItself,

@@ -213,3 +213,52 @@ describe('provision after a failure without an error message', () => {
     });
   });
 });
+
+describe('provision confirmed from the node list', () => {
+  const listed = (overrides: Record<string, unknown>) => ({
+    uuid: makeNode().uuid, name: makeNode().name, power_state: 'power off', target_power_state: null, target_provision_state: null,
+    maintenance: false, fault: null, last_error: null, health: 'OK', links: [], ...overrides,
+  });
+
+  it("takes provide's and deploy's ends from the list, reading the node once", async () => {
+    const clock = new FakeClock();
+    const kit = await startKit({ provisioner: { clock, nodeCacheTtlMs: 1000, settledCopyMaxAgeMs: undefined } });
+    kit.ironic.get(NODE_PATH).reply(200, makeNode({ provision_state: 'manageable', driver_info: {} }));
+    kit.ironic.put(`${NODE_PATH}/states/provision`).reply(202);
+    kit.ironic.get('/v1/nodes').query(true).reply(200, { nodes: [listed({ provision_state: 'available' })] });
+    kit.ironic.patch(NODE_PATH).reply(200, makeNode({ provision_state: 'available', instance_info: instanceInfo, instance_uuid: HOST_UID }));
+    kit.ironic.get(`${NODE_PATH}/validate`).reply(200, validationOk);
+    kit.ironic.put(`${NODE_PATH}/states/provision`).reply(202);
+    kit.ironic.get('/v1/nodes').query(true).reply(200, { nodes: [listed({ provision_state: 'active', power_state: 'power on' })] });
+
+    await kit.provisioner.provision(options());
+    await clock.advance(3_000);
+    await kit.provisioner.nodeDigests();
+    expect(await kit.provisioner.provision(options())).toMatchObject({ kind: 'busy', reason: expect.stringContaining('"deploy" requested') });
+    await clock.advance(3_000);
+    await kit.provisioner.nodeDigests();
+    expect(await kit.provisioner.provision(options())).toEqual({ kind: 'done' });
+    expect(await kit.provisioner.hardwareState({ host: HOST })).toEqual({ poweredOn: true });
+
+    expect(kit.calls().filter((call) => call.startsWith(`GET ${NODE_PATH}`))).toEqual([`GET ${NODE_PATH}`, `GET ${NODE_PATH}/validate`]);
+  });
+
+  it('reads the node when the list shows cleaning ended otherwise than asked', async () => {
+    const clock = new FakeClock();
+    const kit = await startKit({ provisioner: { clock, nodeCacheTtlMs: 1000, settledCopyMaxAgeMs: undefined } });
+    kit.ironic.get(NODE_PATH).reply(200, makeNode({ provision_state: 'manageable' }));
+    kit.ironic.put(`${NODE_PATH}/states/provision`).reply(202);
+    kit.ironic.get('/v1/nodes').query(true).reply(200, { nodes: [listed({ provision_state: 'clean failed', last_error: 'erase failed' })] });
+    kit.ironic.get(NODE_PATH).reply(200, makeNode({ provision_state: 'clean failed', last_error: 'erase failed', maintenance: true }));
+    kit.ironic.post(`${NODE_PATH}/maintenance`).optionally().reply(202);
+    kit.ironic.delete(`${NODE_PATH}/maintenance`).reply(202);
+    kit.ironic.put(`${NODE_PATH}/states/provision`).reply(202);
+
+    await kit.provisioner.provision(options());
+    await clock.advance(3_000);
+    await kit.provisioner.nodeDigests();
+    await kit.provisioner.provision(options());
+
+    expect(kit.calls().filter((call) => call === `GET ${NODE_PATH}`)).toHaveLength(2);
+  });
+});

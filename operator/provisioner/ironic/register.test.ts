@@ -3,6 +3,7 @@ import { ironicError, lockedError, makeNode, makePort, NODE_UUID } from '../../.
 import { useNock } from '../../../ironic-client/test-support/nock-lifecycle.ts';
 import type { RegisterOptions } from '../provisioner.ts';
 import { NeedsPreprovisioningImageError, TransientProvisionerError } from '../result.ts';
+import { FakeClock } from '../../runtime/testing/fake-clock.ts';
 import { BOOT_MAC, HOST, KERNEL_URL, NEW_HOST, NODE_PATH, RAMDISK_URL, redfishBmc, startKit } from './testing/ironic-test-kit.ts';
 
 useNock();
@@ -541,5 +542,30 @@ describe('register', () => {
     const result = await kit.provisioner.register(registerOptions({ bmc: ipmi, inspectionMode: 'fast' }));
     expect(result).toEqual({ kind: 'failed', message: 'BMC driver ipmi does not support fast (out-of-band) inspection' });
     expect(kit.calls()).toEqual([]);
+  });
+});
+
+describe('register confirmed from the node list', () => {
+  it("takes verifying's end from the list: the pass after manage reads no node", async () => {
+    const clock = new FakeClock();
+    const kit = await startKit({ provisioner: { clock, nodeCacheTtlMs: 1000, settledCopyMaxAgeMs: undefined } });
+    kit.ironic.get(NAME_PATH).reply(404, ironicError('Node metal3~worker-0 could not be found.'));
+    kit.ironic.get('/v1/nodes/worker-0').reply(404, ironicError('Node worker-0 could not be found.'));
+    kit.ironic.get('/v1/ports').query(true).reply(200, { ports: [] });
+    kit.ironic.post('/v1/nodes').reply(201, registeredNode({ provision_state: 'enroll', power_state: null }));
+    kit.ironic.post('/v1/ports').reply(201, makePort());
+    kit.ironic.put(`${NODE_PATH}/states/provision`).reply(202);
+    kit.ironic.get('/v1/nodes').query(true).reply(200, { nodes: [{
+      uuid: NODE_UUID, name: 'metal3~worker-0', power_state: 'power off', target_power_state: null, provision_state: 'manageable',
+      target_provision_state: null, maintenance: false, fault: null, last_error: null, health: 'OK',
+    }] });
+
+    await kit.provisioner.register(registerOptions({ host: NEW_HOST }));
+    await clock.advance(3_000);
+    await kit.provisioner.nodeDigests();
+    expect(await kit.provisioner.register(registerOptions())).toEqual({ kind: 'done', value: { nodeId: NODE_UUID } });
+    expect(await kit.provisioner.hardwareState({ host: HOST })).toEqual({ poweredOn: false });
+
+    expect(kit.calls().filter((call) => call.startsWith('GET /v1/nodes/'))).toEqual([`GET ${NAME_PATH}`, 'GET /v1/nodes/worker-0']);
   });
 });
