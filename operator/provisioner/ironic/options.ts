@@ -49,8 +49,9 @@ export interface IronicProvisionerOptions {
    */
   portCacheTtlMs?: number;
   /**
-   * After a power change this provisioner asked for, the node sweep's list showing it ended
-   * (with the node as read before the request) stands in for the next read, while that read is
+   * After a power change, or a manage, provide, deploy or undeploy, that this provisioner asked
+   * for, the node sweep's list showing it ended as asked (with the node as read before the
+   * request; settled-changes.ts) stands in for the next read, while that read is
    * at most this old: a change someone else made meanwhile to a field the list does not carry is
    * then found on the read after. A host at rest reads its node only at a resync (hours), so
    * minutes here are well inside that; at 500 hosts the pass that confirms the change waits
