@@ -2,7 +2,7 @@
 // the fields the list does not carry are known: then the node as read before the request plus
 // what the list shows is the node, so the host's pass that confirms the change (BMO reads the
 // node again there) costs no GET. A power change touches only listed fields (power, target, last
-// error); provide, deploy and undeploy are confirmed only when they end as asked.
+// error); manage, provide, deploy and undeploy are confirmed only when they end as asked.
 import type { Node, PowerTarget } from '../../../ironic-client/index.ts';
 import type { Clock } from '../../runtime/clock.ts';
 
@@ -21,7 +21,13 @@ export type ListedNode = Pick<Node, 'uuid'> & Partial<Node>;
  * rewrite only Ironic's internal info besides; tear down also empties the instance fields.
  * Inspection is left out: it rewrites properties.
  */
-const PROVISION_ENDS: Readonly<Record<string, { provision_state: string; effects?: Partial<Node> }>> = {
+interface ProvisionEnd {
+  provision_state: string;
+  /** What Ironic changed by the end in fields the list does not carry. */
+  effects?: Partial<Node>;
+}
+
+const PROVISION_ENDS: Readonly<Record<string, ProvisionEnd>> = {
   manage: { provision_state: 'manageable' },
   provide: { provision_state: 'available' },
   deploy: { provision_state: 'active' },
@@ -37,10 +43,8 @@ interface Request {
   fullReadAtMs: number;
   /** Whether the list shows the change still running. */
   runs: (listed: ListedNode) => boolean;
-  /** The provision state the copy is for; a change that ended elsewhere is left to a read. */
-  endsIn?: string;
-  /** What Ironic changed by the end in fields the list does not carry. */
-  effects?: Partial<Node>;
+  /** For a provision change, the end the copy is for; a change that ended elsewhere is left to a read. */
+  end?: ProvisionEnd;
 }
 
 export class SettledChanges {
@@ -77,8 +81,7 @@ export class SettledChanges {
     this.#track({ ...running, reservation: null }, {
       fullReadAtMs,
       runs: (listed) => Boolean(listed.target_provision_state),
-      endsIn: end.provision_state,
-      ...(end.effects !== undefined ? { effects: end.effects } : {}),
+      end,
     });
   }
 
@@ -93,11 +96,11 @@ export class SettledChanges {
     // A list begun before Ironic accepted the request may show the node as it was before it.
     if (request === undefined || listStartedAtMs < request.acceptedAtMs || request.runs(node)) return;
     this.#requests.delete(node.uuid);
-    if (request.endsIn !== undefined && node.provision_state !== request.endsIn) return;
+    if (request.end !== undefined && node.provision_state !== request.end.provision_state) return;
     // A fault or maintenance comes with a reason the list does not carry: the host reads the node.
     if (node.fault || (node.maintenance !== undefined && node.maintenance !== request.running.maintenance)) return;
     this.#settled.set(node.uuid, {
-      node: { ...request.running, ...request.effects, ...node, name: request.running.name },
+      node: { ...request.running, ...request.end?.effects, ...node, name: request.running.name },
       fullReadAtMs: request.fullReadAtMs,
     });
   }
