@@ -31,6 +31,8 @@ export interface IronicHttp {
   request<T = unknown>(call: IronicCall): Promise<T>;
   /** Requests sent so far, by `METHOD route`. */
   counts(): Totals;
+  /** Seconds requests have been open at Ironic so far, summed over requests (waits for a slot not included). */
+  openSeconds(): number;
 }
 
 const RETRY_MS = 250;
@@ -60,22 +62,29 @@ function retryable(status: number, text: string): boolean {
 
 export function createIronicHttp(options: { url: string; maxInFlight?: number }): IronicHttp {
   const counts: Totals = {};
+  let openMs = 0;
   const slot = limiter(options.maxInFlight ?? 4);
   return {
     counts: () => ({ ...counts }),
+    openSeconds: () => openMs / 1000,
     async request<T>(call: IronicCall): Promise<T> {
       const path = call.route.replace('{node_ident}', encodeURIComponent(call.node ?? ''));
       const key = `${call.method} ${call.route}`;
       for (let attempt = 1; ; attempt++) {
         counts[key] = (counts[key] ?? 0) + 1;
         const { response, text } = await slot(async () => {
-          const answer = await fetch(`${options.url}${path}${call.query ? `?${call.query}` : ''}`, {
-            method: call.method,
-            headers: { 'content-type': 'application/json', 'x-openstack-ironic-api-version': FLOOR_MICROVERSION },
-            ...(call.body === undefined ? {} : { body: JSON.stringify(call.body) }),
-            signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-          });
-          return { response: answer, text: await answer.text() };
+          const sentAt = performance.now();
+          try {
+            const answer = await fetch(`${options.url}${path}${call.query ? `?${call.query}` : ''}`, {
+              method: call.method,
+              headers: { 'content-type': 'application/json', 'x-openstack-ironic-api-version': FLOOR_MICROVERSION },
+              ...(call.body === undefined ? {} : { body: JSON.stringify(call.body) }),
+              signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+            });
+            return { response: answer, text: await answer.text() };
+          } finally {
+            openMs += performance.now() - sentAt;
+          }
         });
         if (response.ok) return (text ? JSON.parse(text) : undefined) as T;
         if (!retryable(response.status, text) || attempt >= MAX_ATTEMPTS) throw new IronicHttpError(call, response.status, text);

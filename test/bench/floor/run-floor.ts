@@ -120,6 +120,7 @@ export async function runFloor(options: FloorOptions): Promise<{ measured: Measu
     for (const phase of PHASES) {
       options.log(`floor: ${phase} of ${options.hosts.length - failed.size} nodes`);
       const before = http.counts();
+      const openBefore = http.openSeconds();
       const stack = stackComponents(options.env.stateDir);
       const stackBefore = stackCpuSeconds(stack);
       const startMs = Date.now();
@@ -135,7 +136,12 @@ export async function runFloor(options: FloorOptions): Promise<{ measured: Measu
         }
       }));
       const measured: MeasuredPhase = { startMs, endMs: Date.now(), completions };
-      phases[phase] = { ...measured, ironic: diffTotals(http.counts(), before), stackCpu: diffTotals(stackCpuSeconds(stack), stackBefore) };
+      phases[phase] = {
+        ...measured,
+        ironic: diffTotals(http.counts(), before),
+        ironicOpenSeconds: http.openSeconds() - openBefore,
+        stackCpu: diffTotals(stackCpuSeconds(stack), stackBefore),
+      };
       options.log(`floor: ${phase} done in ${((measured.endMs - startMs) / 1000).toFixed(1)} s`);
     }
   } finally {

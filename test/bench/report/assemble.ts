@@ -6,7 +6,7 @@ import { bmoEstimate } from './bmo-estimate.ts';
 import type { StateVisit } from './bmo-estimate.ts';
 import { phaseTiming, ratioToFloor } from './phase-timing.ts';
 import { PHASES } from './types.ts';
-import type { FloorResult, OperatorRun, PhaseName, RequestCounts } from './types.ts';
+import type { FloorResult, OperatorRun, PhaseName, PhaseTiming, RequestCounts } from './types.ts';
 
 export interface MeasuredPhase {
   startMs: number;
@@ -16,13 +16,15 @@ export interface MeasuredPhase {
 
 export interface MeasuredFloor {
   pollMs: number;
-  phases: Record<PhaseName, MeasuredPhase & { ironic: Totals; stackCpu?: Totals }>;
+  phases: Record<PhaseName, MeasuredPhase & { ironic: Totals; ironicOpenSeconds?: number; stackCpu?: Totals }>;
 }
 
 export interface MeasuredOperatorPhase extends MeasuredPhase {
   /** Per host, the BareMetalHost states seen during the phase (the one it started in first). */
   visits: ReadonlyArray<readonly StateVisit[]>;
   ironic?: Totals;
+  /** Seconds the operator's Ironic requests were open, summed over requests. */
+  ironicOpenSeconds?: number;
   kube: Totals;
   connectionsOpened: number;
   cpuSeconds: number;
@@ -62,6 +64,11 @@ export function requestCounts(totals: Totals, hosts: number): RequestCounts {
   return { total, perHost: hosts > 0 ? round2(total / hosts) : 0, byKeyPerHost: hosts > 0 ? perHost(totals, hosts) : {} };
 }
 
+/** Requests open at Ironic on average over the phase: their summed open time over the phase's length. */
+function requestsOpen(openSeconds: number | undefined, timing: PhaseTiming): { ironicRequestsOpen?: number } {
+  return openSeconds === undefined || timing.seconds <= 0 ? {} : { ironicRequestsOpen: round2(openSeconds / timing.seconds) };
+}
+
 function roundTotals(totals: Totals): Totals {
   return Object.fromEntries(Object.entries(totals).map(([key, value]) => [key, round2(value)]));
 }
@@ -75,7 +82,13 @@ export function floorResult(measured: MeasuredFloor): FloorResult {
     pollMs: measured.pollMs,
     phases: mapPhases((phase) => {
       const raw = measured.phases[phase];
-      return { ...phaseTiming(raw), ironic: requestCounts(raw.ironic, raw.completions.length), ...(raw.stackCpu ? { stackCpuSeconds: roundTotals(raw.stackCpu) } : {}) };
+      const timing = phaseTiming(raw);
+      return {
+        ...timing,
+        ironic: requestCounts(raw.ironic, raw.completions.length),
+        ...requestsOpen(raw.ironicOpenSeconds, timing),
+        ...(raw.stackCpu ? { stackCpuSeconds: roundTotals(raw.stackCpu) } : {}),
+      };
     }),
   };
 }
@@ -89,6 +102,7 @@ export function operatorRun(measured: MeasuredOperatorRun, floor?: FloorResult):
     return {
       ...timing,
       ...(raw.ironic ? { ironic: requestCounts(raw.ironic, hosts), ironicNodeLists: nodeLists(raw.ironic) } : {}),
+      ...requestsOpen(raw.ironicOpenSeconds, timing),
       kube: requestCounts(raw.kube, hosts),
       kubeConnectionsOpened: raw.connectionsOpened ?? 0,
       cpuSeconds: round2(raw.cpuSeconds),

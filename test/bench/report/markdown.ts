@@ -1,5 +1,6 @@
 // The report as markdown: small tables (time, requests per host, operator process, firmware reads).
 import { firmwareReadsTable } from './firmware-reads.ts';
+import { ironicOpenTable } from './ironic-open-table.ts';
 import { kubeBreakdownTable } from './kube-breakdown.ts';
 import { markdownTable } from './markdown-table.ts';
 import { roundsTables } from './rounds.ts';
@@ -98,6 +99,7 @@ function heapTable(run: OperatorRun): string | undefined {
 export function renderMarkdown(report: BenchReport): string {
   const { machine, settings } = report;
   const date = report.startedAt.slice(0, 10);
+  const ironicOpen = ironicOpenTable(report);
   const lines = [
     `### ${settings.mode}, N = ${settings.hosts} (${date})`,
     '',
@@ -116,6 +118,7 @@ export function renderMarkdown(report: BenchReport): string {
     ...(report.rounds ? roundsTables(report.rounds).flatMap((table) => [table, '']) : []),
     requestsTable(report),
     '',
+    ...(ironicOpen ? [ironicOpen, ''] : []),
     processTable(report),
   ];
   for (const run of report.runs) lines.push('', kubeBreakdownTable(run));

@@ -147,6 +147,22 @@ describe('assembling and writing the report', () => {
     expect(markdown).toContain('| image set → provisioned | – | – | – | – | – | – | – | – | 1.0 |');
   });
 
+  it('shows how many Ironic requests each client kept open on average: summed open time over the phase\'s length', () => {
+    const withOpen = measuredRun();
+    withOpen.phases.register.ironicOpenSeconds = 45.6; // over 24 s
+    const openFloor: MeasuredFloor = { ...measuredFloor, phases: { ...measuredFloor.phases, register: { ...measuredFloor.phases.register, ironicOpenSeconds: 80 } } };
+    const floorWithOpen = floorResult(openFloor);
+    const runWithOpen = operatorRun(withOpen, floorWithOpen);
+    expect(floorWithOpen.phases.register.ironicRequestsOpen).toBe(4);
+    expect(runWithOpen.phases.register.ironicRequestsOpen).toBe(1.9);
+    const markdown = renderMarkdown(report({ floor: floorWithOpen, runs: [runWithOpen], notes: [] }));
+    expect(markdown).toContain('| Ironic requests open on average (request time ÷ phase time) | floor | poll 3s/10s |');
+    expect(markdown).toContain('| created → available | 4.0 | 1.9 |');
+    // Not recorded: a dash, not a zero; and no table at all where nothing was recorded.
+    expect(markdown).toContain('| image set → provisioned | – | – |');
+    expect(renderMarkdown(report({ floor, runs: [run], notes: [] }))).not.toContain('requests open on average');
+  });
+
   it('with rounds, says so and shows each round\'s times after the first round\'s', () => {
     const rounds = summariseRounds([roundResult(floor, [run]), roundResult(floor, [run])]);
     const markdown = renderMarkdown({ ...report({ floor, runs: [run], notes: [] }), rounds });

@@ -33,6 +33,8 @@ export interface RequestCounts {
 
 export interface FloorPhase extends PhaseTiming {
   ironic: RequestCounts;
+  /** Ironic requests open on average over the phase (absent in reports before 2026-12-03, session 26). */
+  ironicRequestsOpen?: number;
   /** CPU seconds of each stack process tree (Ironic, kube-apiserver, etcd…) in the phase. */
   stackCpuSeconds?: Totals;
 }
@@ -54,6 +56,12 @@ export interface OperatorPhase extends PhaseTiming {
   ironic?: RequestCounts;
   /** `GET /v1/nodes` (lists of all nodes) in the phase, in all; absent with the fixture provisioner. */
   ironicNodeLists?: number;
+  /**
+   * The operator's Ironic requests open on average over the phase (the summed latency of
+   * ironic_client_request_duration_seconds over the phase's length): how much of its concurrency
+   * waited on Ironic. Absent with the fixture provisioner and before 2026-12-03.
+   */
+  ironicRequestsOpen?: number;
   kube: RequestCounts;
   /** Connections the Kubernetes client opened in the phase (rest_client_connections_opened_total). */
   kubeConnectionsOpened: number;

@@ -27,9 +27,11 @@ describe('the scale benchmark', () => {
       const floor = report.floor?.phases[phase];
       expect(floor).toMatchObject({ hosts: 2, completed: 2 });
       expect(floor?.ironic.perHost).toBeGreaterThan(0);
+      expect(floor?.ironicRequestsOpen).toBeGreaterThan(0);
       const operator = report.runs[0]?.phases[phase];
       expect(operator).toMatchObject({ hosts: 2, completed: 2 });
       expect(operator?.ironic?.perHost).toBeGreaterThan(0);
+      expect(operator?.ironicRequestsOpen).toBeGreaterThan(0);
       expect(operator?.kube.perHost).toBeGreaterThan(0);
       expect(operator?.bmo?.requestsPerHost).toBeGreaterThan(0);
       expect(operator?.ratioToFloor).toEqual(expect.any(Number));
@@ -48,5 +50,6 @@ describe('the scale benchmark', () => {
     expect(JSON.parse(readFileSync(paths.json, 'utf8'))).toEqual(report);
     expect(readFileSync(paths.markdown, 'utf8')).toContain('| created → available |');
     expect(readFileSync(paths.markdown, 'utf8')).toContain('Rounds: 2, the floor and the operator in turn;');
+    expect(readFileSync(paths.markdown, 'utf8')).toContain('| Ironic requests open on average (request time ÷ phase time) | floor |');
   }, 480_000);
 });
