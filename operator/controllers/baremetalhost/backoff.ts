@@ -1,3 +1,5 @@
+import type { ErrorType } from '../../api/error-type.ts';
+
 /** The exponent stops here, so the longest wait is about 8.5 hours. */
 export const MAX_BACKOFF_COUNT = 9;
 
@@ -19,4 +21,15 @@ export function shortestErrorBackoffMs(errorCount: number): number {
 /** Spreads a short delay by up to +25 %, like BMO's Ironic poll delays. */
 export function withJitter(delayMs: number, random: () => number = Math.random): number {
   return Math.round(delayMs * (1 + 0.25 * random()));
+}
+
+/**
+ * How much longer a host whose last recorded failure was `errorType` waits before it retries:
+ * BMO retries only when the requeue after the failure comes, and a pass woken sooner (its node
+ * changing as the failure is recorded, see node-sweep.ts) must not retry at once. Zero or less
+ * when the retry may go ahead, or when the status records another error or no write time.
+ */
+export function errorBackoffLeftMs(status: { errorType?: ErrorType | undefined; errorCount: number; lastUpdated?: string | undefined }, options: { errorType: ErrorType; now: Date }): number {
+  if (status.errorType !== options.errorType || !status.lastUpdated) return 0;
+  return shortestErrorBackoffMs(status.errorCount) - (options.now.getTime() - Date.parse(status.lastUpdated));
 }

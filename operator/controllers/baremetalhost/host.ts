@@ -84,3 +84,13 @@ export function provisioningCancelled(host: Host): boolean {
   if (specUrl === '') return true;
   return statusUrl !== '' && specUrl !== statusUrl;
 }
+
+/**
+ * The spec was edited after the last status write: every write stamps the conditions with the
+ * generation it saw, so the newest stamp older than the generation means an edit since.
+ */
+export function specEditedSinceStatusWrite(host: Host): boolean {
+  const generation = host.metadata.generation;
+  const stamps = (host.status.conditions ?? []).flatMap((condition) => condition.observedGeneration ?? []);
+  return generation !== undefined && stamps.length > 0 && Math.max(...stamps) < generation;
+}

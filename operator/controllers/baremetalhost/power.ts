@@ -2,7 +2,7 @@ import { REBOOT_ANNOTATION_PREFIX } from '../../api/annotations.ts';
 import type { Action } from './action.ts';
 import { continueAfter, failed, idle, updateThenIdle } from './action.ts';
 import { hasOneShotReboot, rebootRequest } from './annotations.ts';
-import { shortestErrorBackoffMs } from './backoff.ts';
+import { errorBackoffLeftMs } from './backoff.ts';
 import { handleDataImage } from './data-image.ts';
 import { normal, warning } from './events.ts';
 import { clearError } from './host-status.ts';
@@ -55,9 +55,8 @@ export async function manageHostPower(host: Host, context: StateContext): Promis
   }
   const wantOn = host.spec.online && !reboot.requested;
   if (status.poweredOn === wantOn) return idle();
-  // A failed change is retried after its backoff (BMO's requeue), not whenever something wakes the
-  // host sooner: its node changing as the failure is recorded (node-sweep.ts) would retry at once.
-  const backoffLeftMs = powerErrorBackoffLeftMs(status, context.now());
+  // A failed change is retried after its backoff, not whenever something wakes the host sooner.
+  const backoffLeftMs = errorBackoffLeftMs(status, { errorType: 'power management error', now: context.now() });
   if (backoffLeftMs > 0) return continueAfter(backoffLeftMs);
 
   // After a failure BMO stops being gentle.
@@ -87,9 +86,4 @@ export async function manageHostPower(host: Host, context: StateContext): Promis
   status.poweredOn = wantOn;
   status.errorCount = 0;
   return updateThenIdle();
-}
-
-function powerErrorBackoffLeftMs(status: Host['status'], now: Date): number {
-  if (status.errorType !== 'power management error' || !status.lastUpdated) return 0;
-  return shortestErrorBackoffMs(status.errorCount) - (now.getTime() - Date.parse(status.lastUpdated));
 }

@@ -56,6 +56,40 @@ describe('registration before every handler', () => {
     expect(host.status).toMatchObject({ operationalStatus: 'OK', errorMessage: '' });
   });
 
+  describe('after a registration error, retries once the backoff is over, not whenever the host is woken', () => {
+    // The failure's status write, 10 s before the context's clock (12:00:00), stamped generation 1.
+    const failedTenSecondsAgo = (extra: { generation?: number } = {}) => hostFor({
+      metadata: { generation: extra.generation ?? 1 },
+      status: registeredStatus('registering', {
+        operationalStatus: 'error', errorType: 'registration error', errorMessage: 'Failed to get power state: 401', errorCount: 1,
+        lastUpdated: '2026-05-01T11:59:50Z',
+        conditions: [{ type: 'Ready', status: 'False', reason: 'Registering', message: '', lastTransitionTime: '2026-05-01T11:59:00Z', observedGeneration: 1 }],
+      }),
+    });
+
+    it('waits out the shortest backoff for its errorCount (1 minute after the first failure)', async () => {
+      const provisioner = new ScriptedProvisioner();
+      const host = failedTenSecondsAgo();
+      expect(await ensureRegistered(host, contextFor(provisioner))).toEqual({ kind: 'continue', afterMs: 50_000 });
+      expect(provisioner.callsOf('register')).toEqual([]);
+      expect(host.status).toMatchObject({ operationalStatus: 'error', errorCount: 1 });
+    });
+
+    it('tries at once with new credentials in the Secret', async () => {
+      const provisioner = new ScriptedProvisioner();
+      withNode(provisioner, { namespace: 'test', name: 'host-0' });
+      await ensureRegistered(failedTenSecondsAgo(), contextFor(provisioner, { credentials: credentialsFor('11') }));
+      expect(provisioner.callsOf('register')[0]).toMatchObject({ credentialsChanged: true, retryAfterFailure: true });
+    });
+
+    it('tries at once after a spec edit since the failure was saved', async () => {
+      const provisioner = new ScriptedProvisioner();
+      withNode(provisioner, { namespace: 'test', name: 'host-0' });
+      await ensureRegistered(failedTenSecondsAgo({ generation: 2 }), contextFor(provisioner));
+      expect(provisioner.callsOf('register')[0]).toMatchObject({ credentialsChanged: false, retryAfterFailure: true });
+    });
+  });
+
   it('waits while the node is being enrolled', async () => {
     const provisioner = new ScriptedProvisioner().script('register', busy(3000, 'verifying'));
     const host = hostFor({ status: { provisioning: { state: 'registering' } } });

@@ -7,11 +7,12 @@ import { DELAYS } from './delays.ts';
 import type { Action } from './action.ts';
 import { continueAfter, failed, update } from './action.ts';
 import { hostArchitecture } from './architecture.ts';
+import { errorBackoffLeftMs } from './backoff.ts';
 import { credentialsMatch, credentialsStatusFor } from './credentials-status.ts';
 import { normal } from './events.ts';
 import { clearError, clearHostProvisioningSettings } from './host-status.ts';
 import type { Host } from './host.ts';
-import { bootModeOf, identityOf, inspectionDisabled, isDeleting, stateOf } from './host.ts';
+import { bootModeOf, identityOf, inspectionDisabled, isDeleting, specEditedSinceStatusWrite, stateOf } from './host.ts';
 import { recordOperationEnd, recordOperationStart } from './operation-history.ts';
 import { profileNameOf, updateRootDeviceHints } from './provisioning-settings.ts';
 import type { HostCredentials, StateContext } from './state-context.ts';
@@ -166,6 +167,16 @@ async function registerHost(host: Host, context: StateContext, credentials: Host
 }
 
 /**
+ * A failed registration is tried again once its backoff is over, as BMO's requeue after the
+ * failure does, however often the host is woken before that. New credentials in the Secret or an
+ * edited spec are worth a try at once, as in BMO, whose reconcile they trigger.
+ */
+function registrationBackoffLeftMs(host: Host, credentials: HostCredentials, now: Date): number {
+  if (!credentialsMatch(host.status.triedCredentials, credentials.secret) || specEditedSinceStatusWrite(host)) return 0;
+  return errorBackoffLeftMs(host.status, { errorType: 'registration error', now });
+}
+
+/**
  * BMO's `ensureRegistered`, run before the handler of every state except none, unmanaged,
  * match profile and deleting: registration is idempotent and re-creates the node when the
  * provisioner lost it; new credentials are sent when the Secret changed. Undefined means
@@ -179,6 +190,8 @@ export async function ensureRegistered(host: Host, context: StateContext): Promi
   if (NOT_REGISTERED_IN.has(state)) return undefined;
   const status = host.status;
   const now = context.now();
+  const backoffLeftMs = registrationBackoffLeftMs(host, credentials, now);
+  if (backoffLeftMs > 0) return continueAfter(backoffLeftMs);
   if (state !== 'registering' && (status.errorType === 'registration error' || !credentialsMatch(status.goodCredentials, credentials.secret))) {
     context.log.info('retrying registration', { lastError: status.errorMessage });
     recordOperationStart(status, 'registering', now);
