@@ -191,7 +191,10 @@ export async function ensureRegistered(host: Host, context: StateContext): Promi
   const status = host.status;
   const now = context.now();
   const backoffLeftMs = registrationBackoffLeftMs(host, credentials, now);
-  if (backoffLeftMs > 0) return continueAfter(backoffLeftMs);
+  if (backoffLeftMs > 0) {
+    context.log.debug('waiting out the backoff before retrying registration', { afterMs: backoffLeftMs });
+    return continueAfter(backoffLeftMs);
+  }
   if (state !== 'registering' && (status.errorType === 'registration error' || !credentialsMatch(status.goodCredentials, credentials.secret))) {
     context.log.info('retrying registration', { lastError: status.errorMessage });
     recordOperationStart(status, 'registering', now);
