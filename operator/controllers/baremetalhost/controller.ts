@@ -18,7 +18,7 @@ import { SecretResource } from '../../runtime/resources.ts';
 import { safeParseCached } from '../../runtime/parse-cached.ts';
 import { NodeSweep } from './node-sweep.ts';
 import { holdsProvisioningSlot } from './capacity.ts';
-import { DELAYS } from './delays.ts';
+import { DELAYS, QUICK_BUSY_SWEEP } from './delays.ts';
 import { EVENT_SOURCE } from './events.ts';
 import { HardwareDataStore } from './hardware-data-store.ts';
 import { hardwareLabelsChanged } from './hardware-labels-sync.ts';
@@ -95,6 +95,7 @@ export function setupBareMetalHostController(manager: Manager, options: BareMeta
     wake: (host) => wake(host),
     restIntervalMs: DELAYS.atRestSweepMs,
     busyIntervalMs: options.pollBounds?.shortMs ?? DELAYS.atRestSweepMs,
+    ...(options.pollBounds ? { quickBusyInterval: QUICK_BUSY_SWEEP } : {}),
     isBusy: inPolledState,
     waitsOutError,
     clock: manager.clock,

@@ -127,7 +127,10 @@ describe('NodeSweep', () => {
   });
 
   /** A sweep started on a fake clock whose timers fire only when the test says. */
-  function runningSweep(options: { hosts: KubeObject[]; nodes?: Map<string, string>; fail?: (call: number) => boolean }) {
+  function runningSweep(options: {
+    hosts: KubeObject[]; nodes?: Map<string, string>; fail?: (call: number) => boolean;
+    quickBusyInterval?: { ms: number; listTimeShare: number }; listMs?: (call: number) => number;
+  }) {
     let nowMs = 0;
     const timers: { at: number; fire: () => void }[] = [];
     let calls = 0;
@@ -135,6 +138,7 @@ describe('NodeSweep', () => {
     const sweep = new NodeSweep({
       nodeDigests: async () => {
         calls += 1;
+        nowMs += options.listMs?.(calls) ?? 0;
         if (options.fail?.(calls)) throw new Error('Ironic is unreachable');
         return new Map(options.nodes);
       },
@@ -144,6 +148,7 @@ describe('NodeSweep', () => {
       busyIntervalMs: 3_000,
       isBusy: busyIfProvisioning,
       waitsOutError: inError,
+      ...(options.quickBusyInterval ? { quickBusyInterval: options.quickBusyInterval } : {}),
       clock: { now: () => nowMs, setTimer: (fire: () => void, afterMs: number) => { timers.push({ at: nowMs + afterMs, fire }); return { cancel() {} }; } } as Clock,
       log: silent,
     });
@@ -160,7 +165,12 @@ describe('NodeSweep', () => {
       await settle();
       return calls;
     };
-    return { sweep, watchingBeforeStart, woken, tick, lists: () => calls, stop: async () => { abort.abort(); await running; } };
+    /** When the next timer is due. */
+    const nextAt = async () => {
+      while (timers.length === 0) await settle();
+      return timers[0]!.at;
+    };
+    return { sweep, watchingBeforeStart, woken, tick, nextAt, now: () => nowMs, lists: () => calls, stop: async () => { abort.abort(); await running; } };
   }
 
   it('keeps running when a list fails, and stops when its signal aborts', async () => {
@@ -183,6 +193,27 @@ describe('NodeSweep', () => {
     hosts[1] = host('h2', 'n2', 'provisioning', 'error');
     for (let i = 0; i < 19; i++) expect(await run.tick()).toBe(3);
     expect(await run.tick()).toBe(4);
+    await run.stop();
+  });
+
+  it('looks every second while hosts are busy and a list takes at most 5 % of the pause after it, never further apart than the busy interval', async () => {
+    const hosts = [host('h1', 'n1'), host('h2', 'n2', 'provisioning')];
+    // Lists take 0, 100 and 400 ms, then 0 ms again.
+    const listTimes = [0, 100, 400, 0];
+    const run = runningSweep({ hosts, quickBusyInterval: { ms: 1_000, listTimeShare: 0.05 }, listMs: (call) => listTimes[call - 1] ?? 0 });
+    const pauses: number[] = [];
+    for (let look = 1; look <= 3; look++) {
+      const at = await run.nextAt();
+      pauses.push(at - run.now());
+      await run.tick();
+    }
+    // 0 ms: the one-second floor; 100 ms: 2 s (5 %); 400 ms: 8 s, capped at the busy interval.
+    expect(pauses).toEqual([1_000, 2_000, 3_000]);
+    // With no host busy, checks come at the busy interval, however cheap the list.
+    hosts[1] = host('h2', 'n2');
+    await run.tick();
+    const at = await run.nextAt();
+    expect(at - run.now()).toBe(3_000);
     await run.stop();
   });
 
