@@ -2,7 +2,8 @@
 // interval says which nodes changed since the last look (power, state, maintenance, fault, last
 // error, health), and only their hosts are woken: BMO notices such a change within its minute
 // per host, and so does this, at one request per page of nodes whatever N is. While some host
-// waits on Ironic in a transient state the list runs at IRONIC_POLL_SHORT instead, so the end of
+// waits on Ironic in a transient state the list runs at least every IRONIC_POLL_SHORT instead
+// (every second while lists are cheap, `quickBusyInterval`), so the end of
 // a cleaning or deployment is seen within seconds by one request for all hosts, where a host's own
 // poll may be up to IRONIC_POLL_LONG away. A host whose wait only its node changing ends (an
 // operation running in Ironic) then polls itself only as a backstop, as long as the list works

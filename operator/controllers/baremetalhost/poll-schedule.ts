@@ -1,7 +1,7 @@
 // When to poll Ironic again for a host in a transient state: when the state is expected to have
 // ended, from how long it recently took this operator's hosts (measured, not a constant), never
 // sooner than IRONIC_POLL_SHORT nor later than IRONIC_POLL_LONG. An earlier end is caught by the
-// node sweep, which lists all nodes every IRONIC_POLL_SHORT while a host is here (node-sweep.ts);
+// node sweep, which lists all nodes at least every IRONIC_POLL_SHORT while a host is here (node-sweep.ts);
 // a host's own poll is what still looks if that list fails. BMO polls at a fixed 3 s or 10 s
 // whatever the state usually takes.
 import type { ProvisioningState } from '../../api/provisioning-state.ts';
