@@ -18,10 +18,10 @@ export const DELAYS = {
 } as const;
 
 /**
- * The node sweep's looks while hosts are busy: as often as every second, as long as listing
- * takes at most 5 % of the time (Ironic's own time is what every host waits for).
+ * The node sweep's looks while hosts are busy: as often as every second, as long as a look takes
+ * at most 5 % of the time (Ironic's own time is what every host waits for).
  */
-export const QUICK_BUSY_SWEEP = { ms: 1_000, listTimeShare: 0.05 } as const;
+export const QUICK_BUSY_SWEEP = { ms: 1_000, lookTimeShare: 0.05 } as const;
 
 /** Failures in the deletion path tolerated before giving up on that step (BMO's `retryCount`). */
 export const DELETION_RETRY_COUNT = 3;

@@ -129,7 +129,7 @@ describe('NodeSweep', () => {
   /** A sweep started on a fake clock whose timers fire only when the test says. */
   function runningSweep(options: {
     hosts: KubeObject[]; nodes?: Map<string, string>; fail?: (call: number) => boolean;
-    quickBusyInterval?: { ms: number; listTimeShare: number }; listMs?: (call: number) => number;
+    quickBusyInterval?: { ms: number; lookTimeShare: number }; listMs?: (call: number) => number;
   }) {
     let nowMs = 0;
     const timers: { at: number; fire: () => void }[] = [];
@@ -196,11 +196,11 @@ describe('NodeSweep', () => {
     await run.stop();
   });
 
-  it('looks every second while hosts are busy and a list takes at most 5 % of the pause after it, never further apart than the busy interval', async () => {
+  it('looks every second while hosts are busy and a look takes at most 5 % of the pause after it, never further apart than the busy interval', async () => {
     const hosts = [host('h1', 'n1'), host('h2', 'n2', 'provisioning')];
     // Lists take 0, 100 and 400 ms, then 0 ms again.
     const listTimes = [0, 100, 400, 0];
-    const run = runningSweep({ hosts, quickBusyInterval: { ms: 1_000, listTimeShare: 0.05 }, listMs: (call) => listTimes[call - 1] ?? 0 });
+    const run = runningSweep({ hosts, quickBusyInterval: { ms: 1_000, lookTimeShare: 0.05 }, listMs: (call) => listTimes[call - 1] ?? 0 });
     const pauses: number[] = [];
     for (let look = 1; look <= 3; look++) {
       const at = await run.nextAt();

@@ -3,7 +3,7 @@
 // error, health), and only their hosts are woken: BMO notices such a change within its minute
 // per host, and so does this, at one request per page of nodes whatever N is. While some host
 // waits on Ironic in a transient state the list runs at least every IRONIC_POLL_SHORT instead
-// (every second while lists are cheap, `quickBusyInterval`), so the end of
+// (every second while looks are cheap, `quickBusyInterval`), so the end of
 // a cleaning or deployment is seen within seconds by one request for all hosts, where a host's own
 // poll may be up to IRONIC_POLL_LONG away. A host whose wait only its node changing ends (an
 // operation running in Ironic) then polls itself only as a backstop, as long as the list works
@@ -30,12 +30,13 @@ export interface NodeSweepOptions {
   /** Between looks while some host is busy at most; also how often that is checked. */
   busyIntervalMs: number;
   /**
-   * While some host is busy and lists are cheap, looks come this often instead, as long as a
-   * list's time stays within `listTimeShare` of the pause after it: a host's next step then waits
-   * less for its node's change to be seen, and Ironic, busy with every host's work, is not asked
-   * to list more often than it can afford. Without it, looks are `busyIntervalMs` apart.
+   * While some host is busy and looks are cheap, they come this often instead, as long as a
+   * look's time (Ironic's list, then each host compared) stays within `lookTimeShare` of the pause
+   * after it: a host's next step then waits less for its node's change to be seen, and neither
+   * Ironic, busy with every host's work, nor this process is asked for more than it can afford.
+   * Without it, looks are `busyIntervalMs` apart.
    */
-  quickBusyInterval?: { ms: number; listTimeShare: number };
+  quickBusyInterval?: { ms: number; lookTimeShare: number };
   /** Whether a host waits on Ironic (a state that is polled). */
   isBusy: (host: KubeObject) => boolean;
   /**
@@ -59,8 +60,8 @@ export class NodeSweep implements Runnable {
   #looked = false;
   /** When the last successful look began: reads of a node since then are newer than its digest. */
   #lastLookStartMs: number | undefined;
-  /** How long the last look's list took. */
-  #lastListMs = 0;
+  /** How long the last look took. */
+  #lastLookMs = 0;
 
   constructor(options: NodeSweepOptions) {
     if (!(options.busyIntervalMs > 0) || options.restIntervalMs < options.busyIntervalMs) {
@@ -73,7 +74,6 @@ export class NodeSweep implements Runnable {
   async sweep(): Promise<number> {
     const startMs = this.#options.clock.now();
     const digests = await this.#options.nodeDigests();
-    this.#lastListMs = this.#options.clock.now() - startMs;
     const present = new Set<string>();
     let woken = 0;
     for (const host of this.#options.hosts.list()) {
@@ -95,6 +95,7 @@ export class NodeSweep implements Runnable {
     }
     for (const key of this.#seen.keys()) if (!present.has(key)) this.#seen.delete(key);
     this.#lastLookStartMs = startMs;
+    this.#lastLookMs = this.#options.clock.now() - startMs;
     return woken;
   }
 
@@ -159,7 +160,7 @@ export class NodeSweep implements Runnable {
   #pauseMs(): number {
     const { busyIntervalMs, quickBusyInterval: quick } = this.#options;
     if (!quick || !this.#someHostBusy()) return busyIntervalMs;
-    return Math.min(busyIntervalMs, Math.max(quick.ms, this.#lastListMs / quick.listTimeShare));
+    return Math.min(busyIntervalMs, Math.max(quick.ms, this.#lastLookMs / quick.lookTimeShare));
   }
 
   #sleep(signal: AbortSignal): Promise<void> {
