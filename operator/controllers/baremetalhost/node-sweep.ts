@@ -117,11 +117,13 @@ export class NodeSweep implements Runnable {
     let lastLookMs: number | undefined;
     while (!signal.aborted) {
       const nowMs = this.#options.clock.now();
-      if (lastLookMs === undefined || nowMs - lastLookMs >= this.#options.restIntervalMs || this.#someHostBusy()) {
+      // Once per turn: it walks every host.
+      const busy = this.#someHostBusy();
+      if (lastLookMs === undefined || nowMs - lastLookMs >= this.#options.restIntervalMs || busy) {
         lastLookMs = nowMs;
         await this.#look();
       }
-      await this.#sleep(signal);
+      await this.#sleep(signal, this.#pauseMs(busy));
     }
   }
 
@@ -157,20 +159,20 @@ export class NodeSweep implements Runnable {
   }
 
   /** Until the next look (while busy) or the next check whether some host is busy. */
-  #pauseMs(): number {
+  #pauseMs(busy: boolean): number {
     const { busyIntervalMs, quickBusyInterval: quick } = this.#options;
-    if (!quick || !this.#someHostBusy()) return busyIntervalMs;
+    if (!quick || !busy) return busyIntervalMs;
     return Math.min(busyIntervalMs, Math.max(quick.ms, this.#lastLookMs / quick.lookTimeShare));
   }
 
-  #sleep(signal: AbortSignal): Promise<void> {
+  #sleep(signal: AbortSignal, pauseMs: number): Promise<void> {
     return new Promise((resolve) => {
       const done = () => {
         timer.cancel();
         signal.removeEventListener('abort', done);
         resolve();
       };
-      const timer = this.#options.clock.setTimer(done, this.#pauseMs());
+      const timer = this.#options.clock.setTimer(done, pauseMs);
       signal.addEventListener('abort', done, { once: true });
     });
   }
