@@ -31,8 +31,8 @@ export interface IronicHttp {
   request<T = unknown>(call: IronicCall): Promise<T>;
   /** Requests sent so far, by `METHOD route`. */
   counts(): Totals;
-  /** Seconds requests have been open at Ironic so far, summed over requests (waits for a slot not included). */
-  openSeconds(): number;
+  /** Seconds requests have been open at Ironic so far, summed over requests, by `METHOD route` (waits for a slot not included). */
+  openSeconds(): Totals;
 }
 
 const RETRY_MS = 250;
@@ -62,11 +62,11 @@ function retryable(status: number, text: string): boolean {
 
 export function createIronicHttp(options: { url: string; maxInFlight?: number }): IronicHttp {
   const counts: Totals = {};
-  let openMs = 0;
+  const openMs: Totals = {};
   const slot = limiter(options.maxInFlight ?? 4);
   return {
     counts: () => ({ ...counts }),
-    openSeconds: () => openMs / 1000,
+    openSeconds: () => Object.fromEntries(Object.entries(openMs).map(([key, ms]) => [key, ms / 1000])),
     async request<T>(call: IronicCall): Promise<T> {
       const path = call.route.replace('{node_ident}', encodeURIComponent(call.node ?? ''));
       const key = `${call.method} ${call.route}`;
@@ -83,7 +83,7 @@ export function createIronicHttp(options: { url: string; maxInFlight?: number })
             });
             return { response: answer, text: await answer.text() };
           } finally {
-            openMs += performance.now() - sentAt;
+            openMs[key] = (openMs[key] ?? 0) + performance.now() - sentAt;
           }
         });
         if (response.ok) return (text ? JSON.parse(text) : undefined) as T;

@@ -139,7 +139,7 @@ export async function runFloor(options: FloorOptions): Promise<{ measured: Measu
       phases[phase] = {
         ...measured,
         ironic: diffTotals(http.counts(), before),
-        ironicOpenSeconds: http.openSeconds() - openBefore,
+        ironicOpenSeconds: diffTotals(http.openSeconds(), openBefore),
         stackCpu: diffTotals(stackCpuSeconds(stack), stackBefore),
       };
       options.log(`floor: ${phase} done in ${((measured.endMs - startMs) / 1000).toFixed(1)} s`);

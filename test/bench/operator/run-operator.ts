@@ -47,7 +47,7 @@ export interface OperatorScenarioOptions {
 
 interface Cut {
   ironic: Totals;
-  ironicOpenSeconds: number;
+  ironicOpenSeconds: Totals;
   kube: Totals;
   connections: number;
   heapUsedBytes: number;
@@ -61,7 +61,7 @@ async function cut(operator: BenchOperator, stack: ReadonlyArray<{ name: string;
   const samples = await scrapeMetrics(operator.metricsUrl);
   return {
     ironic: counterTotals(samples, { name: 'ironic_client_requests_total', keyLabels: ['method', 'route'] }),
-    ironicOpenSeconds: sumTotals(counterTotals(samples, { name: 'ironic_client_request_duration_seconds_sum', keyLabels: [] })),
+    ironicOpenSeconds: counterTotals(samples, { name: 'ironic_client_request_duration_seconds_sum', keyLabels: ['method', 'route'] }),
     kube: counterTotals(samples, { name: 'rest_client_requests_by_resource_total', keyLabels: ['verb', 'resource'] }),
     connections: sumTotals(counterTotals(samples, { name: 'rest_client_connections_opened_total', keyLabels: [] })),
     heapUsedBytes: samples.find((sample) => sample.name === 'nodejs_heap_size_used_bytes')?.value ?? 0,
@@ -97,7 +97,7 @@ async function runPhase(options: OperatorScenarioOptions, context: { transport: 
     endMs,
     completions,
     visits: names.map((name) => context.tracker.visitsDuring(name, { startMs, endMs })),
-    ...(options.mode === 'fixture' ? {} : { ironic: diffTotals(after.ironic, before.ironic), ironicOpenSeconds: after.ironicOpenSeconds - before.ironicOpenSeconds }),
+    ...(options.mode === 'fixture' ? {} : { ironic: diffTotals(after.ironic, before.ironic), ironicOpenSeconds: diffTotals(after.ironicOpenSeconds, before.ironicOpenSeconds) }),
     kube: diffTotals(after.kube, before.kube),
     connectionsOpened: after.connections - before.connections,
     cpuSeconds: after.stats.cpuSeconds - before.stats.cpuSeconds,

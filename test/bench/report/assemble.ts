@@ -16,15 +16,15 @@ export interface MeasuredPhase {
 
 export interface MeasuredFloor {
   pollMs: number;
-  phases: Record<PhaseName, MeasuredPhase & { ironic: Totals; ironicOpenSeconds?: number; stackCpu?: Totals }>;
+  phases: Record<PhaseName, MeasuredPhase & { ironic: Totals; ironicOpenSeconds?: Totals; stackCpu?: Totals }>;
 }
 
 export interface MeasuredOperatorPhase extends MeasuredPhase {
   /** Per host, the BareMetalHost states seen during the phase (the one it started in first). */
   visits: ReadonlyArray<readonly StateVisit[]>;
   ironic?: Totals;
-  /** Seconds the operator's Ironic requests were open, summed over requests. */
-  ironicOpenSeconds?: number;
+  /** Seconds the operator's Ironic requests were open, summed over requests, by `METHOD route`. */
+  ironicOpenSeconds?: Totals;
   kube: Totals;
   connectionsOpened: number;
   cpuSeconds: number;
@@ -64,9 +64,16 @@ export function requestCounts(totals: Totals, hosts: number): RequestCounts {
   return { total, perHost: hosts > 0 ? round2(total / hosts) : 0, byKeyPerHost: hosts > 0 ? perHost(totals, hosts) : {} };
 }
 
-/** Requests open at Ironic on average over the phase: their summed open time over the phase's length. */
-function requestsOpen(openSeconds: number | undefined, timing: PhaseTiming): { ironicRequestsOpen?: number } {
-  return openSeconds === undefined || timing.seconds <= 0 ? {} : { ironicRequestsOpen: round2(openSeconds / timing.seconds) };
+/**
+ * Requests open at Ironic on average over the phase (their summed open time over the phase's
+ * length), and each route's open time per host: where a client's time waiting on Ironic goes.
+ */
+function requestsOpen(openSeconds: Totals | undefined, timing: PhaseTiming): { ironicRequestsOpen?: number; ironicSecondsPerHost?: Totals } {
+  if (openSeconds === undefined || timing.seconds <= 0) return {};
+  return {
+    ironicRequestsOpen: round2(sumTotals(openSeconds) / timing.seconds),
+    ...(timing.hosts > 0 ? { ironicSecondsPerHost: perHost(openSeconds, timing.hosts) } : {}),
+  };
 }
 
 function roundTotals(totals: Totals): Totals {

@@ -23,3 +23,25 @@ export function ironicOpenTable(report: BenchReport): string | undefined {
   ]);
   return markdownTable(header, rows);
 }
+
+/**
+ * Per phase, each route's open time per host for the floor and each run, longest first: where
+ * a client's time waiting on Ironic goes, so the requests worth cutting or overlapping show.
+ */
+export function ironicTimeByRouteTables(report: BenchReport): string[] {
+  const columns = [
+    ...(report.floor ? [{ label: 'floor', phases: report.floor.phases }] : []),
+    ...report.runs.map((run) => ({ label: run.label, phases: run.phases })),
+  ];
+  return PHASES.flatMap((phase) => {
+    const byColumn = columns.map((column) => column.phases[phase].ironicSecondsPerHost);
+    if (byColumn.every((seconds) => seconds === undefined)) return [];
+    const routes = new Set(byColumn.flatMap((seconds) => Object.keys(seconds ?? {})));
+    const longest = (route: string): number => Math.max(...byColumn.map((seconds) => seconds?.[route] ?? 0));
+    const rows = [...routes].sort((a, b) => longest(b) - longest(a) || a.localeCompare(b)).map((route) => [
+      `\`${route}\``,
+      ...byColumn.map((seconds) => (seconds === undefined ? '–' : (seconds[route] ?? 0).toFixed(2))),
+    ]);
+    return [markdownTable([`Ironic request time per host, s: ${PHASE_TITLES[phase]}`, ...columns.map((column) => column.label)], rows)];
+  });
+}

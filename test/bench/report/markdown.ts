@@ -1,6 +1,6 @@
 // The report as markdown: small tables (time, requests per host, operator process, firmware reads).
 import { firmwareReadsTable } from './firmware-reads.ts';
-import { ironicOpenTable } from './ironic-open-table.ts';
+import { ironicOpenTable, ironicTimeByRouteTables } from './ironic-open-table.ts';
 import { kubeBreakdownTable } from './kube-breakdown.ts';
 import { markdownTable } from './markdown-table.ts';
 import { roundsTables } from './rounds.ts';
@@ -119,6 +119,7 @@ export function renderMarkdown(report: BenchReport): string {
     requestsTable(report),
     '',
     ...(ironicOpen ? [ironicOpen, ''] : []),
+    ...ironicTimeByRouteTables(report).flatMap((table) => [table, '']),
     processTable(report),
   ];
   for (const run of report.runs) lines.push('', kubeBreakdownTable(run));

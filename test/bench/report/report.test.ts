@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { floorResult, operatorRun } from './assemble.ts';
+import { round2 } from '../metrics/counter-totals.ts';
 import type { MeasuredFloor, MeasuredOperatorRun } from './assemble.ts';
 import { BMO_ONE_OFF_REQUESTS, bmoEstimate, bmoPolls } from './bmo-estimate.ts';
 import { markdownTable, renderMarkdown } from './markdown.ts';
@@ -149,8 +150,8 @@ describe('assembling and writing the report', () => {
 
   it('shows how many Ironic requests each client kept open on average: summed open time over the phase\'s length', () => {
     const withOpen = measuredRun();
-    withOpen.phases.register.ironicOpenSeconds = 45.6; // over 24 s
-    const openFloor: MeasuredFloor = { ...measuredFloor, phases: { ...measuredFloor.phases, register: { ...measuredFloor.phases.register, ironicOpenSeconds: 80 } } };
+    withOpen.phases.register.ironicOpenSeconds = { 'GET /v1/nodes/{node_ident}': 5.6, 'POST /v1/nodes': 40 }; // over 24 s
+    const openFloor: MeasuredFloor = { ...measuredFloor, phases: { ...measuredFloor.phases, register: { ...measuredFloor.phases.register, ironicOpenSeconds: { 'POST /v1/nodes': 80 } } } };
     const floorWithOpen = floorResult(openFloor);
     const runWithOpen = operatorRun(withOpen, floorWithOpen);
     expect(floorWithOpen.phases.register.ironicRequestsOpen).toBe(4);
@@ -161,6 +162,20 @@ describe('assembling and writing the report', () => {
     // Not recorded: a dash, not a zero; and no table at all where nothing was recorded.
     expect(markdown).toContain('| image set → provisioned | – | – |');
     expect(renderMarkdown(report({ floor, runs: [run], notes: [] }))).not.toContain('requests open on average');
+  });
+
+  it('shows where each client\'s time waiting on Ironic went: seconds per host by route, longest first', () => {
+    const withOpen = measuredRun();
+    withOpen.phases.register.ironicOpenSeconds = { 'GET /v1/nodes/{node_ident}': 5.6, 'POST /v1/nodes': 40 };
+    const openFloor: MeasuredFloor = { ...measuredFloor, phases: { ...measuredFloor.phases, register: { ...measuredFloor.phases.register, ironicOpenSeconds: { 'POST /v1/nodes': 80 } } } };
+    const floorWithOpen = floorResult(openFloor);
+    const runWithOpen = operatorRun(withOpen, floorWithOpen);
+    const hosts = runWithOpen.phases.register.hosts;
+    expect(runWithOpen.phases.register.ironicSecondsPerHost).toEqual({ 'GET /v1/nodes/{node_ident}': round2(5.6 / hosts), 'POST /v1/nodes': round2(40 / hosts) });
+    const markdown = renderMarkdown(report({ floor: floorWithOpen, runs: [runWithOpen], notes: [] }));
+    expect(markdown).toContain(`| Ironic request time per host, s: created → available | floor | poll 3s/10s |\n| --- | --- | --- |\n| \`POST /v1/nodes\` | ${(80 / hosts).toFixed(2)} | ${(40 / hosts).toFixed(2)} |\n| \`GET /v1/nodes/{node_ident}\` | 0.00 | ${(5.6 / hosts).toFixed(2)} |`);
+    // Phases where neither client recorded it get no table.
+    expect(markdown).not.toContain('Ironic request time per host, s: image set → provisioned');
   });
 
   it('with rounds, says so and shows each round\'s times after the first round\'s', () => {

@@ -35,6 +35,8 @@ export interface FloorPhase extends PhaseTiming {
   ironic: RequestCounts;
   /** Ironic requests open on average over the phase (absent in reports before 2026-12-03, session 26). */
   ironicRequestsOpen?: number;
+  /** Seconds requests were open per host, by `METHOD route` (absent before 2026-12-04, session 28). */
+  ironicSecondsPerHost?: Totals;
   /** CPU seconds of each stack process tree (Ironic, kube-apiserver, etcd…) in the phase. */
   stackCpuSeconds?: Totals;
 }
@@ -62,6 +64,8 @@ export interface OperatorPhase extends PhaseTiming {
    * waited on Ironic. Absent with the fixture provisioner and before 2026-12-03.
    */
   ironicRequestsOpen?: number;
+  /** Seconds requests were open per host, by `METHOD route` (absent before 2026-12-04, session 28). */
+  ironicSecondsPerHost?: Totals;
   kube: RequestCounts;
   /** Connections the Kubernetes client opened in the phase (rest_client_connections_opened_total). */
   kubeConnectionsOpened: number;

@@ -32,6 +32,9 @@ describe('the scale benchmark', () => {
       expect(operator).toMatchObject({ hosts: 2, completed: 2 });
       expect(operator?.ironic?.perHost).toBeGreaterThan(0);
       expect(operator?.ironicRequestsOpen).toBeGreaterThan(0);
+      // Both clients' time waiting on Ironic, split by route: each moved a node's provision state.
+      expect(floor?.ironicSecondsPerHost?.['PUT /v1/nodes/{node_ident}/states/provision']).toBeGreaterThan(0);
+      expect(operator?.ironicSecondsPerHost?.['PUT /v1/nodes/{node_ident}/states/provision']).toBeGreaterThan(0);
       expect(operator?.kube.perHost).toBeGreaterThan(0);
       expect(operator?.bmo?.requestsPerHost).toBeGreaterThan(0);
       expect(operator?.ratioToFloor).toEqual(expect.any(Number));
@@ -51,5 +54,6 @@ describe('the scale benchmark', () => {
     expect(readFileSync(paths.markdown, 'utf8')).toContain('| created → available |');
     expect(readFileSync(paths.markdown, 'utf8')).toContain('Rounds: 2, the floor and the operator in turn;');
     expect(readFileSync(paths.markdown, 'utf8')).toContain('| Ironic requests open on average (request time ÷ phase time) | floor |');
+    expect(readFileSync(paths.markdown, 'utf8')).toContain('| Ironic request time per host, s: image set → provisioned | floor |');
   }, 480_000);
 });
