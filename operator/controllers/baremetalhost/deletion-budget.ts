@@ -33,6 +33,17 @@ export function forcedRemovalExhausted(host: Host, context: StateContext): strin
   return `deletion has been running for more than ${formatDuration(2 * clock.timeoutMs)}, forcing the node's removal for the last ${formatDuration(clock.timeoutMs)}`;
 }
 
+/**
+ * Milliseconds until the next deletion deadline (the timeout, then twice it), or undefined when
+ * none is ahead: a host waiting out a backoff is woken then, so the deadline is kept to the second.
+ */
+export function nextDeletionDeadlineInMs(host: Host, context: StateContext): number | undefined {
+  const clock = deletionClock(host, context);
+  if (!clock) return undefined;
+  const deadline = [clock.timeoutMs, 2 * clock.timeoutMs].find((at) => clock.elapsedMs <= at);
+  return deadline === undefined ? undefined : deadline - clock.elapsedMs;
+}
+
 export function tooManyFailures(host: Host): string | undefined {
   return host.status.errorCount > DELETION_RETRY_COUNT ? `failed ${host.status.errorCount} times` : undefined;
 }

@@ -3,7 +3,7 @@ import { HARDWARE_DETAILS_ANNOTATION, PAUSED_ANNOTATION, STATUS_ANNOTATION } fro
 import type { BareMetalHostInput } from '../../api/baremetalhost.ts';
 import { bareMetalHostStatusSchema } from '../../api/baremetalhost-status.ts';
 import { BAREMETALHOST_FINALIZER } from '../../api/finalizers.ts';
-import { TransientProvisionerError, busy } from '../../provisioner/result.ts';
+import { TransientProvisionerError, busy, failed } from '../../provisioner/result.ts';
 import type { PollBounds } from './poll-schedule.ts';
 import { ProvisionerNotReadyError, ProvisionerUnreachableError } from './provisioner-not-ready.ts';
 import { ScriptedProvisioner, withNode } from './testing/scripted-provisioner.ts';
@@ -113,6 +113,19 @@ describe('the BareMetalHost reconciler', () => {
 
     expect(await h.reconcile()).toEqual({ requeueAfter: 7_000 });
     expect(provisioner.callsOf('deprovision')).toHaveLength(1);
+  });
+
+  it('wakes a host being deleted at its deletion deadline rather than after a longer backoff', async () => {
+    // Deleted 59 minutes ago with the hour's deadline: a failed registration's 2-4 minute backoff would outlast it.
+    const provisioner = new ScriptedProvisioner().script('register', failed('Failed to get power state'));
+    const deleting = host({
+      metadata: { deletionTimestamp: '2026-05-01T11:01:00Z' },
+      status: registeredStatus('powering off before delete', { errorType: 'registration error', errorCount: 1, operationalStatus: 'error' }),
+    });
+    const { h } = harness({ host: deleting, provisioner });
+
+    expect(await h.reconcile()).toEqual({ requeueAfter: 61_000 });
+    expect(provisioner.callsOf('register')).toHaveLength(1);
   });
 
   it('does nothing at all for a paused host', async () => {

@@ -34,6 +34,7 @@ import { readImagePullSecret } from './image-pull-secret-reader.ts';
 import { loadHostCredentials } from './credentials-loader.ts';
 import type { CredentialsOutcome } from './credentials-loader.ts';
 import { DELAYS } from './delays.ts';
+import { nextDeletionDeadlineInMs } from './deletion-budget.ts';
 import { eventActionFor } from './event-actions.ts';
 import type { HostEvent } from './events.ts';
 import { warning } from './events.ts';
@@ -53,7 +54,7 @@ import { POLLED_STATES, PollSchedule } from './poll-schedule.ts';
 import type { PollBounds } from './poll-schedule.ts';
 import type { OwnWrites } from '../../runtime/own-writes.ts';
 import { RecentWrites } from '../../runtime/recent-writes.ts';
-import { requeueFor } from './requeue.ts';
+import { requeueFor, wakeByDeadline } from './requeue.ts';
 import type { SecretAccess } from './secret-store.ts';
 import type { HostCredentials, StateContext, StateMachineSettings } from './state-context.ts';
 import type { UpdatePolicyAccess } from './update-policy-store.ts';
@@ -321,7 +322,8 @@ export class BareMetalHostReconciler implements Reconciler {
       if (metric.metric === 'stateChange') this.#polls?.entered(keyOf(pass.request), { from: metric.from, to: metric.to, atMs: pass.now.getTime() });
     }
     context.events.forEach((event, index) => this.#publish(pass, event, eventStates[index]));
-    return this.#scheduled(pass, action, requeueFor(action, { errorCount: host.status.errorCount, random: this.#random }));
+    const scheduled = this.#scheduled(pass, action, requeueFor(action, { errorCount: host.status.errorCount, random: this.#random }));
+    return wakeByDeadline(scheduled, nextDeletionDeadlineInMs(host, context));
   }
 
   /**

@@ -21,3 +21,13 @@ export function requeueFor(action: Action, options: { errorCount: number; random
       return {};
   }
 }
+
+/** How long after a deadline the host is looked at, so the deadline has passed by then. */
+const PAST_DEADLINE_MS = 1_000;
+
+/** A wait that would outlast a deadline `inMs` away ends just after it instead. */
+export function wakeByDeadline(result: Result, inMs: number | undefined): Result {
+  if (inMs === undefined || typeof result.requeueAfter !== 'number') return result;
+  const latest = inMs + PAST_DEADLINE_MS;
+  return result.requeueAfter > latest ? { ...result, requeueAfter: latest } : result;
+}

@@ -165,6 +165,21 @@ describe('the state machine', () => {
       expect(provisioner.callsOf('deprovision')).toEqual([]);
     });
 
+    it('gives up powering off past the deletion deadline while registration keeps failing, without registering again', async () => {
+      // Ironic lost the node and the BMC fails verification: registration fails before the handler runs.
+      const provisioner = new ScriptedProvisioner().script('register', failed('Failed to get power state'));
+      const host = hostFor({
+        metadata: { deletionTimestamp: '2026-05-01T10:00:00Z' },
+        status: registeredStatus('powering off before delete', { errorType: 'registration error', errorCount: 1, operationalStatus: 'error' }),
+      });
+      const context = contextFor(provisioner);
+      expect(await reconcileState(host, context)).toEqual({ kind: 'complete', next: 'deleting' });
+      expect(context.events).toContainEqual({
+        type: 'Warning', reason: 'CleanupSkipped', message: 'giving up on powering off the host before deletion (deletion has been running for more than 1h)',
+      });
+      expect(provisioner.callsOf('register')).toEqual([]);
+    });
+
     it('does not register hosts being deleted without credentials', async () => {
       const provisioner = new ScriptedProvisioner().script('deprovision', busy(10, 'cleaning'));
       const host = hostFor({ metadata: { deletionTimestamp: DELETED_AT }, status: registeredStatus('deprovisioning') });

@@ -53,11 +53,20 @@ function recorded(host: Host, context: StateContext, action: Action): Action {
   return action;
 }
 
-/** The state's handler, with BMO's "give up after more than 3 failures while deleting" and our deadline around it. */
+/**
+ * Our deadline since deletionTimestamp, checked before registration as well as the handler: a
+ * host whose node Ironic lost and whose BMC now fails verification never reaches its handler.
+ */
+function pastDeletionDeadline(host: Host, context: StateContext): Action | undefined {
+  const state = stateOf(host);
+  if (!isDeleting(host) || GIVE_UP_TARGET[state] === undefined) return undefined;
+  const late = deletionDeadlineExceeded(host, context);
+  return late ? giveUp(host, context, state, late) : undefined;
+}
+
+/** The state's handler, with BMO's "give up after more than 3 failures while deleting" around it. */
 async function runHandler(host: Host, context: StateContext, state: ProvisioningState): Promise<Action> {
   const abandonable = isDeleting(host) && GIVE_UP_TARGET[state] !== undefined;
-  const late = abandonable ? deletionDeadlineExceeded(host, context) : undefined;
-  if (late) return giveUp(host, context, state, late);
   const action = await STATE_HANDLERS[state](host, context);
   if (action.kind !== 'failed') return action;
   recordFailure(host, context, action);
@@ -65,7 +74,7 @@ async function runHandler(host: Host, context: StateContext, state: Provisioning
   return exhausted ? giveUp(host, context, state, exhausted) : action;
 }
 
-/** BMO's `ReconcileState` order: capacity, deletion routing, detach, registration, then the handler. */
+/** BMO's `ReconcileState` order: capacity, deletion routing, detach, registration, then the handler (our deletion deadline before registration). */
 async function decide(host: Host, context: StateContext): Promise<Action> {
   const capacityGate = capacityApplies(host, context) ? checkDelayedHost(host, context) : undefined;
   if (capacityGate) return capacityGate;
@@ -79,6 +88,8 @@ async function decide(host: Host, context: StateContext): Promise<Action> {
   }
   const detached = await checkDetachedHost(host, context);
   if (detached) return recorded(host, context, detached);
+  const late = pastDeletionDeadline(host, context);
+  if (late) return late;
   const registration = await ensureRegistered(host, context);
   if (registration) {
     note(context, { metric: 'registrationRequired' });

@@ -18,6 +18,7 @@ export interface Host {
     errorMessage?: string;
     errorCount?: number;
     poweredOn?: boolean;
+    triedCredentials?: { credentialsVersion?: string };
     provisioning?: { state?: string; ID?: string; image?: { url: string }; customDeploy?: { method: string } };
     conditions?: { type: string; status: string; reason?: string; message?: string }[];
     hardware?: {
