@@ -220,6 +220,12 @@ export interface NodeRead {
   atMs: number;
 }
 
+/** Why a host's BMC fails the back end, in the back end's own words (`detail`). */
+export interface BmcProblem {
+  kind: 'not answering' | 'refuses credentials';
+  detail: string;
+}
+
 /**
  * The seam between the BareMetalHost state machine and what actually runs
  * servers: Ironic in production, an in-memory fixture in unit tests and scale
@@ -245,10 +251,10 @@ export interface Provisioner {
    */
   health(options: { host: HostIdentity }): NodeHealth;
   /**
-   * Like health, from the last read: why the host's BMC is not answering (the back end's own
-   * words), or undefined while it answers or nothing says otherwise.
+   * Like health, from the last read: why the host's BMC fails the back end (it does not answer,
+   * or refuses the credentials), or undefined while it works or nothing says otherwise.
    */
-  bmcProblem(options: { host: HostIdentity }): string | undefined;
+  bmcProblem(options: { host: HostIdentity }): BmcProblem | undefined;
   /** BMO's GetFirmwareSettings: the node's BIOS settings and their schema as the back end cached them. */
   firmwareSettings(options: { host: HostIdentity }): Promise<FirmwareSettingsReading>;
   /** BMO's GetFirmwareComponents: the node's firmware components and versions as the back end cached them. */

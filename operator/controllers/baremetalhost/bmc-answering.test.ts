@@ -6,13 +6,20 @@ import { TEST_NOW, hostFor, registeredStatus } from './testing/hosts.ts';
 describe('bmcAnsweringChange', () => {
   const host = hostFor({ status: registeredStatus('provisioning') });
   const answering = computeConditions(host, TEST_NOW);
-  const notAnswering = computeConditions(host, TEST_NOW, { bmcProblem: 'Redfish connection failed' });
+  const down = { kind: 'not answering', detail: 'Redfish connection failed' } as const;
+  const notAnswering = computeConditions(host, TEST_NOW, { bmcProblem: down });
 
   it('is one Warning when the BMC stops answering, and nothing while it stays down', () => {
-    expect(bmcAnsweringChange(answering, 'Redfish connection failed')).toEqual({
+    expect(bmcAnsweringChange(answering, down)).toEqual({
       type: 'Warning', reason: 'BMCNotAnswering', message: 'the BMC is not answering: Redfish connection failed',
     });
-    expect(bmcAnsweringChange(notAnswering, 'Redfish connection failed')).toBeUndefined();
+    expect(bmcAnsweringChange(notAnswering, down)).toBeUndefined();
+  });
+
+  it('names a refusal of the credentials as such', () => {
+    expect(bmcAnsweringChange(answering, { kind: 'refuses credentials', detail: 'returned code 401' })).toEqual({
+      type: 'Warning', reason: 'BMCRefusesCredentials', message: 'the BMC refuses the credentials: returned code 401',
+    });
   });
 
   it('is one Normal event when it answers again, and nothing while all is well', () => {

@@ -1,19 +1,23 @@
 import type { Condition } from '../../api/conditions.ts';
-import { bmcNotAnsweringMessage, saysBmcNotAnswering } from './conditions.ts';
+import type { BmcProblem } from '../../provisioner/provisioner.ts';
+import { bmcProblemMessage, saysBmcNotAnswering } from './conditions.ts';
 import type { HostEvent } from './events.ts';
 import { normal, warning } from './events.ts';
 
 export const BMC_NOT_ANSWERING_REASON = 'BMCNotAnswering';
+export const BMC_REFUSES_CREDENTIALS_REASON = 'BMCRefusesCredentials';
 export const BMC_ANSWERING_REASON = 'BMCAnswering';
 
 /**
- * The event for a change in whether the BMC answers, told by the conditions before and after a
+ * The event for a change in whether the BMC works, told by the conditions before and after a
  * pass (Manageable False for PowerFailure); none while nothing changes, so a long outage is one
  * Warning and its end one Normal event.
  */
-export function bmcAnsweringChange(before: readonly Condition[] | undefined, problem: string | undefined): HostEvent | undefined {
+export function bmcAnsweringChange(before: readonly Condition[] | undefined, problem: BmcProblem | undefined): HostEvent | undefined {
   const was = saysBmcNotAnswering(before);
-  if (problem && !was) return warning(BMC_NOT_ANSWERING_REASON, bmcNotAnsweringMessage(problem));
+  if (problem && !was) {
+    return warning(problem.kind === 'refuses credentials' ? BMC_REFUSES_CREDENTIALS_REASON : BMC_NOT_ANSWERING_REASON, bmcProblemMessage(problem));
+  }
   if (!problem && was) return normal(BMC_ANSWERING_REASON, 'the BMC is answering again');
   return undefined;
 }

@@ -33,7 +33,7 @@ describe('conditions', () => {
 
   it('says the BMC is not answering on Manageable (PowerFailure) while the provisioner reports it, then clears it', () => {
     const host = hostFor({ status: registeredStatus('provisioning') });
-    host.status.conditions = computeConditions(host, TEST_NOW, { bmcProblem: 'Redfish connection failed for node n1' });
+    host.status.conditions = computeConditions(host, TEST_NOW, { bmcProblem: { kind: 'not answering', detail: 'Redfish connection failed for node n1' } });
     expect(summary(host.status.conditions)).toMatchObject({ Manageable: 'False/PowerFailure', Progressing: 'True/Provisioning' });
     expect(host.status.conditions.find((c) => c.type === 'Manageable')?.message).toBe('the BMC is not answering: Redfish connection failed for node n1');
     expect(saysBmcNotAnswering(host.status.conditions)).toBe(true);
@@ -43,9 +43,16 @@ describe('conditions', () => {
     expect(saysBmcNotAnswering(later)).toBe(false);
   });
 
+  it('says the BMC refuses the credentials when it answers with a refusal', () => {
+    const host = hostFor({ status: registeredStatus('available') });
+    const conditions = computeConditions(host, TEST_NOW, { bmcProblem: { kind: 'refuses credentials', detail: 'returned code 401' } });
+    expect(summary(conditions).Manageable).toBe('False/PowerFailure');
+    expect(conditions.find((c) => c.type === 'Manageable')?.message).toBe('the BMC refuses the credentials: returned code 401');
+  });
+
   it('says nothing of the BMC for a detached host', () => {
     const host = hostFor({ status: registeredStatus('provisioned', { operationalStatus: 'detached' }) });
-    expect(summary(computeConditions(host, TEST_NOW, { bmcProblem: 'Redfish connection failed' })).Manageable).toBe('True/Manageable');
+    expect(summary(computeConditions(host, TEST_NOW, { bmcProblem: { kind: 'not answering', detail: 'Redfish connection failed' } })).Manageable).toBe('True/Manageable');
   });
 
   it.each([

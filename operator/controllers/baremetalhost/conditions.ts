@@ -1,6 +1,6 @@
 import type { Condition, ConditionStatus } from '../../api/conditions.ts';
 import { setCondition } from '../../runtime/conditions.ts';
-import type { NodeHealth } from '../../provisioner/provisioner.ts';
+import type { BmcProblem, NodeHealth } from '../../provisioner/provisioner.ts';
 import type { Host } from './host.ts';
 
 /** Condition types and reasons, spelled as BMO spells them. */
@@ -138,9 +138,9 @@ function healthSetting(health: NodeHealth): Setting | undefined {
   }
 }
 
-/** The message of Manageable=False/PowerFailure: what a user reads while the BMC does not answer. */
-export function bmcNotAnsweringMessage(problem: string): string {
-  return `the BMC is not answering: ${problem}`;
+/** The message of Manageable=False/PowerFailure: what a user reads while the BMC fails Ironic. */
+export function bmcProblemMessage(problem: BmcProblem): string {
+  return `the BMC ${problem.kind === 'refuses credentials' ? 'refuses the credentials' : 'is not answering'}: ${problem.detail}`;
 }
 
 /** Whether the conditions say the BMC is not answering (Manageable False for PowerFailure). */
@@ -151,10 +151,10 @@ export function saysBmcNotAnswering(conditions: readonly Condition[] | undefined
 /**
  * BMO's `computeConditions`, recomputed on every pass. `health` is the provisioner's report
  * (Ironic's node `health`); without one, Healthy keeps its last value, or starts Unknown.
- * `bmcProblem` (the provisioner's words for a BMC that does not answer) makes Manageable False
+ * `bmcProblem` (the provisioner's words for a BMC that does not answer or refuses the credentials) makes Manageable False
  * with BMO's PowerFailure reason and that message, whatever the state says, until it clears.
  */
-export function computeConditions(host: Host, now: Date, options: { health?: NodeHealth; bmcProblem?: string | undefined } = {}): Condition[] {
+export function computeConditions(host: Host, now: Date, options: { health?: NodeHealth; bmcProblem?: BmcProblem | undefined } = {}): Condition[] {
   let conditions: Condition[] = host.status.conditions ?? [];
   const generation = host.metadata.generation;
   const apply = ([type, status, reason]: Setting, message?: string): void => {
@@ -167,7 +167,7 @@ export function computeConditions(host: Host, now: Date, options: { health?: Nod
   const bmcProblem = host.status.operationalStatus === 'detached' ? undefined : options.bmcProblem;
   if (bmcProblem) byType.delete(CONDITION.manageable);
   for (const setting of byType.values()) apply(setting);
-  if (bmcProblem) apply([CONDITION.manageable, 'False', REASON.powerFailure], bmcNotAnsweringMessage(bmcProblem));
+  if (bmcProblem) apply([CONDITION.manageable, 'False', REASON.powerFailure], bmcProblemMessage(bmcProblem));
   const health = healthSetting(options.health);
   if (health) apply(health);
   else if (!conditions.some((c) => c.type === CONDITION.healthy)) apply([CONDITION.healthy, 'Unknown', REASON.unknownHealth]);

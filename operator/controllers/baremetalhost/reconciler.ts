@@ -407,7 +407,7 @@ export class BareMetalHostReconciler implements Reconciler {
     host.status.conditions = computeConditions(host, pass.now, { health: this.#options.provisioner.health({ host: identityOf(host) }), bmcProblem });
     const bmcChange = bmcAnsweringChange(before, bmcProblem);
     if (bmcChange) {
-      if (bmcChange.type === 'Warning') pass.log.error('the BMC is not answering', { problem: bmcProblem });
+      if (bmcChange.type === 'Warning') pass.log.error(bmcChange.message);
       else pass.log.info('the BMC is answering again');
       this.#publish(pass, bmcChange);
     }

@@ -1,8 +1,8 @@
 // Nodes read recently, by UUID and by name, so one reconcile reads a node once (BMO's cachedNode).
 import type { Node, PowerTarget } from '../../../ironic-client/index.ts';
 import type { Clock } from '../../runtime/clock.ts';
-import { bmcNotAnswering } from './bmc-not-answering.ts';
-import type { NodeRead } from '../provisioner.ts';
+import { bmcProblemOf } from './bmc-problem.ts';
+import type { BmcProblem, NodeRead } from '../provisioner.ts';
 import { SettledChanges } from './settled-changes.ts';
 import type { ListedNode } from './settled-changes.ts';
 import { TtlCache } from './ttl-cache.ts';
@@ -14,7 +14,7 @@ export class NodeCache {
   /** The last `health` seen per node UUID and name: kept past the TTL and writes, dropped with the node. */
   readonly #health = new Map<string, string | null | undefined>();
   /** Likewise, what the node last said about its BMC not answering. */
-  readonly #bmcProblems = new Map<string, string | undefined>();
+  readonly #bmcProblems = new Map<string, BmcProblem | undefined>();
 
   /** Per node UUID, the digest of the node as last read and when: kept past the TTL and writes, dropped with the node. */
   readonly #lastReads = new Map<string, NodeRead>();
@@ -96,13 +96,13 @@ export class NodeCache {
     this.#lastReads.set(node.uuid, { digest: this.#digest(node), atMs: this.#clock.now() });
     this.#health.set(node.uuid, node.health);
     if (node.name) this.#health.set(node.name, node.health);
-    const problem = bmcNotAnswering(node);
+    const problem = bmcProblemOf(node);
     this.#bmcProblems.set(node.uuid, problem);
     if (node.name) this.#bmcProblems.set(node.name, problem);
   }
 
-  /** Why the node's BMC is not answering, as last read (by UUID or name); undefined when it is or was never read. */
-  lastBmcProblem(ident: string): string | undefined {
+  /** Why the node's BMC fails Ironic, as last read (by UUID or name); undefined when it works or was never read. */
+  lastBmcProblem(ident: string): BmcProblem | undefined {
     return this.#bmcProblems.get(ident);
   }
 

@@ -63,7 +63,11 @@ describe('the deletion deadline', () => {
     expect(recreated?.uuid).not.toBe(firstNode);
     const refused = await ironic.node(recreated!.uuid);
     expect([refused.provision_state, refused.last_error]).toEqual(['enroll', expect.any(String)]);
-    expect(failing.status?.errorMessage).toBeTruthy();
+    // Said as what it is: the BMC answers, and refuses the credentials (not "not answering").
+    const manageable = failing.status?.conditions?.find((condition) => condition.type === 'Manageable');
+    expect(manageable).toMatchObject({ status: 'False', reason: 'PowerFailure' });
+    expect(manageable?.message).toMatch(/^the BMC refuses the credentials: .*returned code 401/);
+    expect(failing.status?.errorMessage).toContain('returned code 401');
 
     await kubectl.ok(['delete', 'bmh', HOST, '-n', namespace, '--wait=false']);
     // Well inside the 7-14 minutes the failed registrations' backoffs would take.
@@ -71,6 +75,8 @@ describe('the deletion deadline', () => {
       { timeoutMs: minutes(4), intervalMs: 1_000, what: 'the host to be deleted' });
     const events = await hostEvents(kubectl, namespace, HOST);
     expect(events).toContain('CleanupSkipped: giving up on powering off the host before deletion (deletion has been running for more than 1m)');
+    expect(events.some((event) => event.startsWith('BMCRefusesCredentials: the BMC refuses the credentials: '))).toBe(true);
+    expect(events.some((event) => event.startsWith('BMCNotAnswering'))).toBe(false);
     expect(events.join('\n')).not.toContain('not-the-bmc-password');
     // The node registration made again is removed with the host.
     expect(await nodesNamed(nodeName())).toEqual([]);

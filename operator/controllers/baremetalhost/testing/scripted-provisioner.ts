@@ -2,6 +2,7 @@ import type { HardwareDetails } from '../../../api/hardware-details.ts';
 import type { FirmwareComponentStatus } from '../../../api/hostfirmwarecomponents.ts';
 import type { Image } from '../../../api/image.ts';
 import type {
+  BmcProblem,
   AdoptOptions,
   DataImageReading,
   EventSubscriptionRequest,
@@ -29,8 +30,8 @@ export interface ScriptedNode {
   poweredOn: boolean;
   /** What the BMC reports (Ironic's node health); tests set it. */
   health?: string;
-  /** Why the BMC is not answering, as the back end says; tests set it. */
-  bmcProblem?: string;
+  /** Why the BMC fails the back end, as the back end says; tests set it. */
+  bmcProblem?: BmcProblem;
   image?: Image;
   inspected: boolean;
   /** Calls still to answer `busy` for the operation in progress. */
@@ -256,7 +257,7 @@ export class ScriptedProvisioner implements Provisioner {
     return this.nodes.get(keyOf(options.host))?.health;
   }
 
-  bmcProblem(options: { host: HostIdentity }): string | undefined {
+  bmcProblem(options: { host: HostIdentity }): BmcProblem | undefined {
     return this.nodes.get(keyOf(options.host))?.bmcProblem;
   }
 
