@@ -2,8 +2,8 @@ import type { HardwareDetails } from '../../../api/hardware-details.ts';
 import type { FirmwareComponentStatus } from '../../../api/hostfirmwarecomponents.ts';
 import type { Image } from '../../../api/image.ts';
 import type {
-  BmcProblem,
   AdoptOptions,
+  BmcProblem,
   DataImageReading,
   EventSubscriptionRequest,
   DeleteOptions,
