@@ -80,8 +80,6 @@ ramdisk_heartbeat_timeout = 10
 
 [conductor]
 automated_clean = true
-# As Metal3's ironic-image: nothing here reads a node's history, and recording it costs database writes.
-node_history = False
 deploy_kernel = ${options.artifactsUrl}/ipa.kernel
 deploy_ramdisk = ${options.artifactsUrl}/ipa.initramfs
 # ESP for the UEFI boot ISOs redfish-virtual-media builds: mkisofs only embeds it behind the El
