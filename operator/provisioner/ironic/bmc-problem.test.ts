@@ -32,6 +32,14 @@ describe('bmcProblemOf', () => {
     expect(bmcProblemOf({ fault: 'power failure', maintenance_reason: syncRefused, last_error: null })?.kind).toBe('refuses credentials');
   });
 
+  it("ignores the power sync's message left in last_error once Ironic lifted the fault", () => {
+    // Ironic keeps it there after its power failure recovery when node history is off, as Metal3's
+    // ironic-image runs it (Ironic 39 clears it on the next good power sync only with history on).
+    const syncFailed = "During sync_power_state, max retries exceeded for node X, node state None does not match expected state 'power on'. Updating DB state to 'None' Switching node to maintenance mode. Error: IPMI call failed: power status.";
+    expect(bmcProblemOf({ fault: null, maintenance_reason: null, last_error: syncFailed })).toBeUndefined();
+    expect(bmcProblemOf({ fault: 'power failure', maintenance_reason: syncFailed, last_error: syncFailed })).toEqual(notAnswering(syncFailed));
+  });
+
   it('says nothing for other errors, other faults or none', () => {
     expect(bmcProblemOf({ fault: null, maintenance_reason: null, last_error: 'Image download failed: checksum mismatch' })).toBeUndefined();
     expect(bmcProblemOf({ fault: 'clean failure', maintenance_reason: 'cleaning failed', last_error: null })).toBeUndefined();
