@@ -53,24 +53,28 @@ function recorded(host: Host, context: StateContext, action: Action): Action {
   return action;
 }
 
+/** A deletion step the host may give up on. */
+function abandonable(host: Host, state: ProvisioningState): boolean {
+  return isDeleting(host) && GIVE_UP_TARGET[state] !== undefined;
+}
+
 /**
  * Our deadline since deletionTimestamp, checked before registration as well as the handler: a
  * host whose node Ironic lost and whose BMC now fails verification never reaches its handler.
  */
 function pastDeletionDeadline(host: Host, context: StateContext): Action | undefined {
   const state = stateOf(host);
-  if (!isDeleting(host) || GIVE_UP_TARGET[state] === undefined) return undefined;
+  if (!abandonable(host, state)) return undefined;
   const late = deletionDeadlineExceeded(host, context);
   return late ? giveUp(host, context, state, late) : undefined;
 }
 
 /** The state's handler, with BMO's "give up after more than 3 failures while deleting" around it. */
 async function runHandler(host: Host, context: StateContext, state: ProvisioningState): Promise<Action> {
-  const abandonable = isDeleting(host) && GIVE_UP_TARGET[state] !== undefined;
   const action = await STATE_HANDLERS[state](host, context);
   if (action.kind !== 'failed') return action;
   recordFailure(host, context, action);
-  const exhausted = abandonable ? tooManyFailures(host) : undefined;
+  const exhausted = abandonable(host, state) ? tooManyFailures(host) : undefined;
   return exhausted ? giveUp(host, context, state, exhausted) : action;
 }
 
