@@ -27,3 +27,27 @@ export function ironicApiRequests(env: { stateDir: string }, pathPart: string): 
   }
   return requests;
 }
+
+const NODE_MESSAGE_LINE = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+ \d+ (INFO|WARNING|ERROR|CRITICAL) \S+ \[[^\]]*\] (.*)$/gm;
+
+/** One message Ironic logged at INFO or above. */
+export interface IronicLogMessage {
+  level: 'INFO' | 'WARNING' | 'ERROR' | 'CRITICAL';
+  text: string;
+}
+
+/**
+ * What Ironic logged at INFO or above that names the node, oldest first: its record of what its
+ * conductor did ("Node <uuid> moved to provision state …", "Executing service on node <uuid>, …",
+ * "Timed out after 180 secs waiting for power off on node <uuid>."). Tests read this rather than
+ * the node's history API, which Metal3 turns off (`[conductor] node_history = False`).
+ */
+export function ironicNodeMessages(env: { stateDir: string }, nodeUuid: string): IronicLogMessage[] {
+  const log = readFileSync(join(env.stateDir, 'logs', 'ironic.log'), 'utf8');
+  const messages: IronicLogMessage[] = [];
+  for (const match of log.matchAll(NODE_MESSAGE_LINE)) {
+    const text = match[2]!;
+    if (text.includes(nodeUuid)) messages.push({ level: match[1] as IronicLogMessage['level'], text });
+  }
+  return messages;
+}

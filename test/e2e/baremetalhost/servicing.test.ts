@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { SystemRecords } from '../../../hack/agent-simulator/records.ts';
 import { repoRoot } from '../../../hack/stack/paths.ts';
 import { freePort } from '../../../hack/stack/ports.ts';
+import { ironicNodeMessages } from '../../support/ironic-log.ts';
 import { Kubectl } from '../../support/kubectl.ts';
 import { createUniqueNamespace } from '../../support/namespaces.ts';
 import { startOperatorProcess, type OperatorProcess } from '../../support/operator-process.ts';
@@ -89,10 +90,10 @@ async function reconciles(host: HostName): Promise<number> {
   return metricValue(await (await fetch(metricsUrl)).text(), 'metal3_reconcile_total', { namespace, host });
 }
 
-/** Ironic's own history of the node: servicing writes a start and an end entry. */
-async function servicingHistory(nodeId: string): Promise<string[]> {
-  const history = await ironic.request<{ history: { event: string }[] }>('GET', `/v1/nodes/${nodeId}/history?detail=true`);
-  return history.history.map((entry) => entry.event).filter((event) => /servicing/i.test(event));
+/** What Ironic's conductor logged about servicing the node, oldest first. */
+function servicingLog(nodeId: string): string[] {
+  return ironicNodeMessages(env, nodeId).map((message) => message.text)
+    .filter((text) => /provision state "(servicing|service wait)"|provision state "active" from state "servicing"|Executing service on node|service complete/.test(text));
 }
 
 async function biosInIronic(nodeId: string): Promise<Record<string, string>> {
@@ -177,7 +178,7 @@ describe('servicing a provisioned host through real Ironic (HostUpdatePolicy onR
     for (const host of HOSTS) {
       expect((await firmwareRecord(host)).record.slice(firmwareBefore[host])).toEqual([]);
       expect((await ironic.node(nodes[host])).provision_state).toBe('active');
-      expect(await servicingHistory(nodes[host])).toEqual([]);
+      expect(servicingLog(nodes[host])).toEqual([]);
       expect((await getHost(kubectl, namespace, host))?.status?.operationalStatus).toBe('OK');
     }
     await recordSession(['get', 'bmh,hfs,hfc,hostupdatepolicy', '-o', 'wide']);
@@ -217,12 +218,13 @@ describe('servicing a provisioned host through real Ironic (HostUpdatePolicy onR
     expect(applied.filter((entry) => entry.kind === 'firmware-flashed')).toEqual([expect.objectContaining({ versions: { BiosVersion: flashedVersion } })]);
     expect(record.versions.BiosVersion).toBe(flashedVersion);
     // Ironic ran it as servicing, is back to active, and its BIOS API has the new value.
-    const history = await servicingHistory(nodes.serviced);
-    const started = history.filter((event) => event.startsWith('Starting servicing'));
-    expect(started).toHaveLength(1);
-    expect(started[0]).toContain("'step': 'apply_configuration'");
-    expect(started[0]).toContain("'step': 'update'");
-    expect(history.filter((event) => event.startsWith('Servicing completed successfully'))).toHaveLength(1);
+    const servicing = servicingLog(nodes.serviced);
+    expect(servicing.filter((text) => text.includes('moved to provision state "servicing" from state "active"'))).toHaveLength(1);
+    const firstPass = servicing.find((text) => text.startsWith('Executing service on node'));
+    expect(firstPass).toContain("'step': 'apply_configuration'");
+    expect(firstPass).toContain("'step': 'update'");
+    expect(servicing.filter((text) => text.endsWith('service complete.'))).toHaveLength(1);
+    expect(servicing.at(-1)).toContain('moved to provision state "active" from state "servicing"');
     expect((await ironic.node(nodes.serviced)).provision_state).toBe('active');
     expect(await biosInIronic(nodes.serviced)).toMatchObject({ ProcTurboMode: 'Disabled' });
     const settled = await waitForSettings('serviced', (hfs) => current(hfs, 'ChangeDetected') === 'False', minutes(2));
@@ -234,7 +236,7 @@ describe('servicing a provisioned host through real Ironic (HostUpdatePolicy onR
 
     // `plain` has no policy: its BIOS, Ironic and its HostFirmwareSettings are as before.
     expect((await firmwareRecord('plain')).record.slice(firmwareBefore.plain)).toEqual([]);
-    expect(await servicingHistory(nodes.plain)).toEqual([]);
+    expect(servicingLog(nodes.plain)).toEqual([]);
     expect(await biosInIronic(nodes.plain)).toMatchObject({ ProcTurboMode: 'Enabled' });
     const waiting = await waitForSettings('plain', () => true, minutes(1));
     expect([waiting.status?.settings?.ProcTurboMode, current(waiting, 'ChangeDetected')]).toEqual(['Enabled', 'True']);
