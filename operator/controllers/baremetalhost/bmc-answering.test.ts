@@ -22,8 +22,21 @@ describe('bmcAnsweringChange', () => {
     });
   });
 
+  it('is a new Warning when the problem turns into the other kind', () => {
+    const refusal = { kind: 'refuses credentials', detail: 'returned code 401' } as const;
+    expect(bmcAnsweringChange(notAnswering, refusal)).toMatchObject({ type: 'Warning', reason: 'BMCRefusesCredentials' });
+    const refusing = computeConditions(host, TEST_NOW, { bmcProblem: refusal });
+    expect(bmcAnsweringChange(refusing, refusal)).toBeUndefined();
+    expect(bmcAnsweringChange(refusing, down)).toMatchObject({ type: 'Warning', reason: 'BMCNotAnswering' });
+  });
+
+  it('names the refusal that ended when the BMC accepts the credentials again', () => {
+    const refusing = computeConditions(host, TEST_NOW, { bmcProblem: { kind: 'refuses credentials', detail: 'returned code 401' } });
+    expect(bmcAnsweringChange(refusing, undefined)).toEqual({ type: 'Normal', reason: 'BMCAnswering', message: 'the BMC accepts the credentials again' });
+  });
+
   it('is one Normal event when it answers again, and nothing while all is well', () => {
-    expect(bmcAnsweringChange(notAnswering, undefined)).toMatchObject({ type: 'Normal', reason: 'BMCAnswering' });
+    expect(bmcAnsweringChange(notAnswering, undefined)).toEqual({ type: 'Normal', reason: 'BMCAnswering', message: 'the BMC is answering again' });
     expect(bmcAnsweringChange(answering, undefined)).toBeUndefined();
     expect(bmcAnsweringChange(undefined, undefined)).toBeUndefined();
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { computeConditions, saysBmcNotAnswering } from './conditions.ts';
+import { bmcProblemKindIn, computeConditions } from './conditions.ts';
 import { TEST_NOW, hostFor, registeredStatus } from './testing/hosts.ts';
 
 const summary = (conditions: ReturnType<typeof computeConditions>) => Object.fromEntries(conditions.map((c) => [c.type, `${c.status}/${c.reason}`]));
@@ -36,11 +36,11 @@ describe('conditions', () => {
     host.status.conditions = computeConditions(host, TEST_NOW, { bmcProblem: { kind: 'not answering', detail: 'Redfish connection failed for node n1' } });
     expect(summary(host.status.conditions)).toMatchObject({ Manageable: 'False/PowerFailure', Progressing: 'True/Provisioning' });
     expect(host.status.conditions.find((c) => c.type === 'Manageable')?.message).toBe('the BMC is not answering: Redfish connection failed for node n1');
-    expect(saysBmcNotAnswering(host.status.conditions)).toBe(true);
+    expect(bmcProblemKindIn(host.status.conditions)).toBe('not answering');
     const later = computeConditions(host, TEST_NOW, {});
     expect(summary(later).Manageable).toBe('True/Manageable');
     expect(later.find((c) => c.type === 'Manageable')?.message).toBe('');
-    expect(saysBmcNotAnswering(later)).toBe(false);
+    expect(bmcProblemKindIn(later)).toBeUndefined();
   });
 
   it('says the BMC refuses the credentials when it answers with a refusal', () => {
@@ -48,6 +48,7 @@ describe('conditions', () => {
     const conditions = computeConditions(host, TEST_NOW, { bmcProblem: { kind: 'refuses credentials', detail: 'returned code 401' } });
     expect(summary(conditions).Manageable).toBe('False/PowerFailure');
     expect(conditions.find((c) => c.type === 'Manageable')?.message).toBe('the BMC refuses the credentials: returned code 401');
+    expect(bmcProblemKindIn(conditions)).toBe('refuses credentials');
   });
 
   it('says nothing of the BMC for a detached host', () => {

@@ -139,13 +139,23 @@ function healthSetting(health: NodeHealth): Setting | undefined {
 }
 
 /** The message of Manageable=False/PowerFailure: what a user reads while the BMC fails Ironic. */
+const BMC_PROBLEM_WORDS: Record<BmcProblem['kind'], string> = {
+  'not answering': 'the BMC is not answering',
+  'refuses credentials': 'the BMC refuses the credentials',
+};
+
 export function bmcProblemMessage(problem: BmcProblem): string {
-  return `the BMC ${problem.kind === 'refuses credentials' ? 'refuses the credentials' : 'is not answering'}: ${problem.detail}`;
+  return `${BMC_PROBLEM_WORDS[problem.kind]}: ${problem.detail}`;
 }
 
-/** Whether the conditions say the BMC is not answering (Manageable False for PowerFailure). */
-export function saysBmcNotAnswering(conditions: readonly Condition[] | undefined): boolean {
-  return (conditions ?? []).some((c) => c.type === CONDITION.manageable && c.status === 'False' && c.reason === REASON.powerFailure);
+/**
+ * The BMC problem the conditions say (Manageable False for PowerFailure), told by the message's
+ * opening words; undefined while the BMC works.
+ */
+export function bmcProblemKindIn(conditions: readonly Condition[] | undefined): BmcProblem['kind'] | undefined {
+  const manageable = (conditions ?? []).find((c) => c.type === CONDITION.manageable && c.status === 'False' && c.reason === REASON.powerFailure);
+  if (!manageable) return undefined;
+  return manageable.message?.startsWith(BMC_PROBLEM_WORDS['refuses credentials']) ? 'refuses credentials' : 'not answering';
 }
 
 /**

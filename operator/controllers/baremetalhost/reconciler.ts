@@ -408,7 +408,7 @@ export class BareMetalHostReconciler implements Reconciler {
     const bmcChange = bmcAnsweringChange(before, bmcProblem);
     if (bmcChange) {
       if (bmcChange.type === 'Warning') pass.log.error(bmcChange.message);
-      else pass.log.info('the BMC is answering again');
+      else pass.log.info(bmcChange.message);
       this.#publish(pass, bmcChange);
     }
     const stored = (pass.session.latest.status ?? {}) as Record<string, unknown>;

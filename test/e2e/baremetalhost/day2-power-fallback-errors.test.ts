@@ -13,7 +13,7 @@ import { RawIronic } from '../../support/raw-ironic.ts';
 import { readStackEnv } from '../../support/stack-env.ts';
 import { waitFor } from '../../support/wait-for.ts';
 import {
-  getHost, hostEventCounts, ironicPowerChanges, metricValue, recordsSince, serverRecords, sushyPowerState,
+  getHost, hostEventCounts, hostEvents, ironicPowerChanges, metricValue, recordsSince, serverRecords, sushyPowerState,
   tearDownHostTest, waitForHost, waitForSushyPower, type Host,
 } from './hosts.ts';
 
@@ -171,6 +171,16 @@ async function backoffThenRecovery(): Promise<void> {
   const node = await ironic.node(nodeId);
   expect([node.provision_state, node.power_state]).toEqual(['active', 'power on']);
   await waitForSushyPower(env, system(WRONG_CREDENTIALS).uuid, 'On', minutes(1));
+  // The BMC's refusal was said once, however many attempts it failed, and its end named as such.
+  // (Events are written off the reconcile path, so the last may land after the status.)
+  const bmcEvents = await waitFor(async () => {
+    const events = (await hostEvents(kubectl, namespace, name)).filter((event) => /^BMC(NotAnswering|RefusesCredentials|Answering):/.test(event));
+    return events.at(-1)?.startsWith('BMCAnswering') ? events : undefined;
+  }, { timeoutMs: minutes(1), what: `${name}'s event for the BMC accepting the credentials` });
+  expect(bmcEvents).toEqual([
+    expect.stringMatching(/^BMCRefusesCredentials: the BMC refuses the credentials: .*returned code 401/),
+    'BMCAnswering: the BMC accepts the credentials again',
+  ]);
 }
 
 async function warningHealth(): Promise<void> {
