@@ -138,12 +138,12 @@ function healthSetting(health: NodeHealth): Setting | undefined {
   }
 }
 
-/** The message of Manageable=False/PowerFailure: what a user reads while the BMC fails Ironic. */
 const BMC_PROBLEM_WORDS: Record<BmcProblem['kind'], string> = {
   'not answering': 'the BMC is not answering',
   'refuses credentials': 'the BMC refuses the credentials',
 };
 
+/** The message of Manageable=False/PowerFailure: what a user reads while the BMC fails Ironic. */
 export function bmcProblemMessage(problem: BmcProblem): string {
   return `${BMC_PROBLEM_WORDS[problem.kind]}: ${problem.detail}`;
 }
