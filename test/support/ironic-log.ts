@@ -51,3 +51,16 @@ export function ironicNodeMessages(env: { stateDir: string }, nodeUuid: string):
   }
   return messages;
 }
+
+/**
+ * The power changes Ironic's conductor completed on a node, oldest first, from its own log
+ * ("Successfully set node <uuid> power state to <state> by <request>"): `power off by soft power
+ * off`, `power off by power off`, `power on by rebooting`, … Shows how a change was made, which
+ * the node's power_state cannot.
+ */
+export function ironicPowerChanges(env: { stateDir: string }, nodeUuid: string): string[] {
+  const prefix = `Successfully set node ${nodeUuid} power state to `;
+  return ironicNodeMessages(env, nodeUuid)
+    .filter((message) => message.text.startsWith(prefix) && message.text.endsWith('.'))
+    .map((message) => message.text.slice(prefix.length, -1));
+}

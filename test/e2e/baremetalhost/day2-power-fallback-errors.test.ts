@@ -5,7 +5,7 @@ import type { SystemRecords } from '../../../hack/agent-simulator/records.ts';
 import { repoRoot } from '../../../hack/stack/paths.ts';
 import { freePort } from '../../../hack/stack/ports.ts';
 import { releaseIronicNode, reserveIronicNode, storeIronicNodeHealth } from '../../support/ironic-database.ts';
-import { ironicApiRequests, ironicNodeMessages, type IronicApiRequest } from '../../support/ironic-log.ts';
+import { ironicApiRequests, ironicNodeMessages, ironicPowerChanges, type IronicApiRequest } from '../../support/ironic-log.ts';
 import { Kubectl } from '../../support/kubectl.ts';
 import { createUniqueNamespace } from '../../support/namespaces.ts';
 import { startOperatorProcess, type OperatorProcess } from '../../support/operator-process.ts';
@@ -13,7 +13,7 @@ import { RawIronic } from '../../support/raw-ironic.ts';
 import { readStackEnv } from '../../support/stack-env.ts';
 import { waitFor } from '../../support/wait-for.ts';
 import {
-  getHost, hostEventCounts, hostEvents, ironicPowerChanges, metricValue, recordsSince, serverRecords, sushyPowerState,
+  getHost, hostEventCounts, hostEvents, metricValue, recordsSince, serverRecords, sushyPowerState,
   tearDownHostTest, waitForHost, waitForSushyPower, type Host,
 } from './hosts.ts';
 

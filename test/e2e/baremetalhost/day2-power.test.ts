@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { SystemRecords } from '../../../hack/agent-simulator/records.ts';
 import { repoRoot } from '../../../hack/stack/paths.ts';
 import { freePort } from '../../../hack/stack/ports.ts';
+import { ironicPowerChanges } from '../../support/ironic-log.ts';
 import { Kubectl } from '../../support/kubectl.ts';
 import { createUniqueNamespace } from '../../support/namespaces.ts';
 import { startOperatorProcess, type OperatorProcess } from '../../support/operator-process.ts';
@@ -10,7 +11,7 @@ import { RawIronic } from '../../support/raw-ironic.ts';
 import { readStackEnv } from '../../support/stack-env.ts';
 import { waitFor } from '../../support/wait-for.ts';
 import {
-  tearDownHostTest, getHost, hostEventCounts, inState, ironicPowerChanges, metricValue, sushyPowerState, waitForHost, waitForSushyPower,
+  tearDownHostTest, getHost, hostEventCounts, inState, metricValue, sushyPowerState, waitForHost, waitForSushyPower,
 } from './hosts.ts';
 
 // Day-2 power on real Ironic and sushy-tools: two provisioned hosts on emulated servers 29 and 30,

@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { BootRecord, SystemRecords } from '../../../hack/agent-simulator/records.ts';
 import type { Kubectl } from '../../support/kubectl.ts';
 import { deleteNamespace } from '../../support/namespaces.ts';
@@ -120,18 +118,6 @@ export async function hostEvents(kubectl: Kubectl, namespace: string, name: stri
   const out = await kubectl.ok(['get', 'events', '-n', namespace, '--field-selector', `involvedObject.name=${name}`,
     '--sort-by=.metadata.creationTimestamp', '-o', 'jsonpath={range .items[*]}{.reason}: {.message}{"\\n"}{end}']);
   return out.split('\n').filter(Boolean);
-}
-
-/**
- * The power changes Ironic's conductor completed on a node, oldest first, from its own log
- * ("Successfully set node <uuid> power state to <state> by <request>"): `power off by soft power
- * off`, `power off by power off`, `power on by rebooting`, … Shows how a change was made, which
- * the node's power_state cannot.
- */
-export function ironicPowerChanges(env: { stateDir: string }, nodeUuid: string): string[] {
-  const log = readFileSync(join(env.stateDir, 'logs', 'ironic.log'), 'utf8');
-  const pattern = new RegExp(`Successfully set node ${nodeUuid} power state to (.+?)\\.$`, 'gm');
-  return [...log.matchAll(pattern)].map((match) => match[1]!);
 }
 
 /**
