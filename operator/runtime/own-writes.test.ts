@@ -46,6 +46,24 @@ describe('OwnWrites', () => {
     expect(allows(deleted.filter, { type: 'create', object: version('12') })).toBe(true);
   });
 
+  it('is settled for an object once the cache has seen each of its writes', async () => {
+    const writes = ownWrites();
+    expect(writes.settled('test/host-0')).toBe(true);
+    let answer!: (object: KubeObject) => void;
+    const writing = writes.write('test/host-0', () => new Promise<KubeObject>((resolve) => (answer = resolve)));
+    expect(writes.settled('test/host-0')).toBe(false);
+    answer(version('12'));
+    await writing;
+    expect(writes.settled('test/host-0')).toBe(false);
+    expect(writes.settled('test/host-1')).toBe(true);
+    allows(writes.filter, { type: 'update', oldObject: version('11'), object: version('12') });
+    expect(writes.settled('test/host-0')).toBe(true);
+    // A write whose event came first leaves nothing to wait for.
+    const early = ownWrites('13');
+    await early.write('test/host-0', async () => version('13'));
+    expect(early.settled('test/host-0')).toBe(true);
+  });
+
   it('drops events while a write is on its way, and hands the last one on when the write fails', async () => {
     const redelivered: KubeObject[] = [];
     const writes = ownWrites(undefined, redelivered);

@@ -69,6 +69,14 @@ export class OwnWrites {
     this.#written.set(key, versions);
   }
 
+  /**
+   * Whether the cache has seen every write made here to the object `key` names: none on its way,
+   * none whose event is still to come. Then the cached copy shows what those writes made.
+   */
+  settled(key: string): boolean {
+    return !this.#inFlight.has(key) && !this.#written.has(key);
+  }
+
   readonly filter: Predicate = {
     create: (object) => !this.#isOwn(object),
     update: (_old, object) => !this.#isOwn(object),

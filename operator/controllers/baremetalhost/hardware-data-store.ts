@@ -3,9 +3,9 @@ import { METAL3_API_VERSION } from '../../api/group-version.ts';
 import type { HardwareDetails } from '../../api/hardware-details.ts';
 import { hardwareDataSchema } from '../../api/hardwaredata.ts';
 import type { HardwareData } from '../../api/hardwaredata.ts';
-import { removeFinalizer } from '../../runtime/finalizers.ts';
+import { hasFinalizer, removeFinalizer } from '../../runtime/finalizers.ts';
 import type { Informer } from '../../runtime/informer.ts';
-import { isAlreadyExists, isNotFound } from '../../runtime/kube-errors.ts';
+import { isAlreadyExists, isInvalid, isNotFound } from '../../runtime/kube-errors.ts';
 import type { KubeObject, ObjectName } from '../../runtime/kube-object.ts';
 import { keyOf } from '../../runtime/kube-object.ts';
 import { OwnWrites } from '../../runtime/own-writes.ts';
@@ -99,10 +99,26 @@ export class HardwareDataStore implements HardwareDataAccess {
     await this.#ownWrites.write(keyOf(name), () => (existing ? this.#client.replace(object) : this.#client.create(object)));
   }
 
-  /** Lets a deleted host's HardwareData go (read fresh: the finalizer may be newer than the cache). */
+  /**
+   * Lets a deleted host's HardwareData go. Only this store adds the finalizer, so once the cache
+   * has seen this store's writes to it, the cached copy says whether it is there, and the removal
+   * (guarded by a test of the list) needs no read first, as BMO's cached read. Otherwise, or when
+   * the list changed since the cache saw it, it is read fresh.
+   */
   async release(name: ObjectName): Promise<void> {
+    const key = keyOf(name);
+    if (this.#ownWrites.settled(key)) {
+      const cached = this.#cache.get(name);
+      if (!cached || !hasFinalizer(cached, HARDWARE_DATA_FINALIZER)) return;
+      try {
+        await this.#ownWrites.write(key, () => removeFinalizer(this.#client, cached, HARDWARE_DATA_FINALIZER));
+        return;
+      } catch (error) {
+        if (!isInvalid(error)) throw error;
+      }
+    }
     const existing = await this.#fetch(name);
-    if (existing) await removeFinalizer(this.#client, existing, HARDWARE_DATA_FINALIZER);
+    if (existing) await this.#ownWrites.write(key, () => removeFinalizer(this.#client, existing, HARDWARE_DATA_FINALIZER));
   }
 
   /** Whether the cached copy still carries our finalizer. */
