@@ -111,14 +111,19 @@ export class HardwareDataStore implements HardwareDataAccess {
       const cached = this.#cache.get(name);
       if (!cached || !hasFinalizer(cached, HARDWARE_DATA_FINALIZER)) return;
       try {
-        await this.#ownWrites.write(key, () => removeFinalizer(this.#client, cached, HARDWARE_DATA_FINALIZER));
+        await this.#letGo(key, cached);
         return;
       } catch (error) {
         if (!isInvalid(error)) throw error;
       }
     }
     const existing = await this.#fetch(name);
-    if (existing) await this.#ownWrites.write(key, () => removeFinalizer(this.#client, existing, HARDWARE_DATA_FINALIZER));
+    if (existing) await this.#letGo(key, existing);
+  }
+
+  /** Removes our finalizer from `object`, as a write of this store's own. */
+  async #letGo(key: string, object: KubeObject): Promise<void> {
+    await this.#ownWrites.write(key, () => removeFinalizer(this.#client, object, HARDWARE_DATA_FINALIZER));
   }
 
   /** Whether the cached copy still carries our finalizer. */
