@@ -6,8 +6,10 @@ import { ProvisionerNotReadyError } from './controllers/baremetalhost/provisione
 import { ScriptedProvisioner } from './controllers/baremetalhost/testing/scripted-provisioner.ts';
 import { bmcAccessFor } from './bmc/index.ts';
 import type { HostIdentity, RegisterOptions } from './provisioner/provisioner.ts';
-import { guardTestOnlyBMC, ironicAuthFor, ironicFileProblems, lazyProvisioner, writeFence } from './ironic-connection.ts';
+import { guardTestOnlyBMC, ironicAuthFor, ironicFileProblems, ironicTlsFor, lazyProvisioner, writeFence } from './ironic-connection.ts';
 import { NotLeaderError } from './runtime/index.ts';
+
+const NO_FILES = { ironicCaCertFile: undefined, ironicClientCertFile: undefined, ironicClientPrivateKeyFile: undefined };
 
 describe('the Ironic connection', () => {
   it('uses basic auth only when the credential files exist', () => {
@@ -15,16 +17,44 @@ describe('the Ironic connection', () => {
     expect(ironicAuthFor(root)).toEqual({ type: 'none' });
     mkdirSync(join(root, 'ironic'));
     writeFileSync(join(root, 'ironic', 'username'), 'ironic\n');
-    expect(ironicFileProblems({ authRootDir: root, ironicCaCertFile: undefined })).toEqual([expect.stringContaining('password cannot be read')]);
+    expect(ironicFileProblems({ authRootDir: root, ...NO_FILES })).toEqual([expect.stringContaining('password cannot be read')]);
     writeFileSync(join(root, 'ironic', 'password'), 'pw\n');
     expect(ironicAuthFor(root)).toEqual({ type: 'http_basic', credentialsDir: join(root, 'ironic') });
-    expect(ironicFileProblems({ authRootDir: root, ironicCaCertFile: undefined })).toEqual([]);
+    expect(ironicFileProblems({ authRootDir: root, ...NO_FILES })).toEqual([]);
   });
 
   it('names an unreadable CA file', () => {
-    expect(ironicFileProblems({ authRootDir: '/nonexistent', ironicCaCertFile: '/nonexistent/ca.pem' })).toEqual([
+    expect(ironicFileProblems({ authRootDir: '/nonexistent', ...NO_FILES, ironicCaCertFile: '/nonexistent/ca.pem' })).toEqual([
       'invalid setting IRONIC_CACERT_FILE (--ironic-cacert-file): cannot read /nonexistent/ca.pem',
     ]);
+  });
+
+  it('names an unreadable client certificate, and a certificate set without its key', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'client-cert-'));
+    writeFileSync(join(dir, 'tls.crt'), 'CERT');
+    expect(ironicFileProblems({ authRootDir: '/nonexistent', ...NO_FILES, ironicClientCertFile: join(dir, 'tls.crt') })).toEqual([
+      'invalid settings IRONIC_CLIENT_CERT_FILE and IRONIC_CLIENT_PRIVATE_KEY_FILE: a client certificate needs its key, and the key its certificate',
+    ]);
+    expect(ironicFileProblems({ authRootDir: '/nonexistent', ironicCaCertFile: undefined, ironicClientCertFile: join(dir, 'tls.crt'), ironicClientPrivateKeyFile: join(dir, 'tls.key') }))
+      .toEqual([`invalid setting IRONIC_CLIENT_PRIVATE_KEY_FILE (--ironic-client-private-key-file): cannot read ${join(dir, 'tls.key')}`]);
+  });
+
+  it('uses BMO\'s certificate paths only where files are, and what the settings name first', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bmo-certs-'));
+    const defaults = { caFile: join(dir, 'ca', 'tls.crt'), certFile: join(dir, 'client', 'tls.crt'), keyFile: join(dir, 'client', 'tls.key') };
+    const flags = { ironicInsecure: false, ironicSkipClientSanVerify: true };
+    expect(ironicTlsFor({ ...NO_FILES, ...flags }, defaults)).toEqual({ insecure: false, skipHostnameVerification: true });
+    mkdirSync(join(dir, 'ca'));
+    mkdirSync(join(dir, 'client'));
+    writeFileSync(defaults.caFile, 'CA');
+    writeFileSync(defaults.certFile, 'CERT');
+    // A certificate without its key is not presented, as in BMO.
+    expect(ironicTlsFor({ ...NO_FILES, ...flags }, defaults)).toEqual({ caFile: defaults.caFile, insecure: false, skipHostnameVerification: true });
+    writeFileSync(defaults.keyFile, 'KEY');
+    expect(ironicTlsFor({ ...NO_FILES, ...flags }, defaults))
+      .toEqual({ caFile: defaults.caFile, certFile: defaults.certFile, keyFile: defaults.keyFile, insecure: false, skipHostnameVerification: true });
+    expect(ironicTlsFor({ ...flags, ironicCaCertFile: '/etc/ironic-ca.pem', ironicClientCertFile: '/etc/c.pem', ironicClientPrivateKeyFile: '/etc/k.pem' }, defaults))
+      .toEqual({ caFile: '/etc/ironic-ca.pem', certFile: '/etc/c.pem', keyFile: '/etc/k.pem', insecure: false, skipHostnameVerification: true });
   });
 
   it('is not ready until it connects, then connects once', async () => {

@@ -2,7 +2,7 @@ import { accessSync, constants, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Registry } from 'prom-client';
 import { connectIronic } from '../ironic-client/index.ts';
-import type { IronicAuthOptions } from '../ironic-client/index.ts';
+import type { IronicAuthOptions, IronicTlsOptions } from '../ironic-client/index.ts';
 import { testOnlyBMCProblem } from './bmc/index.ts';
 import { IronicAccessWatch } from './ironic-access.ts';
 import { ProvisionerNotReadyError } from './controllers/baremetalhost/provisioner-not-ready.ts';
@@ -12,6 +12,7 @@ import { failed } from './provisioner/result.ts';
 import { NotLeaderError } from './runtime/index.ts';
 import type { Clock } from './runtime/clock.ts';
 import type { Logger } from './runtime/logger.ts';
+import { BMO_IRONIC_CA_FILE, BMO_IRONIC_CLIENT_CERT_FILE, BMO_IRONIC_CLIENT_KEY_FILE } from './settings.ts';
 import type { OperatorSettings } from './settings.ts';
 
 /** BMO reads Ironic basic auth from `<METAL3_AUTH_ROOT_DIR>/ironic/{username,password}` when they exist. */
@@ -20,8 +21,30 @@ export function ironicAuthFor(authRootDir: string): IronicAuthOptions {
   return existsSync(join(credentialsDir, 'username')) ? { type: 'http_basic', credentialsDir } : { type: 'none' };
 }
 
+type IronicTlsSettings = Pick<OperatorSettings, 'ironicCaCertFile' | 'ironicClientCertFile' | 'ironicClientPrivateKeyFile' | 'ironicInsecure' | 'ironicSkipClientSanVerify'>;
+
+/** The files BMO uses when no variable names them, each only if it exists. */
+export const BMO_IRONIC_TLS_FILES = { caFile: BMO_IRONIC_CA_FILE, certFile: BMO_IRONIC_CLIENT_CERT_FILE, keyFile: BMO_IRONIC_CLIENT_KEY_FILE };
+
+/**
+ * BMO's Ironic TLS: a file a setting names is used (ironicFileProblems has checked it); otherwise
+ * BMO's default path, if a file is there. A client certificate needs its key, and the other way round.
+ */
+export function ironicTlsFor(settings: IronicTlsSettings, defaults: typeof BMO_IRONIC_TLS_FILES = BMO_IRONIC_TLS_FILES): IronicTlsOptions {
+  const present = (path: string) => (existsSync(path) ? path : undefined);
+  const caFile = settings.ironicCaCertFile || present(defaults.caFile);
+  const certFile = settings.ironicClientCertFile || present(defaults.certFile);
+  const keyFile = settings.ironicClientPrivateKeyFile || present(defaults.keyFile);
+  return {
+    ...(caFile ? { caFile } : {}),
+    ...(certFile && keyFile ? { certFile, keyFile } : {}),
+    insecure: settings.ironicInsecure,
+    skipHostnameVerification: settings.ironicSkipClientSanVerify,
+  };
+}
+
 /** Files the Ironic connection needs that are missing or unreadable, as start-up problems. */
-export function ironicFileProblems(settings: Pick<OperatorSettings, 'authRootDir' | 'ironicCaCertFile'>): string[] {
+export function ironicFileProblems(settings: Pick<OperatorSettings, 'authRootDir' | 'ironicCaCertFile' | 'ironicClientCertFile' | 'ironicClientPrivateKeyFile'>): string[] {
   const problems: string[] = [];
   const readable = (path: string) => {
     try {
@@ -31,8 +54,16 @@ export function ironicFileProblems(settings: Pick<OperatorSettings, 'authRootDir
       return false;
     }
   };
-  if (settings.ironicCaCertFile && !readable(settings.ironicCaCertFile)) {
-    problems.push(`invalid setting IRONIC_CACERT_FILE (--ironic-cacert-file): cannot read ${settings.ironicCaCertFile}`);
+  const named = [
+    ['IRONIC_CACERT_FILE (--ironic-cacert-file)', settings.ironicCaCertFile],
+    ['IRONIC_CLIENT_CERT_FILE (--ironic-client-cert-file)', settings.ironicClientCertFile],
+    ['IRONIC_CLIENT_PRIVATE_KEY_FILE (--ironic-client-private-key-file)', settings.ironicClientPrivateKeyFile],
+  ] as const;
+  for (const [setting, path] of named) {
+    if (path && !readable(path)) problems.push(`invalid setting ${setting}: cannot read ${path}`);
+  }
+  if (Boolean(settings.ironicClientCertFile) !== Boolean(settings.ironicClientPrivateKeyFile)) {
+    problems.push('invalid settings IRONIC_CLIENT_CERT_FILE and IRONIC_CLIENT_PRIVATE_KEY_FILE: a client certificate needs its key, and the key its certificate');
   }
   const auth = ironicAuthFor(settings.authRootDir);
   if (auth.type === 'http_basic' && 'credentialsDir' in auth && !readable(join(auth.credentialsDir, 'password'))) {
@@ -145,7 +176,8 @@ export function ironicProvisioner(deps: IronicProvisionerDeps): Provisioner {
     const client = await connectIronic({
       endpoint: settings.ironicEndpoint ?? '',
       auth: ironicAuthFor(settings.authRootDir),
-      tls: { ...(settings.ironicCaCertFile ? { caFile: settings.ironicCaCertFile } : {}), insecure: settings.ironicInsecure },
+      tls: ironicTlsFor(settings),
+      timeoutMs: settings.ironicClientTimeoutMs,
       metricsRegistry: deps.registry,
       ...(deps.mayWrite ? { beforeWrite: writeFence(deps.mayWrite) } : {}),
     });

@@ -39,11 +39,14 @@ function setupWebhooks(manager: Manager, settings: OperatorSettings, logger: Log
   const componentsLogger = logger.child({ webhook: 'HostFirmwareComponents' });
   const dataImageLogger = logger.child({ webhook: 'DataImage' });
   const subscriptionLogger = logger.child({ webhook: 'BMCEventSubscription' });
+  for (const cipher of settings.tlsCipherSuites?.insecure ?? []) logger.warn('use of insecure cipher detected', { cipher });
   const server = new WebhookServer({
     port: settings.webhookPort,
     certDir: settings.webhookCertDir,
     minVersion: settings.tlsMinVersion,
     maxVersion: settings.tlsMaxVersion,
+    ...(settings.tlsCipherSuites ? { ciphers: settings.tlsCipherSuites.ciphers } : {}),
+    ...(settings.tlsCurvePreferences ? { ecdhCurve: settings.tlsCurvePreferences } : {}),
     handlers: {
       [BAREMETALHOST_WEBHOOK_PATH]: (request) =>
         reviewBareMetalHost(request, { options: { allowFakeHardware: settings.allowFakeHardware }, logger: hostLogger }),
@@ -100,7 +103,7 @@ export async function runOperator(run: OperatorRun): Promise<number> {
     return 2;
   }
 
-  const logger = createLogger({ level: settings.logLevel, defaultMeta: { component: OPERATOR_NAME } });
+  const logger = createLogger({ level: settings.logLevel, defaultMeta: { component: OPERATOR_NAME }, format: settings.devLogging ? 'console' : 'json' });
   const signals = setupSignalHandler({ logger, ...(run.process ? { process: run.process } : {}) });
   try {
     const registry = new Registry();
@@ -122,6 +125,9 @@ export async function runOperator(run: OperatorRun): Promise<number> {
     setupDataImageController(manager, { provisioner, maxConcurrentReconciles: settings.concurrency });
     setupBMCEventSubscriptionController(manager, { provisioner, maxConcurrentReconciles: settings.concurrency });
     setupWebhooks(manager, settings, logger);
+    if (settings.hostClaims) {
+      logger.warn('--hostclaims is set, but this operator has no HostClaim controller: HostClaims and HostDeployPolicies are not acted on');
+    }
     logger.info('starting', {
       provisioner: settings.provisioner,
       watchNamespace: settings.watchNamespace ?? '(all)',

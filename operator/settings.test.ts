@@ -78,6 +78,47 @@ describe('operator settings', () => {
     expect(settings.healthProbeBindAddress).toEqual({ host: '0.0.0.0', port: 9441 });
   });
 
+  it('starts with the arguments of BMO\'s manager Deployment, and takes every flag of BMO\'s main.go', () => {
+    // config/base/manager.yaml passes these two.
+    expect(compile({ IRONIC_ENDPOINT: 'http://127.0.0.1:6385' }, ['--enable-leader-election', '--hostclaims']))
+      .toMatchObject({ leaderElect: true, hostClaims: true, devLogging: false });
+    const settings = compile({ IRONIC_ENDPOINT: 'http://127.0.0.1:6385' }, [
+      '--dev', '--kube-api-qps=20', '--kube-api-burst=30', '--build-preprov-image', '--provisioner=ironic',
+      '--tls-cipher-suites=TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256, TLS_AES_128_GCM_SHA256,TLS_RSA_WITH_AES_128_GCM_SHA256',
+      '--tls-curve-preferences=CurveP256,X25519MLKEM768',
+    ]);
+    expect(settings).toMatchObject({
+      devLogging: true, kubeApiQps: 20, kubeApiBurst: 30, buildPreprovImage: true,
+      tlsCipherSuites: {
+        ciphers: 'ECDHE-RSA-AES128-GCM-SHA256:AES128-GCM-SHA256:TLS_AES_128_GCM_SHA256:TLS_AES_256_GCM_SHA384:TLS_CHACHA20_POLY1305_SHA256',
+        insecure: ['TLS_RSA_WITH_AES_128_GCM_SHA256'],
+      },
+      tlsCurvePreferences: 'P-256:X25519MLKEM768',
+    });
+  });
+
+  it('refuses cipher suites and curves Go does not name, or OpenSSL here does not offer', () => {
+    const ironic = { IRONIC_ENDPOINT: 'http://127.0.0.1:6385' };
+    expect(() => compile(ironic, ['--tls-cipher-suites=ECDHE-RSA-AES128-GCM-SHA256']))
+      .toThrow('invalid setting TLS_CIPHER_SUITES (--tls-cipher-suites): cipher suite ECDHE-RSA-AES128-GCM-SHA256 not supported or doesn\'t exist');
+    expect(() => compile(ironic, ['--tls-cipher-suites=TLS_RSA_WITH_RC4_128_SHA']))
+      .toThrow('cipher suite TLS_RSA_WITH_RC4_128_SHA is not offered by this build\'s OpenSSL');
+    expect(() => compile(ironic, ['--tls-curve-preferences=P-256'])).toThrow('invalid setting TLS_CURVE_PREFERENCES (--tls-curve-preferences): unrecognized TLS curve preference "P-256"');
+    expect(compile(ironic, ['--tls-cipher-suites='])).toMatchObject({ tlsCipherSuites: undefined });
+  });
+
+  it('reads BMO\'s Ironic client variables', () => {
+    expect(compile({ IRONIC_ENDPOINT: 'http://127.0.0.1:6385' })).toMatchObject({
+      ironicClientTimeoutMs: 30_000, ironicSkipClientSanVerify: false, ironicClientCertFile: undefined, ironicClientPrivateKeyFile: undefined,
+    });
+    expect(compile({
+      IRONIC_ENDPOINT: 'https://ironic:6385', IRONIC_CLIENT_TIMEOUT: '1m', IRONIC_SKIP_CLIENT_SAN_VERIFY: 'true',
+      IRONIC_CLIENT_CERT_FILE: '/certs/client/tls.crt', IRONIC_CLIENT_PRIVATE_KEY_FILE: '/certs/client/tls.key',
+    })).toMatchObject({
+      ironicClientTimeoutMs: 60_000, ironicSkipClientSanVerify: true, ironicClientCertFile: '/certs/client/tls.crt', ironicClientPrivateKeyFile: '/certs/client/tls.key',
+    });
+  });
+
   it('keeps the names it had before as aliases', () => {
     const settings = compile(
       { IRONIC_ENDPOINT: 'http://127.0.0.1:6385', LEADER_ELECTION_LEASE_DURATION: '4s', LEADER_ELECTION_RENEW_DEADLINE: '3s', LEADER_ELECTION_RETRY_PERIOD: '1s' },

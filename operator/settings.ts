@@ -1,6 +1,8 @@
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { DEFAULT_MAX_PROVISIONING_RETRIES } from './controllers/baremetalhost/delays.ts';
+import { cipherSuitesFromGoNames, curvesFromGoNames } from './webhooks/go-tls-names.ts';
+import type { CipherSuiteChoice } from './webhooks/go-tls-names.ts';
 import { ConfigError, compileOptions, runtimeSettings, settingSchemas as s } from './runtime/index.ts';
 import type { CompiledSettings, RuntimeDefaults, RuntimeOptions, SettingsSource, SettingsSpec } from './runtime/index.ts';
 
@@ -40,6 +42,24 @@ function bmoRuntimeNames() {
     renewDeadlineMs: seconds('renewDeadlineMs', { flag: '--renew-deadline-seconds', env: 'RENEW_DEADLINE_SECONDS' }, 1),
     retryPeriodMs: seconds('retryPeriodMs', { flag: '--retry-period-seconds', env: 'RETRY_PERIOD_SECONDS' }, 1),
   } satisfies SettingsSpec;
+}
+
+/** Where BMO looks for Ironic's CA and its own client certificate when no variable names them. */
+export const BMO_IRONIC_CA_FILE = '/opt/metal3/certs/ca/tls.crt';
+export const BMO_IRONIC_CLIENT_CERT_FILE = '/opt/metal3/certs/client/tls.crt';
+export const BMO_IRONIC_CLIENT_KEY_FILE = '/opt/metal3/certs/client/tls.key';
+
+/** A comma-separated list of Go TLS names, translated; unset or empty is undefined. */
+function goTlsNames<T>(translate: (list: string) => T) {
+  return z.string().optional().transform((value, ctx): T | undefined => {
+    if (value === undefined || value.trim() === '') return undefined;
+    try {
+      return translate(value);
+    } catch (error) {
+      ctx.issues.push({ code: 'custom', message: (error as Error).message, input: value });
+      return z.NEVER;
+    }
+  });
 }
 
 /** BMO's default: one worker per CPU, at least 2 and at most 8. */
@@ -85,6 +105,36 @@ export function operatorSettings(defaults: { concurrency: number }) {
       default: 'TLS13',
       schema: s.oneOf(['TLS12', 'TLS13'] as const).transform((name) => TLS_VERSIONS[name]),
     },
+    tlsCipherSuites: {
+      env: 'TLS_CIPHER_SUITES',
+      flag: '--tls-cipher-suites',
+      description:
+        'Comma-separated TLS 1.2 cipher suites the webhook server accepts, by Go\'s (IANA) names such as TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256; insecure ones are logged. TLS 1.3 suites are not configurable, as in Go. Default: Node\'s.',
+      schema: goTlsNames<CipherSuiteChoice>(cipherSuitesFromGoNames),
+    },
+    tlsCurvePreferences: {
+      env: 'TLS_CURVE_PREFERENCES',
+      flag: '--tls-curve-preferences',
+      description: 'Comma-separated key exchange groups the webhook server offers, by Go\'s names: X25519, CurveP256, CurveP384, CurveP521, X25519MLKEM768, SecP256r1MLKEM768, SecP384r1MLKEM1024. Default: Node\'s.',
+      schema: goTlsNames<string>(curvesFromGoNames),
+    },
+    devLogging: {
+      env: 'DEV_LOGGING',
+      flag: '--dev',
+      description: 'Developer logging, as BMO\'s --dev: one readable line per entry (time, level, message, fields) instead of JSON.',
+      default: 'false',
+      schema: s.boolean(),
+      isBoolean: true,
+    },
+    hostClaims: {
+      env: 'HOSTCLAIMS',
+      flag: '--hostclaims',
+      description:
+        'BMO\'s HostClaim controller (HostClaim and HostDeployPolicy, for claiming hosts across namespaces). Accepted so BMO\'s manifests, which pass it, start this operator; it serves no HostClaim API yet, and says so in its log when this is set.',
+      default: 'false',
+      schema: s.boolean(),
+      isBoolean: true,
+    },
     provisioner: {
       env: 'PROVISIONER',
       flag: '--provisioner',
@@ -108,8 +158,35 @@ export function operatorSettings(defaults: { concurrency: number }) {
     ironicCaCertFile: {
       env: 'IRONIC_CACERT_FILE',
       flag: '--ironic-cacert-file',
-      description: 'PEM bundle of the CA that signed the Ironic certificate.',
+      description: `PEM bundle of the CA that signed the Ironic certificate; unless set, BMO's ${BMO_IRONIC_CA_FILE} when it exists, else the system's CAs.`,
       schema: s.optionalString(),
+    },
+    ironicClientCertFile: {
+      env: 'IRONIC_CLIENT_CERT_FILE',
+      flag: '--ironic-client-cert-file',
+      description: `PEM client certificate presented to Ironic (mutual TLS), with --ironic-client-private-key-file; unless set, BMO's ${BMO_IRONIC_CLIENT_CERT_FILE} when it exists.`,
+      schema: s.optionalString(),
+    },
+    ironicClientPrivateKeyFile: {
+      env: 'IRONIC_CLIENT_PRIVATE_KEY_FILE',
+      flag: '--ironic-client-private-key-file',
+      description: `PEM private key of the Ironic client certificate; unless set, BMO's ${BMO_IRONIC_CLIENT_KEY_FILE} when it exists.`,
+      schema: s.optionalString(),
+    },
+    ironicSkipClientSanVerify: {
+      env: 'IRONIC_SKIP_CLIENT_SAN_VERIFY',
+      flag: '--ironic-skip-client-san-verify',
+      description: 'Check that a trusted CA signed Ironic\'s certificate, but not that it names the endpoint\'s host.',
+      default: 'false',
+      schema: s.boolean(),
+      isBoolean: true,
+    },
+    ironicClientTimeoutMs: {
+      env: 'IRONIC_CLIENT_TIMEOUT',
+      flag: '--ironic-client-timeout',
+      description: 'How long one Ironic request may take before it fails (BMO: 30s).',
+      default: '30s',
+      schema: s.duration({ min: 1 }),
     },
     ironicInsecure: {
       env: 'IRONIC_INSECURE',

@@ -135,7 +135,7 @@ export { REST_CLIENT_CONNECTIONS_OPENED_TOTAL, REST_CLIENT_REQUESTS_BY_RESOURCE_
 export type { RestClientMetrics } from './rest-client-metrics.ts';
 export type { ControllerMetrics, ReconcileOutcome, RuntimeMetrics } from './metrics.ts';
 export { LOG_LEVELS, createLogger, serializeError, silentLogger } from './logger.ts';
-export type { LogLevel, LogMeta, Logger, LoggerOptions } from './logger.ts';
+export type { LogFormat, LogLevel, LogMeta, Logger, LoggerOptions } from './logger.ts';
 
 export { ConfigError, compileSettings, describeSettings, settingSchemas } from './settings.ts';
 export type { CompiledSettings, SettingSpec, SettingsSource, SettingsSpec } from './settings.ts';

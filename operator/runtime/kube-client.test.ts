@@ -9,6 +9,7 @@ import { isConflict, isGone, toKubeError } from './kube-errors.ts';
 import { createResourceClient } from './resource-client.ts';
 import { REST_CLIENT_REQUESTS_BY_RESOURCE_TOTAL, REST_CLIENT_REQUESTS_TOTAL, createRestClientMetrics } from './rest-client-metrics.ts';
 import type { ResourceType } from './kube-object.ts';
+import { FakeClock, flushPromises } from './testing/index.ts';
 
 // A scripted HTTP server on loopback answers each expected request once, in any order; anything
 // unexpected gets a 500 naming it. Every answer closes its connection, so no socket is reused.
@@ -88,6 +89,34 @@ afterAll(async () => {
 });
 
 describe('KubeClient', () => {
+  it('holds requests past the burst until the bucket refills (--kube-api-qps, --kube-api-burst)', async () => {
+    const clock = new FakeClock();
+    const names = ['a', 'b', 'c', 'd'];
+    for (const name of names) {
+      expectRequest({
+        method: 'GET', path: `/apis/example.com/v1/namespaces/ns/toys/${name}`,
+        reply: { status: 200, body: { apiVersion: 'example.com/v1', kind: 'Toy', metadata: { name, namespace: 'ns' } } },
+      });
+    }
+    const toys = createResourceClient(client({ rateLimit: { qps: 2, burst: 2, clock } }), Toy);
+    const answered: string[] = [];
+    const gets = names.map((name) => toys.get({ namespace: 'ns', name }).then(() => answered.push(name)));
+    const answers = async (count: number) => {
+      while (answered.length < count) await flushPromises(1);
+    };
+    await answers(2);
+    // The burst went at once; the other two wait on the clock, which has not moved.
+    expect(received.map((r) => r.path.split('/').pop()).sort()).toEqual(['a', 'b']);
+    await clock.advance(499);
+    expect(received).toHaveLength(2);
+    await clock.advance(1);
+    await answers(3);
+    expect(received).toHaveLength(3);
+    await clock.advance(500);
+    await Promise.all(gets);
+    expect(received.map((r) => r.path.split('/').pop()).sort()).toEqual(names);
+  });
+
   it('sends patches with their own content type, auth and the field manager, and keeps unknown fields', async () => {
     expectRequest({
       method: 'PATCH', path: '/apis/example.com/v1/namespaces/ns/toys/t/status', query: { fieldManager: 'toy-controller' },

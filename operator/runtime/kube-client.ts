@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { KubeConfig } from './kube-config.ts';
 import { JsonLineSplitter, KubeConnection, readText } from './kube-connection.ts';
+import type { KubeRateLimit } from './kube-connection.ts';
 import { KubeStatusError } from './kube-errors.ts';
 import type { KubeStatus } from './kube-errors.ts';
 import { REST_CLIENT_NO_RESPONSE } from './rest-client-metrics.ts';
@@ -57,6 +58,8 @@ export interface KubeClientOptions {
   userAgent?: string;
   /** Counts every request (client-go's `rest_client_requests_total`); none when omitted. */
   metrics?: RestClientMetrics;
+  /** client-go's client-side QPS and burst; no limit when omitted. */
+  rateLimit?: KubeRateLimit;
 }
 
 /** A failed request: the HTTP status and the response text (a `metav1.Status` as JSON), as toKubeError reads them. */
@@ -92,7 +95,10 @@ export class KubeClient implements KubeTransport {
     this.kubeConfig = kubeConfig;
     const connected = options.metrics?.connected;
     let host = '';
-    this.#connection = new KubeConnection(kubeConfig, connected ? { onConnect: () => connected({ host }) } : {});
+    this.#connection = new KubeConnection(kubeConfig, {
+      ...(connected ? { onConnect: () => connected({ host }) } : {}),
+      ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
+    });
     host = new URL(this.#connection.server).host;
     this.#host = host;
     this.#defaultTimeoutMs = options.defaultTimeoutMs ?? 60_000;

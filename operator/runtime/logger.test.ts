@@ -32,6 +32,22 @@ describe('createLogger', () => {
     expect(typeof lines[0]?.ts).toBe('string');
   });
 
+  it('writes one readable line each in console format (BMO\'s --dev): time, level, message, then the fields', () => {
+    const text: string[] = [];
+    const stream = new Writable({
+      objectMode: true,
+      write(info: Record<symbol, string>, _encoding, callback) {
+        text.push(info[Symbol.for('message')] as string);
+        callback();
+      },
+    });
+    const logger = createLogger({ stream, format: 'console', defaultMeta: { component: 'test' } });
+    logger.warn('host is slow', { host: 'ns/h1' });
+    logger.info('plain');
+    expect(text[0]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z\tWARN\thost is slow\t\{"component":"test","host":"ns\/h1"\}$/);
+    expect(text[1]).toMatch(/\tINFO\tplain\t\{"component":"test"\}$/);
+  });
+
   it('serialises errors nested in meta instead of logging {}', () => {
     const { lines, stream } = capture();
     const logger = createLogger({ stream });

@@ -26,7 +26,11 @@ export interface LoggerOptions {
   /** Where JSON lines go; stdout by default. */
   stream?: Writable;
   silent?: boolean;
+  /** `json` (default) or `console`: one human-readable line each, as zap's development logger (BMO's --dev). */
+  format?: LogFormat;
 }
+
+export type LogFormat = 'json' | 'console';
 
 /** Error properties are not enumerable, so a nested Error would log as `{}` (winston #1338). */
 export function serializeError(error: Error): LogMeta {
@@ -44,21 +48,26 @@ const serializeNestedErrors = winston.format((info) => {
   return info;
 });
 
-/** JSON lines with an ISO `ts`, errors serialised with their stack. */
+/** `<ISO time>\t<LEVEL>\t<message>\t<the rest as JSON>`, the shape of zap's console encoder. */
+const consoleLine = winston.format.printf((info) => {
+  const { level, message, timestamp, ts: _ts, ...rest } = info as Record<string, unknown>;
+  const fields = Object.keys(rest).length > 0 ? `\t${JSON.stringify(rest)}` : '';
+  return `${String(timestamp)}\t${String(level).toUpperCase()}\t${String(message)}${fields}`;
+});
+
+/** JSON lines with an ISO `ts` (or console lines), errors serialised with their stack. */
 export function createLogger(options: LoggerOptions = {}): Logger {
   const transport = options.stream
     ? new winston.transports.Stream({ stream: options.stream })
     : new winston.transports.Console();
+  const common = [winston.format.errors({ stack: true }), serializeNestedErrors()];
   return winston.createLogger({
     level: options.level ?? 'info',
     silent: options.silent ?? false,
     defaultMeta: options.defaultMeta,
-    format: winston.format.combine(
-      winston.format.errors({ stack: true }),
-      serializeNestedErrors(),
-      winston.format.timestamp({ alias: 'ts' }),
-      winston.format.json(),
-    ),
+    format: options.format === 'console'
+      ? winston.format.combine(...common, winston.format.timestamp(), consoleLine)
+      : winston.format.combine(...common, winston.format.timestamp({ alias: 'ts' }), winston.format.json()),
     transports: [transport],
   });
 }

@@ -118,7 +118,12 @@ export class Manager {
     }
     if (options.transport) this.#leaseTransport = options.transport;
     else if (options.kubeConfig) {
-      this.#leaseTransport = new KubeClient(options.kubeConfig, { userAgent: options.name, metrics: createRestClientMetrics(this.registry) });
+      const { kubeApiQps, kubeApiBurst } = options.options;
+      this.#leaseTransport = new KubeClient(options.kubeConfig, {
+        userAgent: options.name,
+        metrics: createRestClientMetrics(this.registry),
+        ...(kubeApiQps !== undefined ? { rateLimit: { qps: kubeApiQps, burst: kubeApiBurst } } : {}),
+      });
     } else throw new Error('Manager needs a kubeConfig or a transport');
     this.clock = options.clock ?? systemClock;
     this.#fence = new LeadershipFence(this.clock);

@@ -121,6 +121,20 @@ export function runtimeSettings(defaults: RuntimeDefaults) {
       description: 'This replica\'s namespace.',
       schema: s.optionalString(),
     },
+    kubeApiQps: {
+      env: 'KUBE_API_QPS',
+      flag: '--kube-api-qps',
+      description:
+        'Requests per second this process sends the Kubernetes API server at most, sustained (client-go\'s QPS, under BMO\'s and CAPM3\'s flag). Unset: no client-side limit, where BMO and CAPM3 default to 20 (the API server\'s priority and fairness still paces a busy client).',
+      schema: s.positiveNumber().optional(),
+    },
+    kubeApiBurst: {
+      env: 'KUBE_API_BURST',
+      flag: '--kube-api-burst',
+      description: 'Requests that may go at once above --kube-api-qps after a quiet spell (client-go\'s burst; BMO and CAPM3: 30).',
+      default: '30',
+      schema: s.integer({ min: 1 }),
+    },
     kubeconfig: {
       env: 'KUBECONFIG',
       flag: '--kubeconfig',

@@ -32,8 +32,15 @@ describe('compileOptions', () => {
       logLevel: 'info',
       podName: undefined,
       podNamespace: undefined,
+      kubeApiQps: undefined,
+      kubeApiBurst: 30,
       kubeconfig: undefined,
     });
+  });
+
+  it('takes client-go\'s QPS and burst under BMO\'s and CAPM3\'s flags, and refuses a QPS that is not above 0', () => {
+    expect(compileOptions({ argv: ['--kube-api-qps=20.5', '--kube-api-burst', '40'] }, defaults)).toMatchObject({ kubeApiQps: 20.5, kubeApiBurst: 40 });
+    expect(() => compileOptions({ argv: ['--kube-api-qps=0'] }, defaults)).toThrow('invalid setting KUBE_API_QPS (--kube-api-qps): expected a number above 0 (got "0")');
   });
 
   it('reads the environment, and flags override it', () => {

@@ -157,5 +157,15 @@ export const settingSchemas = {
       }
       return n;
     }),
+  /** A number above zero (Go's float flags, e.g. client-go's QPS). */
+  positiveNumber: () =>
+    z.string({ error: 'required' }).transform((value, ctx) => {
+      const n = Number(value.trim());
+      if (value.trim() === '' || !Number.isFinite(n) || n <= 0) {
+        ctx.issues.push({ code: 'custom', message: 'expected a number above 0', input: value });
+        return z.NEVER;
+      }
+      return n;
+    }),
   oneOf: <const T extends readonly [string, ...string[]]>(choices: T) => z.enum(choices, { error: `expected one of ${choices.join(', ')}` }),
 };

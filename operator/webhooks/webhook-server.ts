@@ -2,7 +2,7 @@ import { unwatchFile, watchFile } from 'node:fs';
 import { createServer } from 'node:https';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { SecureVersion } from 'node:tls';
+import type { SecureContextOptions, SecureVersion } from 'node:tls';
 import { sleep, systemClock } from '../runtime/index.ts';
 import type { Logger, Runnable } from '../runtime/index.ts';
 import { admissionReviewSchema } from './admission-review.ts';
@@ -19,6 +19,10 @@ export interface WebhookServerOptions {
   certDir: string;
   minVersion: SecureVersion;
   maxVersion: SecureVersion;
+  /** OpenSSL's cipher list (--tls-cipher-suites, translated); Node's default when unset. */
+  ciphers?: string;
+  /** OpenSSL's key exchange groups (--tls-curve-preferences, translated); Node's default when unset. */
+  ecdhCurve?: string;
   /** By URL path, e.g. `/validate-metal3-io-v1alpha1-baremetalhost`. */
   handlers: Record<string, AdmissionHandler>;
   logger: Logger;
@@ -92,9 +96,15 @@ export class WebhookServer implements Runnable {
     }
   }
 
+  /** Versions, ciphers and groups, the same for the first context and each reload. */
+  #tlsSettings(): SecureContextOptions {
+    const { minVersion, maxVersion, ciphers, ecdhCurve } = this.#options;
+    return { minVersion, maxVersion, ...(ciphers ? { ciphers } : {}), ...(ecdhCurve ? { ecdhCurve } : {}) };
+  }
+
   async #serve(signal: AbortSignal): Promise<void> {
     const { certDir, logger } = this.#options;
-    const server = createServer({ ...readServingCertificate(certDir), minVersion: this.#options.minVersion, maxVersion: this.#options.maxVersion },
+    const server = createServer({ ...readServingCertificate(certDir), ...this.#tlsSettings() },
       (request, response) => void this.#handle(request, response));
     await this.#listen(server);
     this.#address = server.address() as AddressInfo;
@@ -102,7 +112,7 @@ export class WebhookServer implements Runnable {
     const certPath = servingCertificatePath(certDir);
     watchFile(certPath, { interval: 10_000 }, () => {
       try {
-        server.setSecureContext({ ...readServingCertificate(certDir), minVersion: this.#options.minVersion, maxVersion: this.#options.maxVersion });
+        server.setSecureContext({ ...readServingCertificate(certDir), ...this.#tlsSettings() });
         logger.info('reloaded the webhook serving certificate', { certDir });
       } catch (error) {
         logger.error('cannot reload the webhook serving certificate; keeping the old one', { reason: (error as Error).message });
