@@ -1,14 +1,15 @@
 // The provider's composition root: settings, logger, Kubernetes clients and the controllers
 // are built here, once, and passed down.
 import { Registry, collectDefaultMetrics } from 'prom-client';
-import { ConfigError, Manager, createLogger, loadKubeConfig, setupSignalHandler } from '../operator/runtime/index.ts';
-import type { SignalProcess } from '../operator/runtime/index.ts';
+import { ConfigError, Manager, SecretResource, createLogger, loadKubeConfig, setupSignalHandler } from '../operator/runtime/index.ts';
+import type { Logger, SignalProcess } from '../operator/runtime/index.ts';
 import { setupMetal3ClusterController } from './controllers/metal3cluster/controller.ts';
 import { setupMetal3DataController } from './controllers/metal3data/controller.ts';
 import { setupMetal3DataTemplateController } from './controllers/metal3datatemplate/controller.ts';
 import { setupMetal3MachineController } from './controllers/metal3machine/controller.ts';
 import { setupMetal3MachineTemplateController } from './controllers/metal3machinetemplate/controller.ts';
 import { setupMetal3RemediationController } from './controllers/metal3remediation/controller.ts';
+import { WorkloadClusters } from './remote/workload-clusters.ts';
 import { PROVIDER_NAME, compileProviderSettings } from './settings.ts';
 import type { ProviderSettings } from './settings.ts';
 import { watchFilterFor } from './watch-filter.ts';
@@ -22,6 +23,16 @@ export interface ProviderRun {
   stdout?: (text: string) => void;
   stderr?: (text: string) => void;
   process?: SignalProcess;
+}
+
+/** CAPM3's flags this provider takes but does not act on, said once at start. */
+function logUnservedFlags(settings: ProviderSettings, logger: Logger): void {
+  if (settings.webhookPort !== 0) {
+    logger.warn('this provider serves no admission webhooks: nothing listens on --webhook-port', { webhookPort: settings.webhookPort });
+  }
+  if (!settings.insecureDiagnostics) {
+    logger.warn('--insecure-diagnostics=false is not honoured: metrics are served over plain HTTP without authentication; keep the port off untrusted networks');
+  }
 }
 
 /** Runs the provider until SIGTERM/SIGINT; resolves to the process exit code. */
@@ -47,8 +58,14 @@ export async function runProvider(run: ProviderRun): Promise<number> {
     collectDefaultMetrics({ register: registry });
     const manager = new Manager({ name: PROVIDER_NAME, options: settings, kubeConfig: loadKubeConfig(settings.kubeconfig), registry, logger });
     const watchFilter = watchFilterFor(settings.watchFilter);
+    const workloadClusters = new WorkloadClusters({
+      secrets: manager.client(SecretResource), userAgent: manager.name,
+      rateLimit: { qps: settings.clusterCacheClientQps, burst: settings.clusterCacheClientBurst },
+    });
+    logUnservedFlags(settings, logger);
     setupMetal3MachineController(manager, {
       maxConcurrentReconciles: settings.metal3MachineConcurrency,
+      workloadClusters,
       fastTrack: settings.fastTrack,
       requeueAfterMs: settings.requeueAfterMs,
       ...(watchFilter ? { watchFilter } : {}),
@@ -57,6 +74,7 @@ export async function runProvider(run: ProviderRun): Promise<number> {
     setupMetal3MachineTemplateController(manager, { maxConcurrentReconciles: settings.metal3MachineTemplateConcurrency, ...(watchFilter ? { watchFilter } : {}) });
     setupMetal3RemediationController(manager, {
       maxConcurrentReconciles: settings.metal3RemediationConcurrency,
+      workloadClusters,
       // Power and the workload Node are polled while waiting; never slower than the general requeue.
       pollMs: Math.min(REMEDIATION_POLL_MS, settings.requeueAfterMs),
       ...(watchFilter ? { watchFilter } : {}),

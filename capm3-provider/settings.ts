@@ -1,7 +1,26 @@
-import { ConfigError, compileOptions, settingSchemas as s } from '../operator/runtime/index.ts';
-import type { CompiledSettings, RuntimeOptions, SettingsSource, SettingsSpec } from '../operator/runtime/index.ts';
+import { z } from 'zod';
+import { ConfigError, compileOptions, runtimeSettings, settingSchemas as s } from '../operator/runtime/index.ts';
+import type { CompiledSettings, RuntimeDefaults, RuntimeOptions, SettingsSource, SettingsSpec } from '../operator/runtime/index.ts';
 
 export const PROVIDER_NAME = 'capm3-controller-manager';
+
+const RUNTIME_DEFAULTS: RuntimeDefaults = { leaderElectionId: 'controller-leader-election-capm3', metricsBindAddress: ':8080', healthProbeBindAddress: ':9440' };
+
+/** CAPM3's CRD migration phases (--skip-crd-migration-phases). */
+const CRD_MIGRATION_PHASES = ['StorageVersionMigration', 'CleanupManagedFields'] as const;
+
+/** The runtime's address settings also under CAPM3's names (its --health-addr, and Cluster API's --diagnostics-address). */
+function capm3AddressNames() {
+  const runtime = runtimeSettings(RUNTIME_DEFAULTS);
+  return {
+    healthProbeBindAddress: { ...runtime.healthProbeBindAddress, aliases: { flags: ['--health-addr'] } },
+    metricsBindAddress: {
+      ...runtime.metricsBindAddress,
+      description: `${runtime.metricsBindAddress.description} Cluster API's --diagnostics-address names it too; metrics are plain HTTP here (see --insecure-diagnostics).`,
+      aliases: { flags: ['--diagnostics-address'] },
+    },
+  } satisfies SettingsSpec;
+}
 
 /** CAPM3's own flags (main.go), beside the runtime's kubebuilder-style ones. */
 export function providerSettings() {
@@ -13,6 +32,7 @@ export function providerSettings() {
     schema: s.integer({ min: 1, max: 100 }),
   });
   return {
+    ...capm3AddressNames(),
     namespace: {
       env: 'CAPM3_NAMESPACE',
       flag: '--namespace',
@@ -39,6 +59,64 @@ export function providerSettings() {
       schema: s.boolean(),
       isBoolean: true,
     },
+    clusterCacheClientQps: {
+      env: 'CLUSTERCACHE_CLIENT_QPS',
+      flag: '--clustercache-client-qps',
+      description: 'Requests per second to each workload cluster\'s API server at most (Cluster API\'s cluster cache; CAPM3: 20).',
+      default: '20',
+      schema: s.positiveNumber(),
+    },
+    clusterCacheClientBurst: {
+      env: 'CLUSTERCACHE_CLIENT_BURST',
+      flag: '--clustercache-client-burst',
+      description: 'Requests to a workload cluster that may go at once above --clustercache-client-qps (CAPM3: 30).',
+      default: '30',
+      schema: s.integer({ min: 1 }),
+    },
+    webhookPort: {
+      env: 'CAPM3_WEBHOOK_PORT',
+      flag: '--webhook-port',
+      description: 'CAPM3\'s admission webhook port. This provider serves no admission webhooks; a port other than 0 (CAPM3\'s manifest passes 9443) is accepted and logged as not served.',
+      default: '0',
+      schema: s.integer({ min: 0, max: 65535 }),
+    },
+    webhookCertDir: {
+      env: 'CAPM3_WEBHOOK_CERT_DIR',
+      flag: '--webhook-cert-dir',
+      description: 'CAPM3\'s webhook certificate directory; unused, as no webhooks are served.',
+      schema: s.optionalString(),
+    },
+    insecureDiagnostics: {
+      env: 'CAPM3_INSECURE_DIAGNOSTICS',
+      flag: '--insecure-diagnostics',
+      description:
+        'Metrics over plain HTTP without authentication, which is how this provider always serves them. CAPM3\'s default, false (HTTPS behind the API server\'s authentication), is accepted with a warning that it is not honoured.',
+      default: 'true',
+      schema: s.boolean(),
+      isBoolean: true,
+    },
+    bmhNameBasedPreallocation: {
+      env: 'ENABLE_BMH_NAME_BASED_PREALLOCATION',
+      flag: '--enable-bmh-name-based-preallocation',
+      description: 'CAPM3\'s IPClaims named after the BareMetalHost instead of the Metal3Data, so IPPool preAllocations can name hosts. Not supported yet: only false is accepted.',
+      default: 'false',
+      schema: s.boolean().refine((enabled) => !enabled, { error: 'BareMetalHost-name based preallocation is not supported by this provider yet' }),
+      isBoolean: true,
+    },
+    skipCrdMigrationPhases: {
+      env: 'CAPM3_SKIP_CRD_MIGRATION_PHASES',
+      flag: '--skip-crd-migration-phases',
+      description: `CAPM3's CRD migration phases to skip (${CRD_MIGRATION_PHASES.join(', ')}, comma-separated). This provider runs no CRD migration, so there is nothing to skip; names are checked.`,
+      schema: z.string().optional().transform((value, ctx) => {
+        const phases = (value ?? '').split(',').map((phase) => phase.trim()).filter(Boolean);
+        for (const phase of phases) {
+          if (!(CRD_MIGRATION_PHASES as readonly string[]).includes(phase)) {
+            ctx.issues.push({ code: 'custom', message: `unknown phase "${phase}" (expected ${CRD_MIGRATION_PHASES.join(' or ')})`, input: value });
+          }
+        }
+        return phases;
+      }),
+    },
     requeueAfterMs: {
       env: 'CAPM3_REQUEUE_AFTER',
       flag: '--requeue-after',
@@ -53,11 +131,7 @@ export type ProviderSettings = RuntimeOptions & CompiledSettings<ReturnType<type
 
 /** Settings from the environment and flags; throws ConfigError naming every bad one. */
 export function compileProviderSettings(source: SettingsSource): ProviderSettings {
-  const settings = compileOptions(
-    source,
-    { leaderElectionId: 'controller-leader-election-capm3', metricsBindAddress: ':8080', healthProbeBindAddress: ':9440' },
-    providerSettings(),
-  );
+  const settings = compileOptions(source, RUNTIME_DEFAULTS, providerSettings());
   if (settings.namespace && settings.watchNamespace && settings.namespace !== settings.watchNamespace) {
     throw new ConfigError([`--namespace (${settings.namespace}) and WATCH_NAMESPACE (${settings.watchNamespace}) disagree`]);
   }

@@ -1,4 +1,4 @@
-import type { KubeObject, ResourceClient } from '../../operator/runtime/index.ts';
+import type { KubeObject, KubeRateLimit, ResourceClient } from '../../operator/runtime/index.ts';
 import { KubeClient, KubeConfig, createResourceClient, isNotFound } from '../../operator/runtime/index.ts';
 import { NodeResource } from '../api/index.ts';
 
@@ -11,16 +11,19 @@ export type NodeClientResult = { kind: 'ready'; nodes: ResourceClient<KubeObject
 
 /**
  * Clients for workload clusters, from Cluster API's `<cluster>-kubeconfig` Secret (key
- * `value`). Cached per Secret resourceVersion so a rotated kubeconfig is picked up.
+ * `value`). Cached per Secret resourceVersion so a rotated kubeconfig is picked up. One set per
+ * process, as Cluster API's cluster cache: each cluster's client keeps to `rateLimit`.
  */
 export class WorkloadClusters {
   readonly #secrets: ResourceClient<KubeObject>;
   readonly #userAgent: string;
+  readonly #rateLimit: KubeRateLimit | undefined;
   readonly #cache = new Map<string, { version: string; nodes: ResourceClient<KubeObject> }>();
 
-  constructor(options: { secrets: ResourceClient<KubeObject>; userAgent: string }) {
+  constructor(options: { secrets: ResourceClient<KubeObject>; userAgent: string; rateLimit?: KubeRateLimit }) {
     this.#secrets = options.secrets;
     this.#userAgent = options.userAgent;
+    this.#rateLimit = options.rateLimit;
   }
 
   async nodes(ref: WorkloadClusterRef, signal?: AbortSignal): Promise<NodeClientResult> {
@@ -45,7 +48,8 @@ export class WorkloadClusters {
     } catch (error) {
       return { kind: 'unavailable', why: `Secret ${key} does not hold a usable kubeconfig: ${(error as Error).message}` };
     }
-    const nodes = createResourceClient(new KubeClient(kubeConfig, { userAgent: this.#userAgent }), NodeResource, { fieldManager: this.#userAgent });
+    const client = new KubeClient(kubeConfig, { userAgent: this.#userAgent, ...(this.#rateLimit ? { rateLimit: this.#rateLimit } : {}) });
+    const nodes = createResourceClient(client, NodeResource, { fieldManager: this.#userAgent });
     this.#cache.set(key, { version, nodes });
     return { kind: 'ready', nodes };
   }

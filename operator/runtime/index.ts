@@ -31,6 +31,7 @@ export {
 } from './kube-errors.ts';
 export { KubeClient, KubeHttpError } from './kube-client.ts';
 export { DEFAULT_MAX_REQUEST_CONNECTIONS } from './kube-connection.ts';
+export type { KubeRateLimit } from './kube-connection.ts';
 export type { KubeClientOptions, KubeRequest, KubeTransport, RawWatchEvent, WatchEventType, WatchRequest } from './kube-client.ts';
 export { KubeConfig, loadKubeConfig } from './kube-config.ts';
 export type { KubeCluster, KubeContext, KubeUser } from './kube-config.ts';

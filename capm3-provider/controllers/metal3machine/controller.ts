@@ -7,7 +7,7 @@ import {
   Metal3DataClaimResource, Metal3DataResource, Metal3DataTemplateResource, Metal3MachineResource, Metal3MachineTemplateResource,
 } from '../../api/index.ts';
 import type { Cluster, Machine, Metal3Data, Metal3DataClaim, Metal3Machine } from '../../api/index.ts';
-import { WorkloadClusters } from '../../remote/workload-clusters.ts';
+import type { WorkloadClusters } from '../../remote/workload-clusters.ts';
 import { filteredReconciler } from '../../watch-filter.ts';
 import type { WatchFilter } from '../../watch-filter.ts';
 import { Metal3MachineReconciler } from './reconciler.ts';
@@ -16,6 +16,8 @@ export const METAL3_MACHINE_CONTROLLER = 'metal3machine';
 
 export interface Metal3MachineControllerOptions {
   maxConcurrentReconciles: number;
+  /** The process's one set of workload cluster clients. */
+  workloadClusters: WorkloadClusters;
   fastTrack: boolean;
   requeueAfterMs: number;
   /** Only objects carrying this `cluster.x-k8s.io/watch-filter` value (CAPM3's --watch-filter). */
@@ -43,7 +45,7 @@ export function setupMetal3MachineController(manager: Manager, options: Metal3Ma
       datas: manager.client<Metal3Data>(Metal3DataResource),
       dataTemplates: manager.client(Metal3DataTemplateResource),
     },
-    workloadClusters: new WorkloadClusters({ secrets: manager.client(SecretResource), userAgent: manager.name }),
+    workloadClusters: options.workloadClusters,
     events: manager.eventRecorder('metal3machine-controller'),
     settings: { fastTrack: options.fastTrack, requeueAfterMs: options.requeueAfterMs },
     random: options.random ?? Math.random,

@@ -1,10 +1,9 @@
 import type { BareMetalHost } from '../../../operator/api/index.ts';
 import { BareMetalHostResource } from '../../../operator/api/index.ts';
 import type { Controller, Manager, MapFunc } from '../../../operator/runtime/index.ts';
-import { SecretResource } from '../../../operator/runtime/index.ts';
 import { INFRASTRUCTURE_GROUP, MachineResource, Metal3MachineResource, Metal3RemediationResource } from '../../api/index.ts';
 import type { Machine, Metal3Machine, Metal3Remediation } from '../../api/index.ts';
-import { WorkloadClusters } from '../../remote/workload-clusters.ts';
+import type { WorkloadClusters } from '../../remote/workload-clusters.ts';
 import { filteredReconciler } from '../../watch-filter.ts';
 import type { WatchFilter } from '../../watch-filter.ts';
 import { Metal3RemediationReconciler } from './reconciler.ts';
@@ -13,6 +12,8 @@ export const METAL3_REMEDIATION_CONTROLLER = 'metal3remediation';
 
 export interface Metal3RemediationControllerOptions {
   maxConcurrentReconciles: number;
+  /** The process's one set of workload cluster clients. */
+  workloadClusters: WorkloadClusters;
   /** How often power and the workload Node are looked at while a remediation waits for them. */
   pollMs: number;
   watchFilter?: WatchFilter;
@@ -30,7 +31,7 @@ export function setupMetal3RemediationController(manager: Manager, options: Meta
     machines: { client: manager.client<Machine>(MachineResource), cache: machines },
     metal3Machines: manager.client<Metal3Machine>(Metal3MachineResource),
     hosts: manager.client<BareMetalHost>(BareMetalHostResource),
-    workloadClusters: new WorkloadClusters({ secrets: manager.client(SecretResource), userAgent: manager.name }),
+    workloadClusters: options.workloadClusters,
     events: manager.eventRecorder('metal3remediation-controller'),
     pollMs: options.pollMs,
     clock: manager.clock,

@@ -1,0 +1,39 @@
+import { describe, expect, it } from '@jest/globals';
+import { compileProviderSettings } from './settings.ts';
+
+const compile = (argv: string[], env: Record<string, string> = {}) => compileProviderSettings({ env, argv });
+
+describe('provider settings', () => {
+  it('starts with the arguments of CAPM3\'s manager Deployment', () => {
+    // config/manager/manager.yaml, with its variables at their defaults.
+    const settings = compile(['--webhook-port=9443', '--enable-bmh-name-based-preallocation=false', '--diagnostics-address=:8443', '--insecure-diagnostics=false']);
+    expect(settings).toMatchObject({ webhookPort: 9443, bmhNameBasedPreallocation: false, insecureDiagnostics: false });
+    expect(settings.metricsBindAddress).toEqual({ host: '0.0.0.0', port: 8443 });
+  });
+
+  it('defaults as CAPM3 where it acts, and takes the rest of CAPM3\'s flags', () => {
+    expect(compile([])).toMatchObject({
+      metal3MachineConcurrency: 10, clusterCacheClientQps: 20, clusterCacheClientBurst: 30, kubeApiQps: undefined, kubeApiBurst: 30,
+      webhookPort: 0, insecureDiagnostics: true, skipCrdMigrationPhases: [], leaderElectionId: 'controller-leader-election-capm3',
+    });
+    const settings = compile([
+      '--leader-elect', '--leader-elect-lease-duration=20s', '--namespace=metal3', '--watch-filter=team-a', '--sync-period=5m',
+      '--clustercache-client-qps=5', '--clustercache-client-burst=10', '--kube-api-qps=50', '--kube-api-burst=80',
+      '--health-addr=:9441', '--webhook-cert-dir=/tmp/k8s-webhook-server/serving-certs/', '--metal3machine-concurrency=1',
+      '--metal3remediation-concurrency=3', '--skip-crd-migration-phases=StorageVersionMigration,CleanupManagedFields',
+    ]);
+    expect(settings).toMatchObject({
+      leaderElect: true, leaseDurationMs: 20_000, namespace: 'metal3', watchNamespace: 'metal3', watchFilter: 'team-a', syncPeriodMs: 300_000,
+      clusterCacheClientQps: 5, clusterCacheClientBurst: 10, kubeApiQps: 50, kubeApiBurst: 80, metal3MachineConcurrency: 1,
+      metal3RemediationConcurrency: 3, skipCrdMigrationPhases: ['StorageVersionMigration', 'CleanupManagedFields'],
+    });
+    expect(settings.healthProbeBindAddress).toEqual({ host: '0.0.0.0', port: 9441 });
+  });
+
+  it('refuses what it cannot do, naming the setting, rather than ignoring it', () => {
+    expect(() => compile(['--enable-bmh-name-based-preallocation=true']))
+      .toThrow('invalid setting ENABLE_BMH_NAME_BASED_PREALLOCATION (--enable-bmh-name-based-preallocation): BareMetalHost-name based preallocation is not supported by this provider yet');
+    expect(() => compile(['--skip-crd-migration-phases=Everything'])).toThrow('unknown phase "Everything" (expected StorageVersionMigration or CleanupManagedFields)');
+    expect(() => compile(['--metal3labelsync-concurrency=2'])).toThrow('unknown flag --metal3labelsync-concurrency');
+  });
+});
