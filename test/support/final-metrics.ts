@@ -5,17 +5,24 @@ export const METRICS_PAGE_SUFFIX = '.metrics.prom';
 /** Where the metrics page of a process is kept: beside its log, read by the secret scan. */
 export const metricsPagePath = (logPath: string): string => logPath.replace(/\.log$/, '') + METRICS_PAGE_SUFFIX;
 
-/** The metrics address a manager logged last (`"message":"serving","server":"metrics"`), if any. */
+/** A JSON log line, or a console one (`time<TAB>LEVEL<TAB>message<TAB>{fields}`, BMO's --dev) as one object. */
+function logEntry(line: string): { message?: string; server?: string; address?: string } | undefined {
+  try {
+    if (line.startsWith('{')) return JSON.parse(line) as { message?: string };
+    const [, , message, fields] = line.split('\t');
+    return fields === undefined ? undefined : { message, ...(JSON.parse(fields) as object) };
+  } catch {
+    return undefined; // Not one of the manager's lines.
+  }
+}
+
+/** The metrics address a manager logged last (message `serving`, server `metrics`), if any. */
 export function loggedMetricsAddress(logText: string): string | undefined {
   let address: string | undefined;
   for (const line of logText.split('\n')) {
     if (!line.includes('"server":"metrics"')) continue;
-    try {
-      const entry = JSON.parse(line) as { message?: string; server?: string; address?: string };
-      if (entry.message === 'serving' && entry.server === 'metrics' && entry.address) address = entry.address;
-    } catch {
-      // Not one of the manager's JSON lines.
-    }
+    const entry = logEntry(line);
+    if (entry?.message === 'serving' && entry.server === 'metrics' && entry.address) address = entry.address;
   }
   return address;
 }

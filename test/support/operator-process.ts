@@ -16,6 +16,8 @@ export interface OperatorProcessOptions {
   /** Distinguishes log files when one test starts the operator more than once. */
   label: string;
   extraEnv?: Record<string, string>;
+  /** Command-line flags, e.g. those BMO's own Deployment passes. */
+  extraArgs?: string[];
 }
 
 export interface OperatorProcess {
@@ -38,7 +40,7 @@ export function startOperatorProcess(options: OperatorProcessOptions): OperatorP
   const process_ = startProcess({
     name: `operator-${options.label}`,
     command: process.execPath,
-    args: ['--disable-warning=ExperimentalWarning', ...OPERATOR_NODE_FLAGS, builtEntryPath('operator/main.ts')],
+    args: ['--disable-warning=ExperimentalWarning', ...OPERATOR_NODE_FLAGS, builtEntryPath('operator/main.ts'), ...(options.extraArgs ?? [])],
     env: {
       ...OPERATOR_PROCESS_ENV,
       ...operatorEnvironment(env),

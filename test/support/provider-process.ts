@@ -9,6 +9,8 @@ export interface ProviderProcessOptions {
   /** Distinguishes log files and leader identities. */
   label: string;
   extraEnv?: Record<string, string>;
+  /** More command-line flags, e.g. those CAPM3's own Deployment passes. */
+  extraArgs?: string[];
 }
 
 export type ProviderProcess = ControllerProcess;
@@ -23,7 +25,7 @@ export function startProviderProcess(options: ProviderProcessOptions): ProviderP
     identity: PROVIDER_IDENTITY,
     main: 'capm3-provider/main.ts',
     name: `capm3-${options.label}`,
-    args: ['--namespace', options.namespace],
+    args: ['--namespace', options.namespace, ...(options.extraArgs ?? [])],
     // Tests wait for conditions; poll what is not ready yet quickly.
     vars: { CAPM3_REQUEUE_AFTER: '2s', ...options.extraEnv },
   });

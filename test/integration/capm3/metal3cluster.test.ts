@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { freePort } from '../../../hack/stack/ports.ts';
 import { Kubectl } from '../../support/kubectl.ts';
 import { createUniqueNamespace } from '../../support/namespaces.ts';
 import { deleteProviderNamespace } from '../../support/provider-namespace.ts';
@@ -33,6 +35,7 @@ describe('Metal3Cluster controller on the real API server (Cluster API objects c
   let namespace = '';
   let objects: ClusterApiObjects;
   let provider: ProviderProcess;
+  let diagnosticsPort = 0;
   // A second provider with --watch-filter, in a namespace of its own.
   let filteredNamespace = '';
   let filtered: ProviderProcess | undefined;
@@ -76,7 +79,11 @@ describe('Metal3Cluster controller on the real API server (Cluster API objects c
     await installProviderCrds(kubectl, env);
     namespace = await createUniqueNamespace(kubectl, 'capm3-m3c');
     objects = new ClusterApiObjects(kubectl, namespace);
-    provider = startProviderProcess({ env, namespace, label: `m3c-${namespace}` });
+    diagnosticsPort = await freePort();
+    // The arguments of CAPM3's config/manager/manager.yaml, its variables at their defaults, the
+    // diagnostics address moved to loopback: every test below runs on a provider started as CAPM3 is.
+    provider = startProviderProcess({ env, namespace, label: `m3c-${namespace}`,
+      extraArgs: ['--webhook-port=9443', '--enable-bmh-name-based-preallocation=false', `--diagnostics-address=127.0.0.1:${diagnosticsPort}`, '--insecure-diagnostics=false'] });
   });
 
   afterAll(async () => {
@@ -84,6 +91,22 @@ describe('Metal3Cluster controller on the real API server (Cluster API objects c
     await filtered?.stop();
     for (const ns of [namespace, filteredNamespace].filter(Boolean)) await deleteProviderNamespace(kubectl, ns);
     kubectl.dispose();
+  });
+
+  it('says in its log which of CAPM3\'s manager arguments it does not act on', async () => {
+    type Entry = { level: string; message: string; webhookPort?: number; server?: string; address?: string };
+    const entries = await waitFor(async () => {
+      const lines = readFileSync(provider.logPath, 'utf8').split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Entry);
+      return lines.some((entry) => entry.message === 'serving' && entry.server === 'metrics') ? lines : undefined;
+    }, { timeoutMs: 30_000, what: 'the provider serving metrics' });
+    expect(entries).toContainEqual(expect.objectContaining({
+      level: 'warn', message: 'this provider serves no admission webhooks: nothing listens on --webhook-port', webhookPort: 9443,
+    }));
+    expect(entries).toContainEqual(expect.objectContaining({
+      level: 'warn', message: expect.stringContaining('--insecure-diagnostics=false is not honoured: metrics are served over plain HTTP without authentication'),
+    }));
+    // --diagnostics-address is where the metrics are.
+    expect(entries).toContainEqual(expect.objectContaining({ message: 'serving', server: 'metrics', address: `127.0.0.1:${diagnosticsPort}` }));
   });
 
   it('waits for the Cluster ownerReference without touching the object, then reconciles once adopted', async () => {

@@ -1,10 +1,12 @@
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
+import { connect, type ConnectionOptions } from 'node:tls';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { repoRoot } from '../../../hack/stack/paths.ts';
 import { stringify } from 'yaml';
 import { generateServingCerts } from '../../../hack/stack/certs.ts';
+import { OPERATOR_IDENTITY } from '../../../hack/stack/controller-identity.ts';
 import { prepareOperatorWebhook, type OperatorWebhook } from '../../../hack/stack/operator-webhook.ts';
 import { freePorts } from '../../../hack/stack/ports.ts';
 import { isAlive } from '../../../hack/stack/processes.ts';
@@ -29,6 +31,8 @@ beforeAll(async () => {
 });
 
 const DENIED = 'admission webhook "baremetalhost.metal3.io" denied the request: ';
+/** The arguments of BMO's manager Deployment (config/base/manager.yaml). */
+const BMO_MANAGER_ARGS = ['--enable-leader-election', '--hostclaims'];
 const REDFISH = 'redfish://127.0.0.1:8000/redfish/v1/Systems/1';
 
 /**
@@ -62,7 +66,13 @@ describe('BareMetalHost validating webhook', () => {
   beforeAll(async () => {
     [hosts, watched] = await Promise.all([createUniqueNamespace(kubectl, 'webhook-hosts'), createUniqueNamespace(kubectl, 'webhook-operator')]);
     webhook = await prepareOperatorWebhook({ target: env, dir: join(env.stateDir, 'webhooks', hosts), name: `bmh-${hosts}`, namespace: hosts });
-    operator = startOperatorProcess({ env, namespace: watched, label: `webhook-${hosts}`, extraEnv: { PROVISIONER: 'fixture', ...webhook.operatorEnv } });
+    operator = startOperatorProcess({
+      env, namespace: watched, label: `webhook-${hosts}`,
+      extraEnv: { PROVISIONER: 'fixture', LEADER_ELECTION_ID: `webhook-${hosts}`, LEADER_ELECTION_NAMESPACE: OPERATOR_IDENTITY.namespace, ...webhook.operatorEnv },
+      // What BMO's config/base/manager.yaml passes, then BMO's other flags: the API server must still reach the webhook.
+      extraArgs: [...BMO_MANAGER_ARGS, '--dev', '--kube-api-qps=20', '--kube-api-burst=30', '--tls-max-version=TLS12',
+        '--tls-cipher-suites=TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256', '--tls-curve-preferences=CurveP256'],
+    });
     await webhook.register(operator.process);
   }, 120_000);
 
@@ -173,6 +183,25 @@ describe('BareMetalHost validating webhook', () => {
     expect((await patch(name, { spec: { externallyProvisioned: true } })).stderr).toBe('');
     const changed = await kubectl.json<{ spec: { bmc: { address: string }; externallyProvisioned?: boolean } }>(['get', 'bmh', name, '-n', hosts]);
     expect(changed.spec).toMatchObject({ bmc: { address: REDFISH }, externallyProvisioned: true });
+  });
+
+  it('serves TLS 1.2 with only the cipher suite and curve BMO\'s flags name, and logs as BMO\'s --dev does', async () => {
+    // The API server got through already (register() waited for a refusal); another client that offers nothing allowed does not.
+    const handshake = (options: ConnectionOptions) => new Promise<Record<string, string | undefined>>((resolve) => {
+      const socket = connect({ host: '127.0.0.1', port: webhook?.port, rejectUnauthorized: false, ...options }, () => {
+        resolve({ protocol: socket.getProtocol() ?? undefined, cipher: socket.getCipher().standardName, group: (socket.getEphemeralKeyInfo() as { name?: string } | null)?.name });
+        socket.end();
+      });
+      socket.on('error', (error) => resolve({ error: error.message }));
+    });
+    expect(await handshake({})).toEqual({ protocol: 'TLSv1.2', cipher: 'TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256', group: 'prime256v1' });
+    expect((await handshake({ ciphers: 'ECDHE-RSA-AES256-GCM-SHA384' })).error).toMatch(/handshake failure/);
+    expect((await handshake({ ecdhCurve: 'X25519' })).error).toMatch(/handshake failure/);
+    expect((await handshake({ minVersion: 'TLSv1.3' })).error).toMatch(/protocol version/);
+    const log = readFileSync(operator?.process.logPath ?? '', 'utf8');
+    expect(log).toMatch(/^\S+\tWARN\t--hostclaims is set, but this operator has no HostClaim controller/m);
+    expect(log).toMatch(/^\S+\tINFO\tserving webhooks\t/m);
+    expect(log).not.toMatch(/^\{/m);
   });
 
   it("refuses HostFirmwareComponents updates whose URL BMO refuses, on create and update, with BMO's message", async () => {
