@@ -6,6 +6,7 @@ import type { Logger, SignalProcess } from '../operator/runtime/index.ts';
 import { setupMetal3ClusterController } from './controllers/metal3cluster/controller.ts';
 import { setupMetal3DataController } from './controllers/metal3data/controller.ts';
 import { setupMetal3DataTemplateController } from './controllers/metal3datatemplate/controller.ts';
+import { setupMetal3LabelSyncController } from './controllers/metal3labelsync/controller.ts';
 import { setupMetal3MachineController } from './controllers/metal3machine/controller.ts';
 import { setupMetal3MachineTemplateController } from './controllers/metal3machinetemplate/controller.ts';
 import { setupMetal3RemediationController } from './controllers/metal3remediation/controller.ts';
@@ -80,6 +81,10 @@ export async function runProvider(run: ProviderRun): Promise<number> {
       ...(watchFilter ? { watchFilter } : {}),
     });
     setupMetal3DataTemplateController(manager, { maxConcurrentReconciles: settings.metal3DataTemplateConcurrency, ...(watchFilter ? { watchFilter } : {}) });
+    setupMetal3LabelSyncController(manager, {
+      maxConcurrentReconciles: settings.metal3LabelSyncConcurrency, requeueAfterMs: settings.requeueAfterMs, workloadClusters,
+      ...(watchFilter ? { watchFilter } : {}),
+    });
     setupMetal3DataController(manager, {
       maxConcurrentReconciles: settings.metal3DataConcurrency, requeueAfterMs: settings.requeueAfterMs, ...(watchFilter ? { watchFilter } : {}),
     });

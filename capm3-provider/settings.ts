@@ -51,6 +51,7 @@ export function providerSettings() {
     metal3RemediationConcurrency: concurrency('metal3remediation'),
     metal3DataTemplateConcurrency: concurrency('metal3datatemplate'),
     metal3DataConcurrency: concurrency('metal3data'),
+    metal3LabelSyncConcurrency: concurrency('metal3labelsync'),
     fastTrack: {
       env: 'CAPM3_FAST_TRACK',
       flag: '--fast-track',

@@ -21,6 +21,8 @@ export const UNHEALTHY_ANNOTATION_DEPRECATED = 'capi.metal3.io/unhealthy';
 export const NODE_REUSE_LABEL = 'infrastructure.cluster.x-k8s.io/node-reuse';
 /** Host label naming the failure domain it sits in. */
 export const FAILURE_DOMAIN_LABEL = 'infrastructure.cluster.x-k8s.io/failure-domain';
+/** On a Metal3Cluster: comma-separated label prefixes whose labels go from each host to its Node (CAPM3's label sync). */
+export const LABEL_SYNC_PREFIXES_ANNOTATION = 'metal3.io/metal3-label-sync-prefixes';
 /** Workload Node label kubelet sets from the config drive's meta_data uuid (the host's UID). */
 export const NODE_UUID_LABEL = 'metal3.io/uuid';
 
