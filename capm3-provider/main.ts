@@ -86,7 +86,8 @@ export async function runProvider(run: ProviderRun): Promise<number> {
       ...(watchFilter ? { watchFilter } : {}),
     });
     setupMetal3DataController(manager, {
-      maxConcurrentReconciles: settings.metal3DataConcurrency, requeueAfterMs: settings.requeueAfterMs, ...(watchFilter ? { watchFilter } : {}),
+      maxConcurrentReconciles: settings.metal3DataConcurrency, requeueAfterMs: settings.requeueAfterMs,
+      bmhNameBasedPreallocation: settings.bmhNameBasedPreallocation, ...(watchFilter ? { watchFilter } : {}),
     });
     logger.info('starting', { namespace: settings.watchNamespace ?? '(all)', watchFilter: settings.watchFilter ?? '(none)' });
     await manager.start(signals.signal);

@@ -20,19 +20,17 @@ describe('provider settings', () => {
       '--leader-elect', '--leader-elect-lease-duration=20s', '--namespace=metal3', '--watch-filter=team-a', '--sync-period=5m',
       '--clustercache-client-qps=5', '--clustercache-client-burst=10', '--kube-api-qps=50', '--kube-api-burst=80',
       '--health-addr=:9441', '--webhook-cert-dir=/tmp/k8s-webhook-server/serving-certs/', '--metal3machine-concurrency=1',
-      '--metal3remediation-concurrency=3', '--metal3labelsync-concurrency=2', '--skip-crd-migration-phases=StorageVersionMigration,CleanupManagedFields',
+      '--metal3remediation-concurrency=3', '--metal3labelsync-concurrency=2', '--enable-bmh-name-based-preallocation', '--skip-crd-migration-phases=StorageVersionMigration,CleanupManagedFields',
     ]);
     expect(settings).toMatchObject({
       leaderElect: true, leaseDurationMs: 20_000, namespace: 'metal3', watchNamespace: 'metal3', watchFilter: 'team-a', syncPeriodMs: 300_000,
       clusterCacheClientQps: 5, clusterCacheClientBurst: 10, kubeApiQps: 50, kubeApiBurst: 80, metal3MachineConcurrency: 1,
-      metal3RemediationConcurrency: 3, metal3LabelSyncConcurrency: 2, skipCrdMigrationPhases: ['StorageVersionMigration', 'CleanupManagedFields'],
+      metal3RemediationConcurrency: 3, metal3LabelSyncConcurrency: 2, bmhNameBasedPreallocation: true, skipCrdMigrationPhases: ['StorageVersionMigration', 'CleanupManagedFields'],
     });
     expect(settings.healthProbeBindAddress).toEqual({ host: '0.0.0.0', port: 9441 });
   });
 
-  it('refuses what it cannot do, naming the setting, rather than ignoring it', () => {
-    expect(() => compile(['--enable-bmh-name-based-preallocation=true']))
-      .toThrow('invalid setting ENABLE_BMH_NAME_BASED_PREALLOCATION (--enable-bmh-name-based-preallocation): BareMetalHost-name based preallocation is not supported by this provider yet');
+  it('refuses what it cannot read, naming the setting', () => {
     expect(() => compile(['--skip-crd-migration-phases=Everything'])).toThrow('unknown phase "Everything" (expected StorageVersionMigration or CleanupManagedFields)');
   });
 });

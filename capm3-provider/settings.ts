@@ -99,9 +99,9 @@ export function providerSettings() {
     bmhNameBasedPreallocation: {
       env: 'ENABLE_BMH_NAME_BASED_PREALLOCATION',
       flag: '--enable-bmh-name-based-preallocation',
-      description: 'CAPM3\'s IPClaims named after the BareMetalHost instead of the Metal3Data, so IPPool preAllocations can name hosts. Not supported yet: only false is accepted.',
+      description: 'Name new Metal3 IPClaims `<host>-<pool>` instead of `<metal3data>-<pool>`, so an IPPool\'s preAllocations can name BareMetalHosts (CAPM3\'s flag). Claims made before keep their names.',
       default: 'false',
-      schema: s.boolean().refine((enabled) => !enabled, { error: 'BareMetalHost-name based preallocation is not supported by this provider yet' }),
+      schema: s.boolean(),
       isBoolean: true,
     },
     skipCrdMigrationPhases: {

@@ -23,6 +23,9 @@ export const NODE_REUSE_LABEL = 'infrastructure.cluster.x-k8s.io/node-reuse';
 export const FAILURE_DOMAIN_LABEL = 'infrastructure.cluster.x-k8s.io/failure-domain';
 /** On a Metal3Cluster: comma-separated label prefixes whose labels go from each host to its Node (CAPM3's label sync). */
 export const LABEL_SYNC_PREFIXES_ANNOTATION = 'metal3.io/metal3-label-sync-prefixes';
+/** On an IPClaim named after its host (--enable-bmh-name-based-preallocation): the Metal3Data and pool it serves. */
+export const DATA_NAME_LABEL = 'infrastructure.cluster.x-k8s.io/data-name';
+export const POOL_NAME_LABEL = 'infrastructure.cluster.x-k8s.io/pool-name';
 /** Workload Node label kubelet sets from the config drive's meta_data uuid (the host's UID). */
 export const NODE_UUID_LABEL = 'metal3.io/uuid';
 

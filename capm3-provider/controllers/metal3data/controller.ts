@@ -17,6 +17,8 @@ export const METAL3_DATA_CONTROLLER = 'metal3data';
 export interface Metal3DataControllerOptions {
   maxConcurrentReconciles: number;
   requeueAfterMs: number;
+  /** CAPM3's --enable-bmh-name-based-preallocation. */
+  bmhNameBasedPreallocation: boolean;
   watchFilter?: WatchFilter;
 }
 
@@ -42,7 +44,7 @@ export function setupMetal3DataController(manager: Manager, options: Metal3DataC
       capiAddresses: manager.client<ClusterApiIPAddress>(ClusterApiIPAddressResource),
     },
     events: manager.eventRecorder('metal3data-controller'),
-    settings: { requeueAfterMs: options.requeueAfterMs },
+    settings: { requeueAfterMs: options.requeueAfterMs, bmhNameBasedPreallocation: options.bmhNameBasedPreallocation },
   });
   const machineToData: MapFunc<Metal3Machine> = (m3m) =>
     datas.list(m3m.metadata.namespace)

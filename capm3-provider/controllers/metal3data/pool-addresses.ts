@@ -1,6 +1,6 @@
 import type { KubeObject, ResourceClient } from '../../../operator/runtime/index.ts';
 import { isAlreadyExists, isNotFound, removeFinalizer } from '../../../operator/runtime/index.ts';
-import { CLUSTER_NAME_LABEL, INFRASTRUCTURE_API_VERSION, METAL3_DATA_FINALIZER } from '../../api/index.ts';
+import { CLUSTER_NAME_LABEL, DATA_NAME_LABEL, INFRASTRUCTURE_API_VERSION, METAL3_DATA_FINALIZER, POOL_NAME_LABEL } from '../../api/index.ts';
 import type { Metal3Data } from '../../api/index.ts';
 import type { PoolAddress, PoolRef } from '../../data/index.ts';
 import { isMetal3Pool } from '../../data/index.ts';
@@ -34,7 +34,11 @@ export function addressClaimName(data: Metal3Data, pool: string): string {
  */
 export async function addressesFromPools(
   clients: AddressClients,
-  options: { data: Metal3Data; pools: Map<string, PoolRef>; clusterName: string; signal: AbortSignal },
+  options: {
+    data: Metal3Data; pools: Map<string, PoolRef>; clusterName: string; signal: AbortSignal;
+    /** Set with --enable-bmh-name-based-preallocation: new Metal3 IPClaims are `<host>-<pool>`, so a pool's preAllocations can name hosts. */
+    hostName?: string;
+  },
 ): Promise<AddressOutcome> {
   const addresses = new Map<string, PoolAddress>();
   const waiting: string[] = [];
@@ -49,12 +53,14 @@ export async function addressesFromPools(
 
 type OneAddress = { kind: 'ready'; address: PoolAddress } | { kind: 'waiting'; why: string } | { kind: 'failed'; why: string };
 
-function claimMetadata(data: Metal3Data, pool: string, clusterName: string) {
+function claimMetadata(data: Metal3Data, pool: string, clusterName: string, options: { hostName?: string } = {}) {
+  // CAPM3 labels a host-named claim with its data and pool: its name no longer says which it serves.
+  const hostNamed: Record<string, string> = options.hostName ? { [DATA_NAME_LABEL]: data.metadata.name ?? '', [POOL_NAME_LABEL]: pool } : {};
   return {
-    name: addressClaimName(data, pool),
+    name: options.hostName ? `${options.hostName}-${pool}` : addressClaimName(data, pool),
     namespace: data.metadata.namespace,
     finalizers: [METAL3_DATA_FINALIZER],
-    labels: { ...(data.metadata.labels ?? {}), ...(clusterName ? { [CLUSTER_NAME_LABEL]: clusterName } : {}) },
+    labels: { ...(data.metadata.labels ?? {}), ...(clusterName ? { [CLUSTER_NAME_LABEL]: clusterName } : {}), ...hostNamed },
     ownerReferences: [{ apiVersion: INFRASTRUCTURE_API_VERSION, kind: 'Metal3Data', name: data.metadata.name ?? '', uid: data.metadata.uid ?? '', controller: true }],
   };
 }
@@ -81,10 +87,26 @@ async function foreignClaim(client: ResourceClient<KubeObject>, claim: KubeObjec
   return `claim ${claim.metadata.name} belongs to an earlier Metal3Data; waiting for it to go`;
 }
 
-async function metal3Address(clients: AddressClients, pool: PoolRef, options: { data: Metal3Data; clusterName: string; signal: AbortSignal }): Promise<OneAddress> {
+/**
+ * The host name a new claim on this pool takes, with --enable-bmh-name-based-preallocation; none
+ * when a claim named after the Metal3Data exists already (made before the flag), which CAPM3 keeps using.
+ */
+async function claimHostName(client: ResourceClient<IPClaim>, pool: PoolRef, options: { data: Metal3Data; hostName?: string; signal: AbortSignal }): Promise<string | undefined> {
+  if (!options.hostName) return undefined;
+  try {
+    await client.get({ namespace: options.data.metadata.namespace ?? '', name: addressClaimName(options.data, pool.name) }, { signal: options.signal });
+    return undefined;
+  } catch (error) {
+    if (isNotFound(error)) return options.hostName;
+    throw error;
+  }
+}
+
+async function metal3Address(clients: AddressClients, pool: PoolRef, options: { data: Metal3Data; clusterName: string; hostName?: string; signal: AbortSignal }): Promise<OneAddress> {
   const { data, signal } = options;
+  const hostName = await claimHostName(clients.ipClaims, pool, options);
   const wanted: IPClaim = {
-    apiVersion: IPAM_API_VERSION, kind: 'IPClaim', metadata: claimMetadata(data, pool.name, options.clusterName),
+    apiVersion: IPAM_API_VERSION, kind: 'IPClaim', metadata: claimMetadata(data, pool.name, options.clusterName, hostName ? { hostName } : {}),
     spec: { pool: { name: pool.name, namespace: data.metadata.namespace } },
   };
   const found = await ensureClaim(clients.ipClaims, wanted, signal);

@@ -25,7 +25,11 @@ export interface DataDeps {
   secrets: ResourceClient<KubeObject>;
   addresses: AddressClients;
   events: EventRecorder;
-  settings: { requeueAfterMs: number };
+  settings: {
+    requeueAfterMs: number;
+    /** CAPM3's --enable-bmh-name-based-preallocation: new IPClaims take the host's name. */
+    bmhNameBasedPreallocation: boolean;
+  };
 }
 
 type Outcome = { kind: 'ready' } | { kind: 'waiting'; why: string } | { kind: 'failed'; why: string };
@@ -100,7 +104,9 @@ export class Metal3DataReconciler implements Reconciler {
     const clusterName = machine.spec.clusterName ?? machine.metadata.labels?.[CLUSTER_NAME_LABEL] ?? '';
 
     const pools = referencedPools(template.spec, { m3m, machine, host });
-    const addressed = await addressesFromPools(deps.addresses, { data, pools, clusterName, signal });
+    const addressed = await addressesFromPools(deps.addresses, {
+      data, pools, clusterName, signal, ...(deps.settings.bmhNameBasedPreallocation ? { hostName: host.metadata.name ?? '' } : {}),
+    });
     if (addressed.kind !== 'ready') return addressed;
     const sources = { index: data.spec.index ?? 0, namespace, m3m, machine, host, addresses: addressed.addresses };
     const rendered = {
