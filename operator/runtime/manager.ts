@@ -116,19 +116,23 @@ export class Manager {
       this.registry = new Registry();
       collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: EVENT_LOOP_MONITORING_PRECISION_MS });
     }
-    if (options.transport) this.#leaseTransport = options.transport;
+    let apiTransport: KubeTransport;
+    if (options.transport) apiTransport = this.#leaseTransport = options.transport;
     else if (options.kubeConfig) {
       const { kubeApiQps, kubeApiBurst } = options.options;
-      this.#leaseTransport = new KubeClient(options.kubeConfig, {
-        userAgent: options.name,
-        metrics: createRestClientMetrics(this.registry),
-        ...(kubeApiQps !== undefined ? { rateLimit: { qps: kubeApiQps, burst: kubeApiBurst } } : {}),
+      const metrics = createRestClientMetrics(this.registry);
+      const client = () => new KubeClient(options.kubeConfig as KubeConfig, {
+        userAgent: options.name, metrics, ...(kubeApiQps !== undefined ? { rateLimit: { qps: kubeApiQps, burst: kubeApiBurst } } : {}),
       });
+      apiTransport = client();
+      // Renewals must not queue behind a throttled backlog (--kube-api-qps), or the Lease would
+      // lapse while busy: they get a client and a bucket of their own, as controller-runtime's do.
+      this.#leaseTransport = kubeApiQps !== undefined ? client() : apiTransport;
     } else throw new Error('Manager needs a kubeConfig or a transport');
     this.clock = options.clock ?? systemClock;
     this.#fence = new LeadershipFence(this.clock);
     // A replica that may have lost its Lease (frozen, partitioned) must not write: another may lead.
-    this.transport = this.options.leaderElect ? fencedTransport(this.#leaseTransport, this.#fence) : this.#leaseTransport;
+    this.transport = this.options.leaderElect ? fencedTransport(apiTransport, this.#fence) : apiTransport;
     this.logger = options.logger ?? createLogger({ level: options.options.logLevel, defaultMeta: { component: options.name } });
     this.metrics = createRuntimeMetrics(this.registry);
     this.identity = options.identity ?? `${options.options.podName ?? hostname()}_${randomUUID()}`;

@@ -201,6 +201,8 @@ describe('BareMetalHost validating webhook', () => {
     const log = readFileSync(operator?.process.logPath ?? '', 'utf8');
     expect(log).toMatch(/^\S+\tWARN\t--hostclaims is set, but this operator has no HostClaim controller/m);
     expect(log).toMatch(/^\S+\tINFO\tserving webhooks\t/m);
+    // --enable-leader-election with --kube-api-qps: the Lease has a client of its own and is taken.
+    expect(log).toMatch(/^\S+\tINFO\tsuccessfully acquired lease\t/m);
     expect(log).not.toMatch(/^\{/m);
   });
 
