@@ -31,6 +31,8 @@ const MD = `${CLUSTER}-workers`;
 const CONTROL_PLANE_HOST = { name: 'cp-host', system: 10 };
 const WORKER_HOSTS = [{ name: 'worker-a', system: 5 }, { name: 'worker-b', system: 6 }, { name: 'worker-c', system: 7 }];
 const LATE_HOST = { name: 'worker-late', system: 11 };
+/** A host label under the prefix the Metal3Cluster names for CAPM3's label sync. */
+const SLOT_LABEL = 'rack.metal3-ts.test/slot';
 
 let namespace = '';
 let capi: ClusterApiManager | undefined;
@@ -86,13 +88,14 @@ beforeAll(async () => {
   provider = startProviderProcess({ env, namespace, label: `md-${namespace}` });
   const hosts = [
     { ...CONTROL_PLANE_HOST, labels: { role: 'control-plane' } },
-    ...WORKER_HOSTS.map((h) => ({ ...h, labels: { role: 'worker' } })),
+    ...WORKER_HOSTS.map((h) => ({ ...h, labels: { role: 'worker', [SLOT_LABEL]: `s${h.system}` } })),
   ];
   await kubectl.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [
     ...hostObjects({ env, namespace, hosts: hosts.map((h) => ({ name: h.name, system: env.systems[h.system]!, labels: h.labels, spec: { online: false } })) }),
     ...sampleClusterObjects({ env, namespace, name: CLUSTER, watchLabels: capi.watchLabels,
       controlPlaneHostSelector: { role: 'control-plane' }, workerHostSelector: { role: 'worker' }, workerReplicas: 0 }),
   ] }));
+  await kubectl.ok(['annotate', 'metal3cluster', CLUSTER, '-n', namespace, 'metal3.io/metal3-label-sync-prefixes=rack.metal3-ts.test']);
 }, minutes(5));
 
 afterAll(async () => {
@@ -111,7 +114,7 @@ describe('kubectl scale machinedeployment provisions and releases servers', () =
     expect(await workerMachines()).toHaveLength(0);
   });
 
-  it('scale to 2: two worker hosts are provisioned, two Machines run with metal3:// providerIDs their Nodes carry', async () => {
+  it('scale to 2: two worker hosts are provisioned, two Machines run with metal3:// providerIDs their Nodes carry, with their hosts\' synced labels', async () => {
     await scale(2);
     const machines = await runningWorkers(2, 'two Running workers');
     for (const machine of machines) {
@@ -122,6 +125,13 @@ describe('kubectl scale machinedeployment provisions and releases servers', () =
       expect(await nodeProviderID(machine.status!.nodeRef!.name)).toBe(machine.spec.providerID);
       const system = WORKER_HOSTS.find((h) => h.name === hostName)!.system;
       expect((await records(system)).imageWrites.at(-1)).toMatchObject({ outcome: 'written', url: env.images[0]!.url });
+      // CAPM3's label sync: once Cluster API set the Machine's nodeRef, the Node carries its host's label under the prefix.
+      const nodeName = machine.status!.nodeRef!.name;
+      const slot = await waitFor(async () => {
+        const node = await workload.json<{ metadata: { labels?: Record<string, string> } }>(['get', 'node', nodeName]);
+        return node.metadata.labels?.[SLOT_LABEL];
+      }, { timeoutMs: minutes(1), intervalMs: 1_000, what: `Node ${nodeName} to carry ${SLOT_LABEL}` });
+      expect(slot).toBe(`s${system}`);
     }
   });
 
