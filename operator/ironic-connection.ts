@@ -178,6 +178,7 @@ export function ironicProvisioner(deps: IronicProvisionerDeps): Provisioner {
       auth: ironicAuthFor(settings.authRootDir),
       tls: ironicTlsFor(settings),
       timeoutMs: settings.ironicClientTimeoutMs,
+      refreshIntervalMs: settings.ironicClientCacheTtlMs,
       metricsRegistry: deps.registry,
       ...(deps.mayWrite ? { beforeWrite: writeFence(deps.mayWrite) } : {}),
     });

@@ -109,13 +109,13 @@ describe('operator settings', () => {
 
   it('reads BMO\'s Ironic client variables', () => {
     expect(compile({ IRONIC_ENDPOINT: 'http://127.0.0.1:6385' })).toMatchObject({
-      ironicClientTimeoutMs: 30_000, ironicSkipClientSanVerify: false, ironicClientCertFile: undefined, ironicClientPrivateKeyFile: undefined,
+      ironicClientTimeoutMs: 30_000, ironicClientCacheTtlMs: 5_000, ironicSkipClientSanVerify: false, ironicClientCertFile: undefined, ironicClientPrivateKeyFile: undefined,
     });
     expect(compile({
-      IRONIC_ENDPOINT: 'https://ironic:6385', IRONIC_CLIENT_TIMEOUT: '1m', IRONIC_SKIP_CLIENT_SAN_VERIFY: 'true',
+      IRONIC_ENDPOINT: 'https://ironic:6385', IRONIC_CLIENT_TIMEOUT: '1m', IRONIC_CLIENT_CACHE_TTL: '0', IRONIC_SKIP_CLIENT_SAN_VERIFY: 'true',
       IRONIC_CLIENT_CERT_FILE: '/certs/client/tls.crt', IRONIC_CLIENT_PRIVATE_KEY_FILE: '/certs/client/tls.key',
     })).toMatchObject({
-      ironicClientTimeoutMs: 60_000, ironicSkipClientSanVerify: true, ironicClientCertFile: '/certs/client/tls.crt', ironicClientPrivateKeyFile: '/certs/client/tls.key',
+      ironicClientTimeoutMs: 60_000, ironicClientCacheTtlMs: 0, ironicSkipClientSanVerify: true, ironicClientCertFile: '/certs/client/tls.crt', ironicClientPrivateKeyFile: '/certs/client/tls.key',
     });
   });
 

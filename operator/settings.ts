@@ -181,6 +181,13 @@ export function operatorSettings(defaults: { concurrency: number }) {
       schema: s.boolean(),
       isBoolean: true,
     },
+    ironicClientCacheTtlMs: {
+      env: 'IRONIC_CLIENT_CACHE_TTL',
+      flag: '--ironic-client-cache-ttl',
+      description: 'How often the Ironic credential and certificate files are read again, so a rotated password or renewed certificate is used without a restart (BMO rebuilds its client this often; 0: before every request).',
+      default: '5s',
+      schema: s.duration(),
+    },
     ironicClientTimeoutMs: {
       env: 'IRONIC_CLIENT_TIMEOUT',
       flag: '--ironic-client-timeout',

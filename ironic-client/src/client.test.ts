@@ -143,6 +143,34 @@ describe('authentication', () => {
     scope.done();
   });
 
+  it('reads rotated credential files again after the refresh interval (BMO\'s IRONIC_CLIENT_CACHE_TTL), not before', async () => {
+    const rotating = await mkdtemp(join(tmpdir(), 'ironic-rotate-'));
+    await writeFile(join(rotating, 'username'), 'ironic-user\n');
+    await writeFile(join(rotating, 'password'), 'old-password\n');
+    let now = 1_000_000;
+    const oldHeader = basic('ironic-user', 'old-password');
+    nock(ENDPOINT, { reqheaders: { authorization: oldHeader } }).get('/v1').reply(200, v1Root('1.110'));
+    const client = await connectIronic({ endpoint: ENDPOINT, auth: { type: 'http_basic', credentialsDir: rotating }, refreshIntervalMs: 5_000, now: () => now });
+    // The Secret is rotated; within the interval the old credentials still go out.
+    await writeFile(join(rotating, 'password'), 'new-password\n');
+    now += 4_999;
+    const before = nock(ENDPOINT, { reqheaders: { authorization: oldHeader } }).get('/v1/drivers').reply(200, { drivers: [] });
+    await client.drivers.list();
+    before.done();
+    now += 1;
+    const after = nock(ENDPOINT, { reqheaders: { authorization: basic('ironic-user', 'new-password') } }).get('/v1/drivers').reply(200, { drivers: [] });
+    await client.drivers.list();
+    after.done();
+    // A file caught mid-swap (missing) keeps the last good credentials.
+    await rm(join(rotating, 'password'));
+    now += 5_000;
+    const during = nock(ENDPOINT, { reqheaders: { authorization: basic('ironic-user', 'new-password') } }).get('/v1/drivers').reply(200, { drivers: [] });
+    await client.drivers.list();
+    during.done();
+    client.close();
+    await rm(rotating, { recursive: true, force: true });
+  });
+
   it('keeps the password and Authorization header out of errors', async () => {
     const password = 'do-not-leak-me';
     nock(ENDPOINT).get('/v1').reply(200, v1Root('1.110'));

@@ -45,15 +45,12 @@ export async function connectIronic(options: IronicClientOptions): Promise<Ironi
   const transport = new Transport({
     http: createHttpClient(compiled),
     baseUrl: compiled.baseUrl,
-    authorization: compiled.authorization,
+    material: compiled.material,
     retry: compiled.retry,
     metrics: createRequestMetrics(compiled.metricsRegistry),
     beforeWrite: compiled.beforeWrite,
   });
-  const close = () => {
-    compiled.agents.httpAgent.destroy();
-    compiled.agents.httpsAgent.destroy();
-  };
+  const close = () => compiled.material.close();
   let negotiated;
   try {
     negotiated = await negotiateMicroversion(transport);

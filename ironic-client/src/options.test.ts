@@ -22,7 +22,9 @@ describe('options', () => {
 
   it('applies defaults once', async () => {
     const compiled = await compileOptions({ endpoint: 'http://ironic:6385/v1/' });
-    expect(compiled).toMatchObject({ baseUrl: 'http://ironic:6385', authorization: undefined, timeoutMs: 30_000 });
+    expect(compiled).toMatchObject({ baseUrl: 'http://ironic:6385', timeoutMs: 30_000 });
+    expect((await compiled.material.current()).authorization).toBeUndefined();
+    compiled.material.close();
     expect(compiled.metricsRegistry).toBeInstanceOf(Registry);
     expect(compiled.userAgent).toBe('metal3-ts-ironic-client');
     await expect(compileOptions({ endpoint: 'http://ironic', timeoutMs: 0 })).rejects.toThrow(RangeError);

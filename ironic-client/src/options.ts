@@ -1,9 +1,8 @@
 // Client options, and their compiled form with defaults applied and files read, once.
 import { Registry } from 'prom-client';
-import { resolveAuth } from './auth.ts';
 import type { IronicAuthOptions } from './auth.ts';
-import { createAgents } from './tls.ts';
-import type { Agents, IronicTlsOptions } from './tls.ts';
+import { ConnectionMaterial } from './connection-material.ts';
+import type { IronicTlsOptions } from './tls.ts';
 import { compileRetryPolicy } from './retry.ts';
 import type { RetryOptions, RetryPolicy } from './retry.ts';
 
@@ -15,6 +14,14 @@ export interface IronicClientOptions {
   tls?: IronicTlsOptions;
   /** Per-request timeout (IRONIC_CLIENT_TIMEOUT). @default 30000 */
   timeoutMs?: number;
+  /**
+   * How often the credential and TLS files are read again, so rotated ones are used without a
+   * restart (BMO rebuilds its client every IRONIC_CLIENT_CACHE_TTL): 0 before every request;
+   * unset, they are read once.
+   */
+  refreshIntervalMs?: number;
+  /** Time source for the refresh; tests pass their own. */
+  now?: () => number;
   retry?: RetryOptions;
   /** Registry for ironic_client_* metrics; the client makes a private one when absent. */
   metricsRegistry?: Registry;
@@ -30,8 +37,8 @@ export interface IronicClientOptions {
 export interface CompiledOptions {
   /** Endpoint without a trailing slash or /v1. */
   baseUrl: string;
-  authorization: string | undefined;
-  agents: Agents;
+  /** Credentials and TLS agents, from their files, kept current. */
+  material: ConnectionMaterial;
   timeoutMs: number;
   retry: RetryPolicy;
   metricsRegistry: Registry;
@@ -60,11 +67,16 @@ export function normalizeEndpoint(endpoint: string): string {
 export async function compileOptions(options: IronicClientOptions): Promise<CompiledOptions> {
   const timeoutMs = options.timeoutMs ?? 30_000;
   if (!(timeoutMs > 0)) throw new RangeError(`timeoutMs must be positive, got ${timeoutMs}`);
-  const auth = await resolveAuth(options.auth);
+  const { refreshIntervalMs } = options;
+  if (refreshIntervalMs !== undefined && !(refreshIntervalMs >= 0)) throw new RangeError(`refreshIntervalMs must not be negative, got ${refreshIntervalMs}`);
+  const baseUrl = normalizeEndpoint(options.endpoint);
   return {
-    baseUrl: normalizeEndpoint(options.endpoint),
-    authorization: auth.authorization,
-    agents: await createAgents(options.tls),
+    baseUrl,
+    // Replaced agents keep their connections as long as a request may still run on them.
+    material: await ConnectionMaterial.load({
+      ...(options.auth ? { auth: options.auth } : {}), ...(options.tls ? { tls: options.tls } : {}),
+      ...(refreshIntervalMs !== undefined ? { refreshIntervalMs } : {}), retireAfterMs: timeoutMs, ...(options.now ? { now: options.now } : {}),
+    }),
     timeoutMs,
     retry: compileRetryPolicy(options.retry),
     metricsRegistry: options.metricsRegistry ?? new Registry(),

@@ -57,16 +57,16 @@ describe('TLS agents', () => {
     await expect(createAgents({ caFile: join(dir, 'nope.crt') })).rejects.toThrow(`cannot read Ironic CA file ${join(dir, 'nope.crt')}: ENOENT`);
   });
 
-  it('wires the agents into the axios instance, without proxies or redirects', async () => {
+  it('builds the agents from the files, and an axios instance without proxies or redirects', async () => {
     const compiled = await compileOptions({
       endpoint: 'https://ironic.test:6385',
       tls: { caFile: join(dir, 'ca.crt'), certFile: join(dir, 'tls.crt'), keyFile: join(dir, 'tls.key') },
       timeoutMs: 1234,
     });
+    const { agents } = await compiled.material.current();
+    expect(agents.httpsAgent.options).toMatchObject({ ca: CA, cert: CERT, key: KEY, rejectUnauthorized: true });
+    compiled.material.close();
     const http = createHttpClient(compiled);
-    expect(http.defaults.httpsAgent).toBe(compiled.agents.httpsAgent);
-    expect(http.defaults.httpAgent).toBe(compiled.agents.httpAgent);
-    expect(http.defaults.httpsAgent.options).toMatchObject({ ca: CA, cert: CERT, key: KEY, rejectUnauthorized: true });
     expect(http.defaults.proxy).toBe(false);
     expect(http.defaults.maxRedirects).toBe(0);
     expect(http.defaults.timeout).toBe(1234);

@@ -32,17 +32,33 @@ async function readPem(path: string, what: string): Promise<string> {
   }
 }
 
-export async function createAgents(tls: IronicTlsOptions = {}): Promise<Agents> {
+/** The PEM texts the TLS options name, read now. */
+export interface TlsPems {
+  ca?: string;
+  cert?: string;
+  key?: string;
+}
+
+export async function readTlsPems(tls: IronicTlsOptions = {}): Promise<TlsPems> {
   if ((tls.certFile === undefined) !== (tls.keyFile === undefined)) {
     throw new Error('TLS client authentication needs both certFile and keyFile');
   }
-  // Keep-alive: an operator polls the same Ironic many times a second.
-  const options: AgentOptions = { keepAlive: true, rejectUnauthorized: tls.insecure !== true };
-  if (tls.caFile !== undefined) options.ca = await readPem(tls.caFile, 'CA file');
+  const pems: TlsPems = {};
+  if (tls.caFile !== undefined) pems.ca = await readPem(tls.caFile, 'CA file');
   if (tls.certFile !== undefined && tls.keyFile !== undefined) {
-    options.cert = await readPem(tls.certFile, 'client certificate');
-    options.key = await readPem(tls.keyFile, 'client key');
+    pems.cert = await readPem(tls.certFile, 'client certificate');
+    pems.key = await readPem(tls.keyFile, 'client key');
   }
+  return pems;
+}
+
+export function agentsFrom(tls: IronicTlsOptions, pems: TlsPems): Agents {
+  // Keep-alive: an operator polls the same Ironic many times a second.
+  const options: AgentOptions = { keepAlive: true, rejectUnauthorized: tls.insecure !== true, ...pems };
   if (tls.skipHostnameVerification === true) options.checkServerIdentity = () => undefined;
   return { httpAgent: new HttpAgent({ keepAlive: true }), httpsAgent: new HttpsAgent(options) };
+}
+
+export async function createAgents(tls: IronicTlsOptions = {}): Promise<Agents> {
+  return agentsFrom(tls, await readTlsPems(tls));
 }

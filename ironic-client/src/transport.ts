@@ -3,6 +3,7 @@
 import { performance } from 'node:perf_hooks';
 import { isAxiosError } from 'axios';
 import type { AxiosInstance, AxiosResponse } from 'axios';
+import type { Material } from './connection-material.ts';
 import { errorFromResponse } from './error-body.ts';
 import { IronicConnectionError, IronicError } from './errors.ts';
 import type { IronicRequestInfo } from './errors.ts';
@@ -19,7 +20,8 @@ export const MICROVERSION_HEADER = 'X-OpenStack-Ironic-API-Version';
 export interface TransportConfig {
   http: AxiosInstance;
   baseUrl: string;
-  authorization: string | undefined;
+  /** Credentials and TLS agents for the next request (read again from their files now and then). */
+  material: { current(): Promise<Material> };
   retry: RetryPolicy;
   metrics: RequestMetrics;
   beforeWrite?: ((request: { method: string; route: string }) => void) | undefined;
@@ -54,7 +56,7 @@ function headerRecord(response: AxiosResponse): Record<string, string> {
 
 export class Transport {
   readonly #http: AxiosInstance;
-  readonly #authorization: string | undefined;
+  readonly #material: { current(): Promise<Material> };
   readonly #retry: RetryPolicy;
   readonly #metrics: RequestMetrics;
   readonly #beforeWrite: ((request: { method: string; route: string }) => void) | undefined;
@@ -63,7 +65,7 @@ export class Transport {
 
   constructor(config: TransportConfig) {
     this.#http = config.http;
-    this.#authorization = config.authorization;
+    this.#material = config.material;
     this.#retry = config.retry;
     this.#metrics = config.metrics;
     this.#beforeWrite = config.beforeWrite;
@@ -91,7 +93,6 @@ export class Transport {
     const request: IronicRequestInfo = { method: method.toUpperCase(), route, url, ...(microversion ? { microversion } : {}) };
     const headers: Record<string, string> = {};
     if (microversion) headers[MICROVERSION_HEADER] = microversion;
-    if (this.#authorization) headers.Authorization = this.#authorization;
 
     for (let attempt = 1; ; attempt++) {
       const outcome = await this.#attempt(request, headers, raw.body, attempt);
@@ -116,7 +117,13 @@ export class Transport {
       this.#metrics.observe({ method: request.method, route: request.route, code, seconds: (performance.now() - started) / 1000 });
     let response: AxiosResponse;
     try {
-      response = await this.#http.request({ method: request.method, url: request.url, headers, data: body });
+      // Each attempt takes the material as it is then: a retry after a rotation uses the new one.
+      const { authorization, agents } = await this.#material.current();
+      response = await this.#http.request({
+        method: request.method, url: request.url, data: body,
+        headers: authorization ? { ...headers, Authorization: authorization } : headers,
+        httpAgent: agents.httpAgent, httpsAgent: agents.httpsAgent,
+      });
     } catch (error) {
       observe(NO_RESPONSE_CODE);
       if (!isAxiosError(error)) throw error;
