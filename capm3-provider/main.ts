@@ -1,7 +1,7 @@
 // The provider's composition root: settings, logger, Kubernetes clients and the controllers
 // are built here, once, and passed down.
 import { Registry, collectDefaultMetrics } from 'prom-client';
-import { ConfigError, Manager, SecretResource, createLogger, loadKubeConfig, setupSignalHandler } from '../operator/runtime/index.ts';
+import { ConfigError, Manager, SecretResource, WebhookServer, createLogger, loadKubeConfig, setupSignalHandler } from '../operator/runtime/index.ts';
 import type { Logger, SignalProcess } from '../operator/runtime/index.ts';
 import { setupMetal3ClusterController } from './controllers/metal3cluster/controller.ts';
 import { setupMetal3DataController } from './controllers/metal3data/controller.ts';
@@ -14,6 +14,7 @@ import { WorkloadClusters } from './remote/workload-clusters.ts';
 import { PROVIDER_NAME, compileProviderSettings } from './settings.ts';
 import type { ProviderSettings } from './settings.ts';
 import { watchFilterFor } from './watch-filter.ts';
+import { providerWebhookHandlers } from './webhooks/index.ts';
 
 /** How often a remediation looks at host power and the workload Node while it waits for them. */
 const REMEDIATION_POLL_MS = 2_000;
@@ -26,11 +27,29 @@ export interface ProviderRun {
   process?: SignalProcess;
 }
 
+/** CAPM3's defaulting and validating webhooks, unless --webhook-port=0; a server that cannot start fails /readyz, not the provider. */
+function setupWebhooks(manager: Manager, settings: ProviderSettings, logger: Logger): void {
+  if (settings.webhookPort === 0) {
+    logger.info('webhook server disabled (--webhook-port=0)');
+    return;
+  }
+  for (const cipher of settings.tlsCipherSuites?.insecure ?? []) logger.warn('use of insecure cipher detected', { cipher });
+  const server = new WebhookServer({
+    port: settings.webhookPort,
+    certDir: settings.webhookCertDir,
+    minVersion: settings.tlsMinVersion,
+    maxVersion: 'TLSv1.3',
+    ...(settings.tlsCipherSuites ? { ciphers: settings.tlsCipherSuites.ciphers } : {}),
+    ...(settings.tlsCurvePreferences ? { ecdhCurve: settings.tlsCurvePreferences } : {}),
+    handlers: providerWebhookHandlers({ logger }),
+    logger,
+  });
+  manager.add(server);
+  manager.addReadyzCheck('webhook', server.readyCheck);
+}
+
 /** CAPM3's flags this provider takes but does not act on, said once at start. */
 function logUnservedFlags(settings: ProviderSettings, logger: Logger): void {
-  if (settings.webhookPort !== 0) {
-    logger.warn('this provider serves no admission webhooks: nothing listens on --webhook-port', { webhookPort: settings.webhookPort });
-  }
   if (!settings.insecureDiagnostics) {
     logger.warn('--insecure-diagnostics=false is not honoured: metrics are served over plain HTTP without authentication; keep the port off untrusted networks');
   }
@@ -64,6 +83,7 @@ export async function runProvider(run: ProviderRun): Promise<number> {
       rateLimit: { qps: settings.clusterCacheClientQps, burst: settings.clusterCacheClientBurst },
     });
     logUnservedFlags(settings, logger);
+    setupWebhooks(manager, settings, logger);
     setupMetal3MachineController(manager, {
       maxConcurrentReconciles: settings.metal3MachineConcurrency,
       workloadClusters,

@@ -14,7 +14,7 @@ describe('provider settings', () => {
   it('defaults as CAPM3 where it acts, and takes the rest of CAPM3\'s flags', () => {
     expect(compile([])).toMatchObject({
       metal3MachineConcurrency: 10, clusterCacheClientQps: 20, clusterCacheClientBurst: 30, kubeApiQps: undefined, kubeApiBurst: 30,
-      webhookPort: 0, insecureDiagnostics: true, skipCrdMigrationPhases: [], leaderElectionId: 'controller-leader-election-capm3',
+      webhookPort: 9443, webhookCertDir: '/tmp/k8s-webhook-server/serving-certs/', tlsMinVersion: 'TLSv1.2', insecureDiagnostics: true, skipCrdMigrationPhases: [], leaderElectionId: 'controller-leader-election-capm3',
     });
     const settings = compile([
       '--leader-elect', '--leader-elect-lease-duration=20s', '--namespace=metal3', '--watch-filter=team-a', '--sync-period=5m',
@@ -30,7 +30,17 @@ describe('provider settings', () => {
     expect(settings.healthProbeBindAddress).toEqual({ host: '0.0.0.0', port: 9441 });
   });
 
+  it('takes Cluster API\'s TLS flags for the webhook server: Go\'s version names, suite names and numeric curve IDs', () => {
+    const settings = compile(['--tls-min-version=VersionTLS13', '--tls-cipher-suites=TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256,TLS_RSA_WITH_AES_128_GCM_SHA256',
+      '--tls-curve-preferences=29,23']);
+    expect(settings.tlsMinVersion).toBe('TLSv1.3');
+    expect(settings.tlsCipherSuites).toEqual({ ciphers: expect.stringMatching(/^ECDHE-RSA-AES128-GCM-SHA256:AES128-GCM-SHA256:TLS_AES/), insecure: ['TLS_RSA_WITH_AES_128_GCM_SHA256'] });
+    expect(settings.tlsCurvePreferences).toBe('X25519:P-256');
+  });
+
   it('refuses what it cannot read, naming the setting', () => {
     expect(() => compile(['--skip-crd-migration-phases=Everything'])).toThrow('unknown phase "Everything" (expected StorageVersionMigration or CleanupManagedFields)');
+    expect(() => compile(['--tls-min-version=TLS12'])).toThrow('--tls-min-version');
+    expect(() => compile(['--tls-curve-preferences=X25519'])).toThrow('unsupported TLS curve ID "X25519"');
   });
 });

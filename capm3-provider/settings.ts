@@ -1,10 +1,17 @@
 import { z } from 'zod';
-import { ConfigError, compileOptions, runtimeSettings, settingSchemas as s } from '../operator/runtime/index.ts';
-import type { CompiledSettings, RuntimeDefaults, RuntimeOptions, SettingsSource, SettingsSpec } from '../operator/runtime/index.ts';
+import { ConfigError, cipherSuitesFromGoNames, compileOptions, curvesFromGoIds, runtimeSettings, settingSchemas as s } from '../operator/runtime/index.ts';
+import type { CipherSuiteChoice, CompiledSettings, RuntimeDefaults, RuntimeOptions, SettingsSource, SettingsSpec } from '../operator/runtime/index.ts';
 
 export const PROVIDER_NAME = 'capm3-controller-manager';
 
 const RUNTIME_DEFAULTS: RuntimeDefaults = { leaderElectionId: 'controller-leader-election-capm3', metricsBindAddress: ':8080', healthProbeBindAddress: ':9440' };
+
+/** controller-runtime's default, where CAPM3's Deployment mounts its certificate. */
+export const DEFAULT_WEBHOOK_CERT_DIR = '/tmp/k8s-webhook-server/serving-certs/';
+
+/** Cluster API's --tls-min-version names (k8s cliflag's), as Node's. */
+const TLS_VERSIONS = { VersionTLS10: 'TLSv1', VersionTLS11: 'TLSv1.1', VersionTLS12: 'TLSv1.2', VersionTLS13: 'TLSv1.3' } as const;
+type GoTlsVersion = keyof typeof TLS_VERSIONS;
 
 /** CAPM3's CRD migration phases (--skip-crd-migration-phases). */
 const CRD_MIGRATION_PHASES = ['StorageVersionMigration', 'CleanupManagedFields'] as const;
@@ -77,15 +84,36 @@ export function providerSettings() {
     webhookPort: {
       env: 'CAPM3_WEBHOOK_PORT',
       flag: '--webhook-port',
-      description: 'CAPM3\'s admission webhook port. This provider serves no admission webhooks; a port other than 0 (CAPM3\'s manifest passes 9443) is accepted and logged as not served.',
-      default: '0',
+      description: 'Port of the HTTPS admission webhook server: CAPM3\'s defaulting and validating webhooks (0 turns it off).',
+      default: '9443',
       schema: s.integer({ min: 0, max: 65535 }),
     },
     webhookCertDir: {
       env: 'CAPM3_WEBHOOK_CERT_DIR',
       flag: '--webhook-cert-dir',
-      description: 'CAPM3\'s webhook certificate directory; unused, as no webhooks are served.',
-      schema: s.optionalString(),
+      description: 'Directory holding the webhook serving certificate as tls.crt and tls.key (controller-runtime\'s layout); re-read when it changes.',
+      default: DEFAULT_WEBHOOK_CERT_DIR,
+      schema: s.string(),
+    },
+    tlsMinVersion: {
+      env: 'CAPM3_TLS_MIN_VERSION',
+      flag: '--tls-min-version',
+      description: `Lowest TLS version the webhook server accepts (Cluster API's flag): ${Object.keys(TLS_VERSIONS).join(', ')}.`,
+      default: 'VersionTLS12',
+      schema: s.oneOf(Object.keys(TLS_VERSIONS) as [GoTlsVersion, ...GoTlsVersion[]]).transform((name) => TLS_VERSIONS[name]),
+    },
+    tlsCipherSuites: {
+      env: 'CAPM3_TLS_CIPHER_SUITES',
+      flag: '--tls-cipher-suites',
+      description:
+        'Comma-separated TLS 1.2 cipher suites the webhook server accepts, by Go\'s (IANA) names; insecure ones are logged. TLS 1.3 suites are not configurable, as in Go. Default: Node\'s.',
+      schema: s.optionalTranslated<CipherSuiteChoice>(cipherSuitesFromGoNames),
+    },
+    tlsCurvePreferences: {
+      env: 'CAPM3_TLS_CURVE_PREFERENCES',
+      flag: '--tls-curve-preferences',
+      description: 'Comma-separated key exchange groups the webhook server offers, by Go\'s numeric crypto/tls CurveID (Cluster API\'s flag): 23, 24, 25, 29, 4587, 4588, 4589. Default: Node\'s.',
+      schema: s.optionalTranslated<string>(curvesFromGoIds),
     },
     insecureDiagnostics: {
       env: 'CAPM3_INSECURE_DIAGNOSTICS',

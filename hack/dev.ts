@@ -1,8 +1,9 @@
 // `npm run dev`: the local stack with core Cluster API, the operator and the provider, a
 // workload cluster whose MachineDeployment starts at 0 replicas over free hosts, and a live
 // view of hosts, Machines and replica counts until Ctrl-C. `--no-cluster` runs the operator
-// alone on sample hosts that provision themselves. The operator's validating webhook is
-// registered for the dev namespace, so bad hosts are refused as in a cluster.
+// alone on sample hosts that provision themselves. The operator's validating webhook and the
+// provider's defaulting and validating webhooks are registered for the dev namespace, so bad
+// objects are refused as in a cluster.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -20,6 +21,7 @@ import { OPERATOR_NODE_FLAGS, OPERATOR_PROCESS_ENV } from '../operator/node-flag
 import { defaultStateDir, repoRoot } from './stack/paths.ts';
 import { operatorEnvironment } from './stack/operator-env.ts';
 import { prepareOperatorWebhook } from './stack/operator-webhook.ts';
+import { prepareProviderWebhook, type ProviderWebhook } from './stack/provider-webhook.ts';
 import { isAlive, startProcess, stopProcess, type TrackedProcess } from './stack/processes.ts';
 import { readState, envShellFile } from './stack/state.ts';
 import { stackDown, stackUp } from './stack/stack.ts';
@@ -95,6 +97,7 @@ const startOperator = async (extraEnv: Record<string, string>) => {
 };
 
 let capi: ClusterApiManager | undefined;
+let providerWebhook: ProviderWebhook | undefined;
 const apply = (items: unknown[]) => kubectl(env, ['apply', '-f', '-'], { input: JSON.stringify({ apiVersion: 'v1', kind: 'List', items }) });
 if (withCluster) {
   say('dev: starting the Cluster API core manager');
@@ -103,9 +106,13 @@ if (withCluster) {
   await startOperator({ WATCH_NAMESPACE: namespace });
   const providerKubeconfig = await identityKubeconfig(PROVIDER_IDENTITY);
   say(`dev: the provider runs as ${PROVIDER_IDENTITY.namespace}/${PROVIDER_IDENTITY.serviceAccount}`);
-  start('capm3-provider', 'capm3-provider/main.ts', ['--namespace', namespace], {
+  providerWebhook = await prepareProviderWebhook({ target: env, dir: join(stateDir, 'webhooks', `${namespace}-capm3`), name: `${namespace}-capm3`, namespace });
+  const provider = start('capm3-provider', 'capm3-provider/main.ts', ['--namespace', namespace], {
     KUBECONFIG: providerKubeconfig, METRICS_BIND_ADDRESS: '127.0.0.1:0', HEALTH_PROBE_BIND_ADDRESS: '127.0.0.1:0', CAPM3_REQUEUE_AFTER: '10s',
+    ...providerWebhook.providerEnv,
   });
+  await providerWebhook.register(provider);
+  say(`dev: CAPM3's webhooks registered for namespace ${namespace}`);
   await apply([
     ...hostObjects({ env, namespace, hosts: systems.map((system, index) => ({
       name: index === 0 ? 'control-plane-1' : `worker-${index}`, system,
@@ -134,6 +141,7 @@ const shutdown = async () => {
   say('dev: stopping');
   // Without its server, the webhook (failurePolicy Fail) would refuse every host in the namespace.
   await webhook.unregister().catch((error: unknown) => say(`dev: could not remove the webhook configuration: ${String(error)}`));
+  await providerWebhook?.unregister().catch((error: unknown) => say(`dev: could not remove the provider's webhook configurations: ${String(error)}`));
   for (const started of [...processes].reverse()) await stopProcess(started);
   await capi?.stop();
   if (startedStack && !values['keep-stack']) {

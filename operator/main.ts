@@ -11,12 +11,12 @@ import type { ImageProvider } from './controllers/preprovisioningimage/index.ts'
 import { ironicFileProblems, ironicProvisioner } from './ironic-connection.ts';
 import { FixtureProvisioner } from './provisioner/fixture/index.ts';
 import type { Provisioner } from './provisioner/provisioner.ts';
-import { ConfigError, Manager, createLogger, loadKubeConfig, setupSignalHandler, systemClock } from './runtime/index.ts';
+import { ConfigError, Manager, WebhookServer, createLogger, loadKubeConfig, setupSignalHandler, systemClock } from './runtime/index.ts';
 import type { Logger, SignalProcess } from './runtime/index.ts';
 import { OPERATOR_NAME, compileOperatorSettings } from './settings.ts';
 import type { OperatorSettings } from './settings.ts';
 import {
-  BAREMETALHOST_WEBHOOK_PATH, BMCEVENTSUBSCRIPTION_WEBHOOK_PATH, DATAIMAGE_WEBHOOK_PATH, HOSTFIRMWARECOMPONENTS_WEBHOOK_PATH, WebhookServer, reviewBareMetalHost, reviewBMCEventSubscription, reviewDataImage,
+  BAREMETALHOST_WEBHOOK_PATH, BMCEVENTSUBSCRIPTION_WEBHOOK_PATH, DATAIMAGE_WEBHOOK_PATH, HOSTFIRMWARECOMPONENTS_WEBHOOK_PATH, reviewBareMetalHost, reviewBMCEventSubscription, reviewDataImage,
   reviewHostFirmwareComponents,
 } from './webhooks/index.ts';
 

@@ -1,10 +1,8 @@
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { DEFAULT_MAX_PROVISIONING_RETRIES } from './controllers/baremetalhost/delays.ts';
-import { cipherSuitesFromGoNames, curvesFromGoNames } from './webhooks/go-tls-names.ts';
-import type { CipherSuiteChoice } from './webhooks/go-tls-names.ts';
-import { ConfigError, compileOptions, runtimeSettings, settingSchemas as s } from './runtime/index.ts';
-import type { CompiledSettings, RuntimeDefaults, RuntimeOptions, SettingsSource, SettingsSpec } from './runtime/index.ts';
+import { ConfigError, cipherSuitesFromGoNames, compileOptions, curvesFromGoNames, runtimeSettings, settingSchemas as s } from './runtime/index.ts';
+import type { CipherSuiteChoice, CompiledSettings, RuntimeDefaults, RuntimeOptions, SettingsSource, SettingsSpec } from './runtime/index.ts';
 
 export const OPERATOR_NAME = 'baremetal-operator';
 
@@ -48,19 +46,6 @@ function bmoRuntimeNames() {
 export const BMO_IRONIC_CA_FILE = '/opt/metal3/certs/ca/tls.crt';
 export const BMO_IRONIC_CLIENT_CERT_FILE = '/opt/metal3/certs/client/tls.crt';
 export const BMO_IRONIC_CLIENT_KEY_FILE = '/opt/metal3/certs/client/tls.key';
-
-/** A comma-separated list of Go TLS names, translated; unset or empty is undefined. */
-function goTlsNames<T>(translate: (list: string) => T) {
-  return z.string().optional().transform((value, ctx): T | undefined => {
-    if (value === undefined || value.trim() === '') return undefined;
-    try {
-      return translate(value);
-    } catch (error) {
-      ctx.issues.push({ code: 'custom', message: (error as Error).message, input: value });
-      return z.NEVER;
-    }
-  });
-}
 
 /** BMO's default: one worker per CPU, at least 2 and at most 8. */
 export function defaultConcurrency(cpus: number = availableParallelism()): number {
@@ -110,13 +95,13 @@ export function operatorSettings(defaults: { concurrency: number }) {
       flag: '--tls-cipher-suites',
       description:
         'Comma-separated TLS 1.2 cipher suites the webhook server accepts, by Go\'s (IANA) names such as TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256; insecure ones are logged. TLS 1.3 suites are not configurable, as in Go. Default: Node\'s.',
-      schema: goTlsNames<CipherSuiteChoice>(cipherSuitesFromGoNames),
+      schema: s.optionalTranslated<CipherSuiteChoice>(cipherSuitesFromGoNames),
     },
     tlsCurvePreferences: {
       env: 'TLS_CURVE_PREFERENCES',
       flag: '--tls-curve-preferences',
       description: 'Comma-separated key exchange groups the webhook server offers, by Go\'s names: X25519, CurveP256, CurveP384, CurveP521, X25519MLKEM768, SecP256r1MLKEM768, SecP384r1MLKEM1024. Default: Node\'s.',
-      schema: goTlsNames<string>(curvesFromGoNames),
+      schema: s.optionalTranslated<string>(curvesFromGoNames),
     },
     devLogging: {
       env: 'DEV_LOGGING',

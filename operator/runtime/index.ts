@@ -143,4 +143,13 @@ export type { CompiledSettings, SettingSpec, SettingsSource, SettingsSpec } from
 export { compileOptions, runtimeSettings } from './runtime-options.ts';
 export type { RuntimeDefaults, RuntimeOptions, RuntimeSettingsSpec } from './runtime-options.ts';
 export { setupSignalHandler } from './signals.ts';
+
+export { admissionReviewSchema, allowed, denied, fieldErrorBody, invalid, patched, verdict } from './admission-review.ts';
+export type { AdmissionRequest, AdmissionResponseBody, FieldError } from './admission-review.ts';
+export { aggregateMessage } from './admission-violation.ts';
+export type { Violation } from './admission-violation.ts';
+export { WebhookServer } from './webhook-server.ts';
+export type { AdmissionHandler, WebhookServerOptions } from './webhook-server.ts';
+export { cipherSuitesFromGoNames, curvesFromGoIds, curvesFromGoNames } from './go-tls-names.ts';
+export type { CipherSuiteChoice } from './go-tls-names.ts';
 export type { SignalHandler, SignalProcess } from './signals.ts';

@@ -168,4 +168,15 @@ export const settingSchemas = {
       return n;
     }),
   oneOf: <const T extends readonly [string, ...string[]]>(choices: T) => z.enum(choices, { error: `expected one of ${choices.join(', ')}` }),
+  /** Optional text through `translate` (e.g. Go TLS names to OpenSSL's); unset or blank is undefined, a throw is the problem. */
+  optionalTranslated: <T>(translate: (text: string) => T) =>
+    z.string().optional().transform((value, ctx): T | undefined => {
+      if (value === undefined || value.trim() === '') return undefined;
+      try {
+        return translate(value);
+      } catch (error) {
+        ctx.issues.push({ code: 'custom', message: (error as Error).message, input: value });
+        return z.NEVER;
+      }
+    }),
 };

@@ -1,7 +1,7 @@
 import { bareMetalHostSchema } from '../api/baremetalhost.ts';
 import type { Logger } from '../runtime/index.ts';
-import type { AdmissionRequest, AdmissionResponseBody } from './admission-review.ts';
-import { allowed, denied, verdict } from './admission-review.ts';
+import type { AdmissionRequest, AdmissionResponseBody } from '../runtime/index.ts';
+import { allowed, denied, verdict } from '../runtime/index.ts';
 import { validateHost, validateHostUpdate } from './baremetalhost/index.ts';
 import type { HostValidationOptions } from './baremetalhost/index.ts';
 

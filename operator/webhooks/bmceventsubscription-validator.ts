@@ -2,9 +2,9 @@ import { bmcEventSubscriptionSchema } from '../api/bmceventsubscription.ts';
 import type { BMCEventSubscription } from '../api/bmceventsubscription.ts';
 import { deepEqual } from '../runtime/index.ts';
 import type { Logger } from '../runtime/index.ts';
-import type { AdmissionRequest, AdmissionResponseBody } from './admission-review.ts';
-import { allowed, denied, verdict } from './admission-review.ts';
-import type { Violation } from './baremetalhost/index.ts';
+import type { AdmissionRequest, AdmissionResponseBody } from '../runtime/index.ts';
+import { allowed, denied, verdict } from '../runtime/index.ts';
+import type { Violation } from '../runtime/index.ts';
 import { destinationProblem } from './destination-problem.ts';
 
 /** BMO's path for the BMCEventSubscription validating webhook. */

@@ -1,7 +1,7 @@
 import { dataImageSchema } from '../api/dataimage.ts';
 import type { Logger } from '../runtime/index.ts';
-import type { AdmissionRequest, AdmissionResponseBody } from './admission-review.ts';
-import { allowed, denied } from './admission-review.ts';
+import type { AdmissionRequest, AdmissionResponseBody } from '../runtime/index.ts';
+import { allowed, denied } from '../runtime/index.ts';
 import { urlProblem } from './url-problem.ts';
 
 /** BMO's path for the DataImage validating webhook. */

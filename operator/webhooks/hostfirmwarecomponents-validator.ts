@@ -1,9 +1,9 @@
 import { hostFirmwareComponentsSchema } from '../api/hostfirmwarecomponents.ts';
 import type { HostFirmwareComponents } from '../api/hostfirmwarecomponents.ts';
 import type { Logger } from '../runtime/index.ts';
-import type { AdmissionRequest, AdmissionResponseBody } from './admission-review.ts';
-import { allowed, denied, verdict } from './admission-review.ts';
-import type { Violation } from './baremetalhost/index.ts';
+import type { AdmissionRequest, AdmissionResponseBody } from '../runtime/index.ts';
+import { allowed, denied, verdict } from '../runtime/index.ts';
+import type { Violation } from '../runtime/index.ts';
 import { urlProblem } from './url-problem.ts';
 
 /** BMO's path for the HostFirmwareComponents validating webhook. */

@@ -26,7 +26,8 @@ export function startProviderProcess(options: ProviderProcessOptions): ProviderP
     main: 'capm3-provider/main.ts',
     name: `capm3-${options.label}`,
     args: ['--namespace', options.namespace, ...(options.extraArgs ?? [])],
-    // Tests wait for conditions; poll what is not ready yet quickly.
-    vars: { CAPM3_REQUEUE_AFTER: '2s', ...options.extraEnv },
+    // Tests wait for conditions; poll what is not ready yet quickly. No webhook configuration
+    // points at these processes; the webhook tests turn the server on (prepareProviderWebhook).
+    vars: { CAPM3_REQUEUE_AFTER: '2s', CAPM3_WEBHOOK_PORT: '0', ...options.extraEnv },
   });
 }

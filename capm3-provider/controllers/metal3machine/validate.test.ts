@@ -17,20 +17,29 @@ describe('machineSpecProblems', () => {
   });
 
   it.each([
-    ['neither image nor custom deploy', {}, ['spec.image or spec.customDeploy is required']],
+    ['neither image nor custom deploy', {}, ['spec.image: Required value: either image or customDeploy is required']],
     ['both image and custom deploy', { image: IMAGE, customDeploy: { method: 'x' } }, ['spec.image and spec.customDeploy are mutually exclusive']],
     ['an http image without checksum', { image: { url: 'http://img/os.qcow2', diskFormat: 'qcow2' } },
-      ['spec.image.checksum is required unless diskFormat is live-iso or the URL is oci://']],
+      ['spec.image.checksum: Required value: needed unless diskFormat is live-iso or the URL is oci://']],
+    ['an oci:// image with a checksum and its type', { image: { url: 'oci://registry/os:1', checksum: 'abc', checksumType: 'sha256' } },
+      ['spec.image.checksum: Forbidden: must be empty for oci:// images', 'spec.image.checksumType: Forbidden: must be empty for oci:// images']],
+    ['an image URL that is not one', { image: { url: 'os.raw', checksum: 'abc' } }, ['spec.image.url: Invalid value: "os.raw": not a valid URL']],
     ['user data from another namespace', { image: IMAGE, userData: { name: 'u', namespace: 'other' } },
-      ["spec.userData must be in the Metal3Machine's namespace ns, not other"]],
+      ['spec.userData.namespace: Forbidden: cross-namespace secret references are not allowed (the Metal3Machine is in ns, not other)']],
     ['meta and network data from another namespace', { image: IMAGE, metaData: { name: 'm', namespace: 'x' }, networkData: { name: 'n', namespace: 'y' } },
-      ["spec.metaData must be in the Metal3Machine's namespace ns, not x", "spec.networkData must be in the Metal3Machine's namespace ns, not y"]],
+      ['spec.metaData.namespace: Forbidden: cross-namespace secret references are not allowed (the Metal3Machine is in ns, not x)',
+        'spec.networkData.namespace: Forbidden: cross-namespace secret references are not allowed (the Metal3Machine is in ns, not y)']],
   ])('rejects %s', (_what, spec, problems) => {
     expect(machineSpecProblems(machine(spec))).toEqual(problems);
   });
 
   it('reports every problem at once', () => {
-    expect(machineSpecProblems(machine({ image: { url: 'http://img/os.raw' }, customDeploy: { method: 'x' }, userData: { name: 'u', namespace: 'z' } })))
+    expect(machineSpecProblems(machine({ image: { url: 'http://img/os.raw' }, userData: { name: 'u', namespace: 'z' }, metaData: { name: 'm', namespace: 'y' } })))
       .toHaveLength(3);
+  });
+
+  it('leaves the image unchecked when a custom deploy method replaces it, as CAPM3 does', () => {
+    expect(machineSpecProblems(machine({ image: { url: 'http://img/os.raw' }, customDeploy: { method: 'x' } })))
+      .toEqual(['spec.image and spec.customDeploy are mutually exclusive']);
   });
 });

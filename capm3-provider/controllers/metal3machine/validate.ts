@@ -1,24 +1,15 @@
+import { fieldErrorBody } from '../../../operator/runtime/index.ts';
 import type { Metal3Machine } from '../../api/index.ts';
+import { machineSpecErrors } from '../../webhooks/index.ts';
 
 /**
- * What CAPM3's webhook would reject, reported as a condition instead (we have no webhook
- * yet): image XOR customDeploy, checksum rules, data Secrets in the machine's namespace only.
+ * What CAPM3's webhook refuses, reported as a condition too: the webhook may be off
+ * (--webhook-port=0) or the object may predate it. Plus one rule of our own: an image and a
+ * custom deploy method together are ambiguous.
  */
 export function machineSpecProblems(m3m: Metal3Machine): string[] {
-  const problems: string[] = [];
   const { image, customDeploy } = m3m.spec;
-  if (!image && !customDeploy) problems.push('spec.image or spec.customDeploy is required');
-  if (image && customDeploy) problems.push('spec.image and spec.customDeploy are mutually exclusive');
-  if (image) {
-    const exempt = image.diskFormat === 'live-iso' || image.url.startsWith('oci://');
-    if (!exempt && !image.checksum) problems.push('spec.image.checksum is required unless diskFormat is live-iso or the URL is oci://');
-  }
-  const namespace = m3m.metadata.namespace;
-  for (const field of ['userData', 'metaData', 'networkData'] as const) {
-    const ref = m3m.spec[field];
-    if (ref?.namespace && ref.namespace !== namespace) {
-      problems.push(`spec.${field} must be in the Metal3Machine's namespace ${namespace}, not ${ref.namespace}`);
-    }
-  }
-  return problems;
+  const exclusive = image && customDeploy ? ['spec.image and spec.customDeploy are mutually exclusive'] : [];
+  const errors = machineSpecErrors(m3m.spec, { namespace: m3m.metadata.namespace, base: 'spec' });
+  return [...exclusive, ...errors.map((error) => `${error.field}: ${fieldErrorBody(error)}`)];
 }

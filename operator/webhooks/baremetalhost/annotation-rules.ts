@@ -8,7 +8,7 @@ import { hardwareDetailsSchema } from '../../api/hardware-details.ts';
 import { OPERATIONAL_STATUSES } from '../../api/operational-status.ts';
 import { parseLooseJson, parseStrictJson } from './strict-json.ts';
 import type { HostUnderValidation } from './validation-context.ts';
-import type { Violation } from './violation.ts';
+import type { Violation } from '../../runtime/index.ts';
 
 function statusProblem(value: string): string | undefined {
   if (value === '') return undefined;

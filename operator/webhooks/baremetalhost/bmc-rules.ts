@@ -2,7 +2,7 @@ import { bmcAccessFor, bootMACProblem, parseBMCAddress, testOnlyBMCProblem } fro
 import type { BMCAccess } from '../../bmc/index.ts';
 import type { BareMetalHost } from '../../api/baremetalhost.ts';
 import type { HostUnderValidation, HostValidationOptions } from './validation-context.ts';
-import type { Violation } from './violation.ts';
+import type { Violation } from '../../runtime/index.ts';
 
 const ADDRESS = 'spec.bmc.address';
 

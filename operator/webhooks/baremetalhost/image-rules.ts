@@ -1,7 +1,7 @@
 import { imageChecksum } from '../../configdrive/image.ts';
 import { urlProblem } from '../url-problem.ts';
 import type { HostUnderValidation } from './validation-context.ts';
-import type { Violation } from './violation.ts';
+import type { Violation } from '../../runtime/index.ts';
 
 /** The image must be fetchable (URL scheme) and verifiable (checksum unless OCI or live ISO). */
 export function imageViolations({ host }: HostUnderValidation): Violation[] {

@@ -1,4 +1,2 @@
 export { validateHost, validateHostUpdate } from './validate-host.ts';
 export type { HostValidationOptions } from './validation-context.ts';
-export { aggregateMessage } from './violation.ts';
-export type { Violation } from './violation.ts';

@@ -1,7 +1,7 @@
 import { INSPECT_ANNOTATION, INSPECT_ANNOTATION_DISABLED } from '../../api/annotations.ts';
 import { INSPECTION_MODES } from '../../api/baremetalhost-enums.ts';
 import type { HostUnderValidation } from './validation-context.ts';
-import type { Violation } from './violation.ts';
+import type { Violation } from '../../runtime/index.ts';
 
 const FIELD = 'spec.inspectionMode';
 

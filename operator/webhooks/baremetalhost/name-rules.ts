@@ -1,5 +1,5 @@
 import type { HostUnderValidation } from './validation-context.ts';
-import type { Violation } from './violation.ts';
+import type { Violation } from '../../runtime/index.ts';
 
 // google/uuid's Parse also takes braces and `urn:uuid:`, which the character rule already refuses.
 const UUID_FORMS = [/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, /^[0-9a-f]{32}$/i];

@@ -1,5 +1,5 @@
 import type { HostUnderValidation } from './validation-context.ts';
-import type { Violation } from './violation.ts';
+import type { Violation } from '../../runtime/index.ts';
 
 /** Each entry selects one NIC, by name or by MAC (not both), and no NIC twice. */
 export function networkInterfaceViolations({ host }: HostUnderValidation): Violation[] {

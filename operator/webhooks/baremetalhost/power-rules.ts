@@ -1,5 +1,5 @@
 import type { HostUnderValidation } from './validation-context.ts';
-import type { Violation } from './violation.ts';
+import type { Violation } from '../../runtime/index.ts';
 
 export function powerViolations({ host }: HostUnderValidation): Violation[] {
   if (!host.spec.disablePowerOff || host.spec.online) return [];

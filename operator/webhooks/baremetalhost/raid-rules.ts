@@ -1,5 +1,5 @@
 import type { HostUnderValidation } from './validation-context.ts';
-import type { Violation } from './violation.ts';
+import type { Violation } from '../../runtime/index.ts';
 
 const RAID = 'spec.raid';
 

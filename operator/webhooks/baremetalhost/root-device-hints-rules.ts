@@ -1,5 +1,5 @@
 import type { HostUnderValidation } from './validation-context.ts';
-import type { Violation } from './violation.ts';
+import type { Violation } from '../../runtime/index.ts';
 
 /** `deviceName` must name a device directly under /dev/ or /dev/disk/by-path/. */
 export function rootDeviceHintsViolations({ host }: HostUnderValidation): Violation[] {

@@ -1,5 +1,5 @@
 import type { HostUnderValidation } from './validation-context.ts';
-import type { Violation } from './violation.ts';
+import type { Violation } from '../../runtime/index.ts';
 
 const SECRET_FIELDS = ['userData', 'networkData', 'metaData'] as const;
 

@@ -1,5 +1,5 @@
 import type { BareMetalHost } from '../../api/baremetalhost.ts';
-import type { Violation } from './violation.ts';
+import type { Violation } from '../../runtime/index.ts';
 
 function stateOf(host: BareMetalHost): string {
   return host.status?.provisioning.state ?? '';

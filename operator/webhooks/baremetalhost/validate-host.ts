@@ -13,7 +13,7 @@ import { rootDeviceHintsViolations } from './root-device-hints-rules.ts';
 import { secretReferenceViolations } from './secret-reference-rules.ts';
 import { updateViolations } from './update-rules.ts';
 import type { HostUnderValidation, HostValidationOptions } from './validation-context.ts';
-import type { Violation } from './violation.ts';
+import type { Violation } from '../../runtime/index.ts';
 
 /** In BMO's order, so a host breaking several rules gets its messages in the same order. */
 const CREATE_RULES: ReadonlyArray<(host: HostUnderValidation) => Violation[]> = [

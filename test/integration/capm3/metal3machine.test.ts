@@ -93,7 +93,7 @@ describe('Metal3Machine controller on the real API server (Cluster API objects c
 
     await objects.machine('bad-selector', { cluster: 'waiting', dataSecretName: 'not-there', m3mSpec: { image: { url: IMAGE.url } } });
     const invalid = await waitForReason('bad-selector', 'AssociateBareMetalHost', 'InvalidConfiguration');
-    expect(condition(invalid, 'AssociateBareMetalHost')?.message).toContain('checksum is required');
+    expect(condition(invalid, 'AssociateBareMetalHost')?.message).toContain('spec.image.checksum: Required value');
   });
 
   it('claims the matching free host, provisions it, sets providerID and addresses, and links the Node', async () => {

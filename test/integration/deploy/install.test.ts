@@ -35,13 +35,14 @@ describe('kustomize installs in deploy/ on the real API server', () => {
   afterAll(() => kubectl.dispose());
 
   it.each(INSTALLS)('$directory renders and passes kubectl apply --dry-run=server', async ({ directory, namespace }) => {
-    const objects = await renderKustomization({ kubectl: env.kubectl, directory });
+    const rendered = await renderKustomization({ kubectl: env.kubectl, directory });
     // A dry run creates nothing, so the namespace its objects go in has to exist already.
     await ensureNamespace(kubectl, namespace);
+    const objects = rendered.filter((object) => !isCertManagerObject(object));
     expect(await dryRunApply(kubectl, objects)).toHaveLength(objects.length);
     const kinds = new Set(objects.map((object) => object.kind));
     for (const kind of ['CustomResourceDefinition', 'Namespace', 'ServiceAccount', 'Deployment', 'Service', 'RoleBinding']) expect(kinds).toContain(kind);
-    const clusterScoped = ['CustomResourceDefinition', 'Namespace', 'ValidatingWebhookConfiguration'];
+    const clusterScoped = ['CustomResourceDefinition', 'Namespace', 'ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration'];
     for (const object of objects.filter((o) => !clusterScoped.includes(o.kind) && !o.kind.startsWith('Cluster'))) {
       expect(object.metadata.namespace).toBe(namespace);
     }
@@ -117,6 +118,47 @@ describe('kustomize installs in deploy/ on the real API server', () => {
     expect(certificate.spec.secretName).toBe(secretName);
     expect(certificate.spec.dnsNames).toContain(`${service.metadata.name}.${namespace}.svc`);
     expect((configuration.metadata.annotations as Record<string, string> | undefined)?.['cert-manager.io/inject-ca-from']).toBe(`${certificate.metadata.namespace}/${certificate.metadata.name}`);
+    const issuer = objects.find((object) => object.kind === certificate.spec.issuerRef.kind && object.metadata.name === certificate.spec.issuerRef.name);
+    expect(issuer?.metadata.namespace).toBe(namespace);
+  });
+
+  it('the provider\'s webhooks: CAPM3\'s configurations, paths and names; Service, Deployment and cert-manager\'s Certificate agree', async () => {
+    const objects = await renderKustomization({ kubectl: env.kubectl, directory: 'deploy/capm3/default' });
+    const namespace = 'capm3-system';
+    type WebhookConfiguration = Manifest & { webhooks: { name: string; failurePolicy: string; sideEffects: string; rules: { resources: string[] }[];
+      clientConfig: { service: { name: string; namespace: string; path: string } } }[] };
+    const configuration = (kind: string) => objects.find((object) => object.kind === kind) as WebhookConfiguration;
+    const mutating = configuration('MutatingWebhookConfiguration');
+    const validating = configuration('ValidatingWebhookConfiguration');
+    const path = (operation: string, kind: string) => `/${operation}-infrastructure-cluster-x-k8s-io-v1beta2-${kind}`;
+    expect(mutating.webhooks.map((webhook) => [webhook.name, webhook.clientConfig.service.path, webhook.rules[0]?.resources])).toEqual(
+      ['metal3cluster', 'metal3remediationtemplate'].map((kind) => [`default.${kind}.infrastructure.cluster.x-k8s.io`, path('mutate', kind), [`${kind}s`]]));
+    const validated = ['metal3cluster', 'metal3clustertemplate', 'metal3data', 'metal3dataclaim', 'metal3datatemplate', 'metal3machine',
+      'metal3machinetemplate', 'metal3remediation', 'metal3remediationtemplate'];
+    expect(validating.webhooks.map((webhook) => [webhook.name, webhook.clientConfig.service.path, webhook.rules[0]?.resources])).toEqual(
+      validated.map((kind) => [`validation.${kind}.infrastructure.cluster.x-k8s.io`, path('validate', kind), [`${kind}s`]]));
+    const webhooks = [...mutating.webhooks, ...validating.webhooks];
+    for (const webhook of webhooks) expect(webhook).toMatchObject({ failurePolicy: 'Fail', sideEffects: 'None', clientConfig: { service: { name: 'capm3-webhook-service', namespace } } });
+    const service = objects.find((object) => object.kind === 'Service' && object.metadata.name === 'capm3-webhook-service') as unknown as
+      Manifest & { spec: { ports: { port: number; targetPort: string }[] } };
+    expect(service.spec.ports).toEqual([expect.objectContaining({ port: 443, targetPort: 'webhook-server' })]);
+    const deployment = objects.find((object) => object.kind === 'Deployment') as unknown as { spec: { template: { spec: {
+      containers: { args: string[]; ports: { name: string; containerPort: number }[]; volumeMounts: { name: string; mountPath: string }[] }[];
+      volumes: { name: string; secret?: { secretName: string } }[] } } } };
+    const [container] = deployment.spec.template.spec.containers;
+    expect(container?.args).toContain('--webhook-port=9443');
+    expect(container?.ports).toContainEqual({ name: 'webhook-server', containerPort: 9443, protocol: 'TCP' });
+    const certMount = container?.volumeMounts.find((mount) => mount.mountPath === '/tmp/k8s-webhook-server/serving-certs');
+    const secretName = deployment.spec.template.spec.volumes.find((volume) => volume.name === certMount?.name)?.secret?.secretName;
+    expect(secretName).toBe('capm3-webhook-service-cert');
+    // cert-manager (structure only: the test API server has no cert-manager CRDs).
+    type Certificate = Manifest & { spec: { secretName: string; dnsNames: string[]; issuerRef: { kind: string; name: string } } };
+    const certificate = objects.find((object) => object.kind === 'Certificate') as Certificate;
+    expect(certificate.spec.secretName).toBe(secretName);
+    expect(certificate.spec.dnsNames).toContain(`${service.metadata.name}.${namespace}.svc`);
+    for (const config of [mutating, validating]) {
+      expect((config.metadata.annotations as Record<string, string> | undefined)?.['cert-manager.io/inject-ca-from']).toBe(`${namespace}/${certificate.metadata.name}`);
+    }
     const issuer = objects.find((object) => object.kind === certificate.spec.issuerRef.kind && object.metadata.name === certificate.spec.issuerRef.name);
     expect(issuer?.metadata.namespace).toBe(namespace);
   });

@@ -96,3 +96,24 @@ export function curvesFromGoNames(list: string): string {
   });
   return groups.join(':');
 }
+
+/** Go's crypto/tls CurveID numbers, which Cluster API's --tls-curve-preferences takes. */
+const CURVE_IDS: Readonly<Record<string, string>> = {
+  23: 'CurveP256',
+  24: 'CurveP384',
+  25: 'CurveP521',
+  29: 'X25519',
+  4587: 'SecP256r1MLKEM768',
+  4588: 'X25519MLKEM768',
+  4589: 'SecP384r1MLKEM1024',
+};
+
+/** Go CurveID numbers, comma-separated, as OpenSSL's group list; throws naming the first it does not know. */
+export function curvesFromGoIds(list: string): string {
+  const goNames = names(list).map((id) => {
+    const name = /^\d+$/.test(id) ? CURVE_IDS[id] : undefined;
+    if (name === undefined) throw new Error(`unsupported TLS curve ID "${id}" (expected one of ${Object.keys(CURVE_IDS).join(', ')})`);
+    return name;
+  });
+  return curvesFromGoNames(goNames.join(','));
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { aggregateMessage } from './violation.ts';
+import { aggregateMessage } from './admission-violation.ts';
 
 describe('aggregateMessage', () => {
   it('prints one message alone, several in brackets, repeats once', () => {
