@@ -59,17 +59,21 @@ export function patched(uid: string, operations: readonly JsonPatchOperation[]):
  * as is), with each violation also listed as a cause naming its field.
  */
 export function denied(uid: string, options: { message: string; violations?: readonly Violation[]; warnings?: readonly string[] }): AdmissionResponseBody {
-  const warnings = options.warnings ?? [];
   const causes = (options.violations ?? []).map((violation) => ({ type: 'FieldValueForbidden', field: violation.field, message: violation.message }));
+  return refusal(uid, {
+    status: { code: 403, reason: 'Forbidden', message: options.message, ...(causes.length > 0 ? { details: { causes } } : {}) },
+    warnings: options.warnings ?? [],
+  });
+}
+
+type RefusalStatus = NonNullable<AdmissionResponseBody['response']['status']>;
+
+/** A refused request with the status the API server passes on to the client. */
+function refusal(uid: string, options: { status: RefusalStatus; warnings: readonly string[] }): AdmissionResponseBody {
   return {
     apiVersion: 'admission.k8s.io/v1',
     kind: 'AdmissionReview',
-    response: {
-      uid,
-      allowed: false,
-      ...(warnings.length > 0 ? { warnings: [...warnings] } : {}),
-      status: { code: 403, reason: 'Forbidden', message: options.message, ...(causes.length > 0 ? { details: { causes } } : {}) },
-    },
+    response: { uid, allowed: false, ...(options.warnings.length > 0 ? { warnings: [...options.warnings] } : {}), status: options.status },
   };
 }
 
@@ -138,20 +142,16 @@ export function invalid(
 ): AdmissionResponseBody {
   const texts = options.errors.map((error) => `${error.field}: ${fieldErrorBody(error)}`);
   const aggregate = texts.length === 1 ? texts[0] : `[${texts.join(', ')}]`;
-  const warnings = options.warnings ?? [];
-  return {
-    apiVersion: 'admission.k8s.io/v1',
-    kind: 'AdmissionReview',
-    response: {
-      uid,
-      allowed: false,
-      ...(warnings.length > 0 ? { warnings: [...warnings] } : {}),
-      status: {
-        code: 422,
-        reason: 'Invalid',
-        message: `${options.kind}.${options.group} ${JSON.stringify(options.name)} is invalid: ${aggregate}`,
-        details: { name: options.name, group: options.group, kind: options.kind, causes: options.errors.map((error) => ({ type: CAUSE_TYPES[error.type], field: error.field, message: fieldErrorBody(error) })) },
+  return refusal(uid, {
+    status: {
+      code: 422,
+      reason: 'Invalid',
+      message: `${options.kind}.${options.group} ${JSON.stringify(options.name)} is invalid: ${aggregate}`,
+      details: {
+        name: options.name, group: options.group, kind: options.kind,
+        causes: options.errors.map((error) => ({ type: CAUSE_TYPES[error.type], field: error.field, message: fieldErrorBody(error) })),
       },
     },
-  };
+    warnings: options.warnings ?? [],
+  });
 }

@@ -2,8 +2,8 @@ import { DEFAULT_CONTROL_PLANE_PORT } from '../../api/index.ts';
 import type { Metal3ClusterSpec } from '../../api/index.ts';
 
 /**
- * The port CAPM3's defaulting webhook would write when the endpoint has none; undefined when
- * the spec already carries one. (We have no webhook, so the controller writes it.)
+ * The port CAPM3's defaulting webhook writes when the endpoint has none; undefined when the spec
+ * already carries one. The controller writes it too, for objects no webhook saw (--webhook-port=0).
  */
 export function defaultedPort(spec: Metal3ClusterSpec): number | undefined {
   return spec.controlPlaneEndpoint?.port === undefined ? DEFAULT_CONTROL_PLANE_PORT : undefined;

@@ -1,10 +1,13 @@
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { SystemRecords } from '../../../hack/agent-simulator/records.ts';
 import { buildClusterApi, startClusterApiManager, type ClusterApiManager } from '../../../hack/capi/index.ts';
 import { sampleClusterObjects, workerTemplate } from '../../../hack/dev/sample-cluster.ts';
 import { hostObjects } from '../../../hack/dev/sample-hosts.ts';
+import { prepareProviderWebhook, type ProviderWebhook } from '../../../hack/stack/provider-webhook.ts';
 import { tearDownClusterApiFile } from '../../support/cluster-api-teardown.ts';
 import { Kubectl } from '../../support/kubectl.ts';
 import { createUniqueNamespace } from '../../support/namespaces.ts';
@@ -38,6 +41,7 @@ let namespace = '';
 let capi: ClusterApiManager | undefined;
 let operator: OperatorProcess | undefined;
 let provider: ProviderProcess | undefined;
+let providerWebhook: ProviderWebhook | undefined;
 
 interface Condition { type: string; status: string; reason?: string; message?: string }
 interface Machine {
@@ -85,7 +89,10 @@ beforeAll(async () => {
   namespace = await createUniqueNamespace(kubectl, 'e2e-md');
   capi = await startClusterApiManager({ env, stateDir: env.stateDir, namespace, label: namespace });
   operator = startOperatorProcess({ env, namespace, label: `md-${namespace}` });
-  provider = startProviderProcess({ env, namespace, label: `md-${namespace}` });
+  // CAPM3's webhooks, as its install registers them: every Metal3* object below, Cluster API's clones included, is admitted by the provider.
+  providerWebhook = await prepareProviderWebhook({ target: env, dir: join(env.stateDir, 'webhooks', namespace), name: `md-${namespace}`, namespace });
+  provider = startProviderProcess({ env, namespace, label: `md-${namespace}`, extraEnv: providerWebhook.providerEnv });
+  await providerWebhook.register(provider.process);
   const hosts = [
     { ...CONTROL_PLANE_HOST, labels: { role: 'control-plane' } },
     ...WORKER_HOSTS.map((h) => ({ ...h, labels: { role: 'worker', [SLOT_LABEL]: `s${h.system}` } })),
@@ -99,6 +106,8 @@ beforeAll(async () => {
 }, minutes(5));
 
 afterAll(async () => {
+  // Without its server (stopped below), failurePolicy Fail would refuse the clean-up's writes.
+  await providerWebhook?.unregister();
   await tearDownClusterApiFile({ env, kubectl, workload, namespace, clusterApiRan: capi !== undefined,
     processes: [provider, operator, capi], nodeNames: [CONTROL_PLANE_HOST, ...WORKER_HOSTS, LATE_HOST].map((h) => h.name) });
 }, minutes(10));
@@ -133,6 +142,11 @@ describe('kubectl scale machinedeployment provisions and releases servers', () =
       }, { timeoutMs: minutes(1), intervalMs: 1_000, what: `Node ${nodeName} to carry ${SLOT_LABEL}` });
       expect(slot).toBe(`s${system}`);
     }
+    // The Metal3Machines the MachineSet controller cloned went through the provider's validating webhook.
+    const admitted = readFileSync(provider!.logPath, 'utf8').split('\n').filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as { message: string; kind?: string; name?: string })
+      .filter((entry) => entry.message === 'validate create' && entry.kind === 'Metal3Machine').map((entry) => entry.name);
+    expect(admitted).toEqual(expect.arrayContaining(machines.map((machine) => machine.spec.infrastructureRef.name)));
   });
 
   it('scale to 1 with cluster.x-k8s.io/delete-machine: that Machine goes, its host is available again and its Node gone', async () => {

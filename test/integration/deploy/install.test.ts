@@ -20,6 +20,38 @@ interface PodSpec {
 }
 const podSpecOf = (deployment: Manifest) => (deployment as unknown as { spec: { template: { spec: PodSpec } } }).spec.template.spec;
 
+/**
+ * A webhook install is wired up: its Service targets the Deployment's webhook port, the Deployment
+ * mounts the certificate Secret where controller-runtime looks, and cert-manager's Certificate
+ * (structure only: the test API server has no cert-manager CRDs) fills that Secret for the
+ * Service's DNS name, from an Issuer in the namespace, with its CA injected into each configuration.
+ */
+function expectWebhookWiring(objects: Manifest[], options: { namespace: string; serviceName: string; secretName: string; configurations: Manifest[] }): void {
+  const { namespace } = options;
+  const service = objects.find((object) => object.kind === 'Service' && object.metadata.name === options.serviceName) as unknown as
+    Manifest & { spec: { ports: { port: number; targetPort: string }[] } };
+  expect(service.spec.ports).toEqual([expect.objectContaining({ port: 443, targetPort: 'webhook-server' })]);
+  const deployment = objects.find((object) => object.kind === 'Deployment') as unknown as { spec: { template: { spec: {
+    containers: { args: string[]; ports: { name: string; containerPort: number }[]; volumeMounts: { name: string; mountPath: string }[] }[];
+    volumes: { name: string; secret?: { secretName: string } }[] } } } };
+  const [container] = deployment.spec.template.spec.containers;
+  expect(container?.args).toContain('--webhook-port=9443');
+  expect(container?.ports).toContainEqual({ name: 'webhook-server', containerPort: 9443, protocol: 'TCP' });
+  const certMount = container?.volumeMounts.find((mount) => mount.mountPath === '/tmp/k8s-webhook-server/serving-certs');
+  const secretName = deployment.spec.template.spec.volumes.find((volume) => volume.name === certMount?.name)?.secret?.secretName;
+  expect(secretName).toBe(options.secretName);
+  type Certificate = Manifest & { spec: { secretName: string; dnsNames: string[]; issuerRef: { kind: string; name: string } } };
+  const certificate = objects.find((object) => object.kind === 'Certificate') as Certificate;
+  expect(certificate.spec.secretName).toBe(secretName);
+  expect(certificate.spec.dnsNames).toContain(`${service.metadata.name}.${namespace}.svc`);
+  for (const configuration of options.configurations) {
+    expect((configuration.metadata.annotations as Record<string, string> | undefined)?.['cert-manager.io/inject-ca-from'])
+      .toBe(`${certificate.metadata.namespace}/${certificate.metadata.name}`);
+  }
+  const issuer = objects.find((object) => object.kind === certificate.spec.issuerRef.kind && object.metadata.name === certificate.spec.issuerRef.name);
+  expect(issuer?.metadata.namespace).toBe(namespace);
+}
+
 // The operator takes BMO's flag names, the provider CAPM3's.
 const INSTALLS = [
   { directory: 'deploy/operator/default', namespace: 'baremetal-operator-system', serviceAccount: 'baremetal-operator-controller-manager', leaderFlag: '--enable-leader-election' },
@@ -100,26 +132,7 @@ describe('kustomize installs in deploy/ on the real API server', () => {
       clientConfig: { service: { name: webhook?.clientConfig.service.name, namespace, path: '/validate-metal3-io-v1alpha1-dataimage' } } });
     expect(subscriptionWebhook).toMatchObject({ name: 'bmceventsubscription.metal3.io', failurePolicy: 'Fail',
       clientConfig: { service: { name: webhook?.clientConfig.service.name, namespace, path: '/validate-metal3-io-v1alpha1-bmceventsubscription' } } });
-    const service = objects.find((object) => object.kind === 'Service' && object.metadata.name === webhook?.clientConfig.service.name) as unknown as
-      Manifest & { spec: { ports: { port: number; targetPort: string }[] } };
-    expect(service.spec.ports).toEqual([expect.objectContaining({ port: 443, targetPort: 'webhook-server' })]);
-    const deployment = objects.find((object) => object.kind === 'Deployment') as unknown as { spec: { template: { spec: {
-      containers: { args: string[]; ports: { name: string; containerPort: number }[]; volumeMounts: { name: string; mountPath: string }[] }[];
-      volumes: { name: string; secret?: { secretName: string } }[] } } } };
-    const [container] = deployment.spec.template.spec.containers;
-    expect(container?.args).toContain('--webhook-port=9443');
-    expect(container?.ports).toContainEqual({ name: 'webhook-server', containerPort: 9443, protocol: 'TCP' });
-    const certMount = container?.volumeMounts.find((mount) => mount.mountPath === '/tmp/k8s-webhook-server/serving-certs');
-    const secretName = deployment.spec.template.spec.volumes.find((volume) => volume.name === certMount?.name)?.secret?.secretName;
-    expect(secretName).toBe('baremetal-operator-webhook-server-cert');
-    // cert-manager: the Certificate fills that Secret for the Service's DNS name, and its CA is injected into the configuration.
-    type Certificate = Manifest & { spec: { secretName: string; dnsNames: string[]; issuerRef: { kind: string; name: string } } };
-    const certificate = objects.find((object) => object.kind === 'Certificate') as Certificate;
-    expect(certificate.spec.secretName).toBe(secretName);
-    expect(certificate.spec.dnsNames).toContain(`${service.metadata.name}.${namespace}.svc`);
-    expect((configuration.metadata.annotations as Record<string, string> | undefined)?.['cert-manager.io/inject-ca-from']).toBe(`${certificate.metadata.namespace}/${certificate.metadata.name}`);
-    const issuer = objects.find((object) => object.kind === certificate.spec.issuerRef.kind && object.metadata.name === certificate.spec.issuerRef.name);
-    expect(issuer?.metadata.namespace).toBe(namespace);
+    expectWebhookWiring(objects, { namespace, serviceName: webhook?.clientConfig.service.name ?? '', secretName: 'baremetal-operator-webhook-server-cert', configurations: [configuration] });
   });
 
   it('the provider\'s webhooks: CAPM3\'s configurations, paths and names; Service, Deployment and cert-manager\'s Certificate agree', async () => {
@@ -139,28 +152,7 @@ describe('kustomize installs in deploy/ on the real API server', () => {
       validated.map((kind) => [`validation.${kind}.infrastructure.cluster.x-k8s.io`, path('validate', kind), [`${kind}s`]]));
     const webhooks = [...mutating.webhooks, ...validating.webhooks];
     for (const webhook of webhooks) expect(webhook).toMatchObject({ failurePolicy: 'Fail', sideEffects: 'None', clientConfig: { service: { name: 'capm3-webhook-service', namespace } } });
-    const service = objects.find((object) => object.kind === 'Service' && object.metadata.name === 'capm3-webhook-service') as unknown as
-      Manifest & { spec: { ports: { port: number; targetPort: string }[] } };
-    expect(service.spec.ports).toEqual([expect.objectContaining({ port: 443, targetPort: 'webhook-server' })]);
-    const deployment = objects.find((object) => object.kind === 'Deployment') as unknown as { spec: { template: { spec: {
-      containers: { args: string[]; ports: { name: string; containerPort: number }[]; volumeMounts: { name: string; mountPath: string }[] }[];
-      volumes: { name: string; secret?: { secretName: string } }[] } } } };
-    const [container] = deployment.spec.template.spec.containers;
-    expect(container?.args).toContain('--webhook-port=9443');
-    expect(container?.ports).toContainEqual({ name: 'webhook-server', containerPort: 9443, protocol: 'TCP' });
-    const certMount = container?.volumeMounts.find((mount) => mount.mountPath === '/tmp/k8s-webhook-server/serving-certs');
-    const secretName = deployment.spec.template.spec.volumes.find((volume) => volume.name === certMount?.name)?.secret?.secretName;
-    expect(secretName).toBe('capm3-webhook-service-cert');
-    // cert-manager (structure only: the test API server has no cert-manager CRDs).
-    type Certificate = Manifest & { spec: { secretName: string; dnsNames: string[]; issuerRef: { kind: string; name: string } } };
-    const certificate = objects.find((object) => object.kind === 'Certificate') as Certificate;
-    expect(certificate.spec.secretName).toBe(secretName);
-    expect(certificate.spec.dnsNames).toContain(`${service.metadata.name}.${namespace}.svc`);
-    for (const config of [mutating, validating]) {
-      expect((config.metadata.annotations as Record<string, string> | undefined)?.['cert-manager.io/inject-ca-from']).toBe(`${namespace}/${certificate.metadata.name}`);
-    }
-    const issuer = objects.find((object) => object.kind === certificate.spec.issuerRef.kind && object.metadata.name === certificate.spec.issuerRef.name);
-    expect(issuer?.metadata.namespace).toBe(namespace);
+    expectWebhookWiring(objects, { namespace, serviceName: 'capm3-webhook-service', secretName: 'capm3-webhook-service-cert', configurations: [mutating, validating] });
   });
 
   it('the namespace-scoped operator watches its own namespace only', async () => {
