@@ -179,6 +179,7 @@ export function ironicProvisioner(deps: IronicProvisionerDeps): Provisioner {
       tls: ironicTlsFor(settings),
       timeoutMs: settings.ironicClientTimeoutMs,
       refreshIntervalMs: settings.ironicClientCacheTtlMs,
+      onMaterialChange: (changed) => deps.logger.info('Ironic connection files changed: new requests use them', { changed }),
       metricsRegistry: deps.registry,
       ...(deps.mayWrite ? { beforeWrite: writeFence(deps.mayWrite) } : {}),
     });

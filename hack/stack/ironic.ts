@@ -40,6 +40,8 @@ export interface IronicStarted {
   spec: ProcessSpec;
   process: TrackedProcess;
   url: string;
+  /** With `auth`: the users Ironic accepts, read on every request (rewrite it to rotate). */
+  htpasswdFile?: string;
 }
 
 /** Single-process standalone Ironic on sqlite; waits until `GET /v1` answers. */
@@ -84,7 +86,7 @@ export async function startIronic(options: IronicOptions): Promise<IronicStarted
   const started = startProcess(spec);
   const url = `${options.tls ? 'https' : 'http'}://127.0.0.1:${options.port}`;
   await waitForIronic(url, started, options.tls ? { caFile: options.tls.caFile } : {});
-  return { spec, process: started, url };
+  return { spec, process: started, url, ...(options.auth ? { htpasswdFile } : {}) };
 }
 
 export async function waitForIronic(url: string, process?: TrackedProcess, tls: { caFile?: string } = {}): Promise<void> {

@@ -20,7 +20,8 @@ describe('connection material', () => {
     await writeFile(tls.certFile, pem('CERTIFICATE', 'client-1'));
     await writeFile(tls.keyFile, pem('PRIVATE KEY', 'key-1'));
     let now = 0;
-    const material = await ConnectionMaterial.load({ tls, refreshIntervalMs: 5_000, retireAfterMs: 30_000, now: () => now });
+    const changes: (readonly string[])[] = [];
+    const material = await ConnectionMaterial.load({ tls, refreshIntervalMs: 5_000, retireAfterMs: 30_000, now: () => now, onChange: (changed) => changes.push(changed) });
     const first = await material.current();
     expect(first.agents.httpsAgent.options).toMatchObject({ cert: pem('CERTIFICATE', 'client-1'), key: pem('PRIVATE KEY', 'key-1') });
 
@@ -35,6 +36,8 @@ describe('connection material', () => {
     const renewed = await material.current();
     expect(renewed.agents).not.toBe(first.agents);
     expect(renewed.agents.httpsAgent.options).toMatchObject({ ca: pem('CERTIFICATE', 'ca'), cert: pem('CERTIFICATE', 'client-2'), key: pem('PRIVATE KEY', 'key-2') });
+    // Told once, naming what changed: the unchanged re-read said nothing.
+    expect(changes).toEqual([['client certificate']]);
     material.close();
   });
 

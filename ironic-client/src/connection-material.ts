@@ -11,6 +11,9 @@ export interface Material {
   agents: Agents;
 }
 
+/** What a re-read found changed; never the contents. */
+export type MaterialChange = 'credentials' | 'CA' | 'client certificate';
+
 export interface MaterialOptions {
   auth?: IronicAuthOptions;
   tls?: IronicTlsOptions;
@@ -19,6 +22,8 @@ export interface MaterialOptions {
   /** How long replaced agents keep their connections, for requests still running on them. */
   retireAfterMs: number;
   now?: () => number;
+  /** Told after a re-read replaced what requests use, so the change can be logged. */
+  onChange?: (changed: readonly MaterialChange[]) => void;
 }
 
 interface Read {
@@ -26,8 +31,13 @@ interface Read {
   pems: TlsPems;
 }
 
-const sameRead = (a: Read, b: Read): boolean =>
-  a.authorization === b.authorization && a.pems.ca === b.pems.ca && a.pems.cert === b.pems.cert && a.pems.key === b.pems.key;
+function changesBetween(a: Read, b: Read): MaterialChange[] {
+  const changes: MaterialChange[] = [];
+  if (a.authorization !== b.authorization) changes.push('credentials');
+  if (a.pems.ca !== b.pems.ca) changes.push('CA');
+  if (a.pems.cert !== b.pems.cert || a.pems.key !== b.pems.key) changes.push('client certificate');
+  return changes;
+}
 
 async function readFiles(options: MaterialOptions): Promise<Read> {
   const [auth, pems] = await Promise.all([resolveAuth(options.auth), readTlsPems(options.tls)]);
@@ -82,7 +92,8 @@ export class ConnectionMaterial {
       // A mounted Secret is swapped by symlink: a file can be briefly missing. Keep what works.
       return;
     }
-    if (sameRead(read, this.#read)) return;
+    const changes = changesBetween(this.#read, read);
+    if (changes.length === 0) return;
     const retired = this.#material.agents;
     this.#read = read;
     this.#material = { authorization: read.authorization, agents: agentsFrom(this.#options.tls ?? {}, read.pems) };
@@ -90,5 +101,6 @@ export class ConnectionMaterial {
       retired.httpAgent.destroy();
       retired.httpsAgent.destroy();
     }, this.#options.retireAfterMs).unref();
+    this.#options.onChange?.(changes);
   }
 }

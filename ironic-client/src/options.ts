@@ -2,6 +2,7 @@
 import { Registry } from 'prom-client';
 import type { IronicAuthOptions } from './auth.ts';
 import { ConnectionMaterial } from './connection-material.ts';
+import type { MaterialChange } from './connection-material.ts';
 import type { IronicTlsOptions } from './tls.ts';
 import { compileRetryPolicy } from './retry.ts';
 import type { RetryOptions, RetryPolicy } from './retry.ts';
@@ -22,6 +23,8 @@ export interface IronicClientOptions {
   refreshIntervalMs?: number;
   /** Time source for the refresh; tests pass their own. */
   now?: () => number;
+  /** Told which of the credentials, CA and client certificate a refresh found changed (never their contents). */
+  onMaterialChange?: (changed: readonly MaterialChange[]) => void;
   retry?: RetryOptions;
   /** Registry for ironic_client_* metrics; the client makes a private one when absent. */
   metricsRegistry?: Registry;
@@ -76,6 +79,7 @@ export async function compileOptions(options: IronicClientOptions): Promise<Comp
     material: await ConnectionMaterial.load({
       ...(options.auth ? { auth: options.auth } : {}), ...(options.tls ? { tls: options.tls } : {}),
       ...(refreshIntervalMs !== undefined ? { refreshIntervalMs } : {}), retireAfterMs: timeoutMs, ...(options.now ? { now: options.now } : {}),
+      ...(options.onMaterialChange ? { onChange: options.onMaterialChange } : {}),
     }),
     timeoutMs,
     retry: compileRetryPolicy(options.retry),

@@ -1,21 +1,23 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { SystemRecords } from '../../../hack/agent-simulator/records.ts';
 import { issueLoopbackServingCert } from '../../../hack/stack/certs.ts';
 import { OPERATOR_IDENTITY } from '../../../hack/stack/controller-identity.ts';
 import { startIpmiBmc, type IpmiBmcStarted } from '../../../hack/stack/ipmi-bmc.ts';
+import { writeHtpasswd } from '../../../hack/stack/htpasswd.ts';
 import { startIronic, type IronicStarted } from '../../../hack/stack/ironic.ts';
 import { repoRoot } from '../../../hack/stack/paths.ts';
 import { isAlive, stopProcess } from '../../../hack/stack/processes.ts';
 import { freePort } from '../../../hack/stack/ports.ts';
+import { loggedMetricsAddress } from '../../support/final-metrics.ts';
 import { Kubectl } from '../../support/kubectl.ts';
 import { createUniqueNamespace } from '../../support/namespaces.ts';
 import { startOperatorProcess, type OperatorProcess } from '../../support/operator-process.ts';
 import { RawIronic, type RawIronicNode } from '../../support/raw-ironic.ts';
 import { readStackEnv } from '../../support/stack-env.ts';
 import { waitFor } from '../../support/wait-for.ts';
-import { deleteHostNamespace, getHost, inState, metricValue, recordsSince, serverRecords, tearDownHostTest, waitForBoot, waitForHost } from './hosts.ts';
+import { deleteHostNamespace, getHost, inState, metricValue, recordsSince, serverRecords, tearDownHostTest, waitForBoot, waitForHost, waitForSushyPower } from './hosts.ts';
 
 // Emulated servers 41-43 (indexes 40-42). 41: an ipmi:// host behind an IPMI BMC that drives
 // that server; 42: a second Ironic with http_basic and TLS; 43: two operators with leader election.
@@ -39,11 +41,23 @@ let tlsIronic: IronicStarted | undefined;
 let tlsIronicApi: RawIronic;
 let wrongHealthUrl = '';
 let wrongLogPath = '';
+let goodCredentialsRoot = '';
 const baselines = new Map<string, SystemRecords>();
 
 /** What one server went through since this file started. */
 async function recordsSinceStart(uuid: string): Promise<SystemRecords> {
   return recordsSince(await serverRecords(env, uuid), baselines.get(uuid)!);
+}
+
+/** The operator's credential files as a mounted Secret swaps them: both at once, never one without the other. */
+function swapCredentialFiles(root: string, credentials: { username: string; password: string }): void {
+  const next = join(root, 'ironic.next');
+  mkdirSync(next, { recursive: true, mode: 0o700 });
+  writeFileSync(join(next, 'username'), credentials.username, { mode: 0o600 });
+  writeFileSync(join(next, 'password'), credentials.password, { mode: 0o600 });
+  rmSync(join(root, 'ironic.old'), { recursive: true, force: true });
+  renameSync(join(root, 'ironic'), join(root, 'ironic.old'));
+  renameSync(next, join(root, 'ironic'));
 }
 
 function credentialsDir(name: string, password: string): string {
@@ -138,13 +152,14 @@ beforeAll(async () => {
     startTlsIronic(),
   ]);
   tlsIronicApi = new RawIronic(tlsIronic.url, { auth: ironicCredentials, caFile: env.ca.cert });
+  goodCredentialsRoot = credentialsDir('good', ironicCredentials.password);
 
   // The IPMI host is driven by the shared operator set-up, against the stack's Ironic.
   operators.push(startOperatorProcess({ env, namespace: namespaces.ipmi, label: 'day2-ipmi' }));
   operators.push(startOperatorProcess({
     env, namespace: namespaces.tls, label: 'day2-ironic-tls',
     extraEnv: {
-      IRONIC_ENDPOINT: tlsIronic.url, IRONIC_CACERT_FILE: env.ca.cert, METAL3_AUTH_ROOT_DIR: credentialsDir('good', ironicCredentials.password),
+      IRONIC_ENDPOINT: tlsIronic.url, IRONIC_CACERT_FILE: env.ca.cert, METAL3_AUTH_ROOT_DIR: goodCredentialsRoot,
       // Ironic builds the boot ISO itself, so its kernel command line names this Ironic (ipa-api-url).
       DEPLOY_ISO_URL: '',
     },
@@ -300,6 +315,32 @@ describe('day-2 on the real stack: IPMI, Ironic with http_basic and TLS, leader 
     expect(server.inspections).toEqual([expect.objectContaining({ nodeUuid, accepted: true })]);
     expect(server.imageWrites).toEqual([expect.objectContaining({ nodeUuid, outcome: 'written', url: image.url })]);
   }, minutes(12));
+
+  it('rotated Ironic credentials are used without a restart: the old user removed from Ironic, the server still powers off', async () => {
+    const ns = namespaces.tls;
+    const operator = operators[1]!;
+    const pid = operator.process.pid;
+    const nodeUuid = (await getHost(kubectl, ns, 'tls-42'))!.status!.provisioning!.ID!;
+    const rotated = { username: 'metal3-ts-operator-rotated', password: 'day2-tls-rotated-7b5e' };
+    // As a rotation is done in a cluster: Ironic takes both users while the operator's mounted Secret changes.
+    await writeHtpasswd(tlsIronic!.htpasswdFile!, [ironicCredentials, rotated], env.ironicVenv);
+    swapCredentialFiles(goodCredentialsRoot, rotated);
+    // Within IRONIC_CLIENT_CACHE_TTL (5 s) of its next request, the operator says it read them.
+    await waitFor(async () => (readFileSync(operator.process.logPath, 'utf8').includes('"message":"Ironic connection files changed: new requests use them"') ? true : undefined),
+      { timeoutMs: minutes(2), intervalMs: 500, what: 'the operator to read the rotated credentials' });
+    await writeHtpasswd(tlsIronic!.htpasswdFile!, [rotated], env.ironicVenv);
+    await expect(new RawIronic(tlsIronic!.url, { auth: ironicCredentials, caFile: env.ca.cert }).node(nodeUuid)).rejects.toThrow(/401/);
+    const metricsUrl = `http://${loggedMetricsAddress(readFileSync(operator.process.logPath, 'utf8'))}/metrics`;
+    const refusedBefore = metricValue(await (await fetch(metricsUrl)).text(), 'ironic_client_requests_total', { code: '401' });
+
+    await kubectl.ok(['patch', 'bmh', 'tls-42', '-n', ns, '--type=merge', '-p', '{"spec":{"online":false}}']);
+    await waitForSushyPower(env, TLS_SERVER.uuid, 'Off', minutes(2));
+    await waitForHost(kubectl, ns, 'tls-42', (host) => host.status?.poweredOn === false, { timeoutMs: minutes(2), failOnError: true });
+    expect((await new RawIronic(tlsIronic!.url, { auth: rotated, caFile: env.ca.cert }).request<RawIronicNode>('GET', `/v1/nodes/${nodeUuid}`)).power_state).toBe('power off');
+    // The same process, and Ironic never refused it after the switch.
+    expect([operator.process.pid, isAlive(pid)]).toEqual([pid, true]);
+    expect(metricValue(await (await fetch(metricsUrl)).text(), 'ironic_client_requests_total', { code: '401' })).toBe(refusedBefore);
+  }, minutes(5));
 
 
 });

@@ -221,16 +221,21 @@ describe('kubectl scale machinedeployment provisions and releases servers', () =
     const describeCluster = async () => (await run(clusterctl, ['describe', 'cluster', CLUSTER, '-n', namespace,
       '--kubeconfig', env.kubeconfig, '--show-conditions', 'all', '--grouping=false'])).stdout.split('\n');
     const rows = (lines: string[], pattern: RegExp) => lines.filter((line) => pattern.test(line));
-    // The MachineDeployment turns Available a moment after its last Machine runs.
+    // Each Machine's Ready plus the Metal3Cluster's; each Machine's Available plus the MachineDeployment's.
+    const readyRows = (lines: string[]) => rows(lines, /─Ready\s+True\s+Ready\b/).length;
+    const availableRows = (lines: string[]) => rows(lines, /─Available\s+True\s+Available\b/).length;
+    // The MachineDeployment turns Available a moment after its last Machine runs; the rows are
+    // written by different controllers, so wait until they all agree (the output is kept for a failure).
+    let last: string[] = [];
     const lines = await waitFor(async () => {
-      const current = await describeCluster();
-      return rows(current, /─WorkersAvailable\s+True\b/).length === 1 ? current : undefined;
-    }, { timeoutMs: minutes(2), intervalMs: 2_000, what: 'clusterctl to show WorkersAvailable True' });
+      last = await describeCluster();
+      return rows(last, /─WorkersAvailable\s+True\b/).length === 1 && readyRows(last) === 6 && availableRows(last) === 6 ? last : undefined;
+    }, { timeoutMs: minutes(2), intervalMs: 2_000, what: 'clusterctl to show WorkersAvailable, and every Machine Ready and Available' })
+      .catch((error: Error) => {
+        throw new Error(`${error.message}; last output:\n${last.join('\n')}`);
+      });
     expect(rows(lines, new RegExp(`Cluster ${namespace}/${CLUSTER}\\s+5/5\\b`))).toHaveLength(1);
     expect(rows(lines, new RegExp(`Machine ${namespace}/`))).toHaveLength(5);
-    // Each Machine's Ready plus the Metal3Cluster's; each Machine's Available plus the MachineDeployment's.
-    expect(rows(lines, /─Ready\s+True\s+Ready\b/)).toHaveLength(6);
-    expect(rows(lines, /─Available\s+True\s+Available\b/)).toHaveLength(6);
     expect(rows(lines, /─(Ready|Available|NodeHealthy|NodeReady|InfrastructureReady|BaremetalInfrastructureReady)\s+False\b/)).toEqual([]);
   });
 });
