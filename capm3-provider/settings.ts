@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { ConfigError, cipherSuitesFromGoNames, compileOptions, curvesFromGoIds, runtimeSettings, settingSchemas as s } from '../operator/runtime/index.ts';
-import type { CipherSuiteChoice, CompiledSettings, RuntimeDefaults, RuntimeOptions, SettingsSource, SettingsSpec } from '../operator/runtime/index.ts';
+import { ConfigError, compileOptions, curvesFromGoIds, runtimeSettings, settingSchemas as s, tlsCipherSuitesSetting } from '../operator/runtime/index.ts';
+import type { CompiledSettings, RuntimeDefaults, RuntimeOptions, SettingsSource, SettingsSpec } from '../operator/runtime/index.ts';
 
 export const PROVIDER_NAME = 'capm3-controller-manager';
 
@@ -102,13 +102,7 @@ export function providerSettings() {
       default: 'VersionTLS12',
       schema: s.oneOf(Object.keys(TLS_VERSIONS) as [GoTlsVersion, ...GoTlsVersion[]]).transform((name) => TLS_VERSIONS[name]),
     },
-    tlsCipherSuites: {
-      env: 'CAPM3_TLS_CIPHER_SUITES',
-      flag: '--tls-cipher-suites',
-      description:
-        'Comma-separated TLS 1.2 cipher suites the webhook server accepts, by Go\'s (IANA) names; insecure ones are logged. TLS 1.3 suites are not configurable, as in Go. Default: Node\'s.',
-      schema: s.optionalTranslated<CipherSuiteChoice>(cipherSuitesFromGoNames),
-    },
+    tlsCipherSuites: tlsCipherSuitesSetting('CAPM3_TLS_CIPHER_SUITES'),
     tlsCurvePreferences: {
       env: 'CAPM3_TLS_CURVE_PREFERENCES',
       flag: '--tls-curve-preferences',

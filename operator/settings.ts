@@ -1,8 +1,8 @@
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { DEFAULT_MAX_PROVISIONING_RETRIES } from './controllers/baremetalhost/delays.ts';
-import { ConfigError, cipherSuitesFromGoNames, compileOptions, curvesFromGoNames, runtimeSettings, settingSchemas as s } from './runtime/index.ts';
-import type { CipherSuiteChoice, CompiledSettings, RuntimeDefaults, RuntimeOptions, SettingsSource, SettingsSpec } from './runtime/index.ts';
+import { ConfigError, compileOptions, curvesFromGoNames, runtimeSettings, settingSchemas as s, tlsCipherSuitesSetting } from './runtime/index.ts';
+import type { CompiledSettings, RuntimeDefaults, RuntimeOptions, SettingsSource, SettingsSpec } from './runtime/index.ts';
 
 export const OPERATOR_NAME = 'baremetal-operator';
 
@@ -90,13 +90,7 @@ export function operatorSettings(defaults: { concurrency: number }) {
       default: 'TLS13',
       schema: s.oneOf(['TLS12', 'TLS13'] as const).transform((name) => TLS_VERSIONS[name]),
     },
-    tlsCipherSuites: {
-      env: 'TLS_CIPHER_SUITES',
-      flag: '--tls-cipher-suites',
-      description:
-        'Comma-separated TLS 1.2 cipher suites the webhook server accepts, by Go\'s (IANA) names such as TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256; insecure ones are logged. TLS 1.3 suites are not configurable, as in Go. Default: Node\'s.',
-      schema: s.optionalTranslated<CipherSuiteChoice>(cipherSuitesFromGoNames),
-    },
+    tlsCipherSuites: tlsCipherSuitesSetting('TLS_CIPHER_SUITES'),
     tlsCurvePreferences: {
       env: 'TLS_CURVE_PREFERENCES',
       flag: '--tls-curve-preferences',

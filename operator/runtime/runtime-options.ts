@@ -1,5 +1,7 @@
 import { parseBindAddress } from './http-server.ts';
 import type { BindAddress } from './http-server.ts';
+import { cipherSuitesFromGoNames } from './go-tls-names.ts';
+import type { CipherSuiteChoice } from './go-tls-names.ts';
 import { LOG_LEVELS } from './logger.ts';
 import type { LogLevel } from './logger.ts';
 import { ConfigError, compileSettings, settingSchemas as s } from './settings.ts';
@@ -24,6 +26,17 @@ export interface RuntimeDefaults {
 }
 
 /** The settings every manager understands, named after kubebuilder's flags. */
+/** The webhook server's --tls-cipher-suites, as BMO and Cluster API both take it; `env` is the manager's own name for it. */
+export function tlsCipherSuitesSetting(env: string) {
+  return {
+    env,
+    flag: '--tls-cipher-suites',
+    description:
+      'Comma-separated TLS 1.2 cipher suites the webhook server accepts, by Go\'s (IANA) names such as TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256; insecure ones are logged. TLS 1.3 suites are not configurable, as in Go. Default: Node\'s.',
+    schema: s.optionalTranslated<CipherSuiteChoice>(cipherSuitesFromGoNames),
+  } satisfies SettingSpec<CipherSuiteChoice | undefined>;
+}
+
 export function runtimeSettings(defaults: RuntimeDefaults) {
   return {
     metricsBindAddress: {
