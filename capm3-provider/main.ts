@@ -14,7 +14,7 @@ import { WorkloadClusters } from './remote/workload-clusters.ts';
 import { PROVIDER_NAME, compileProviderSettings } from './settings.ts';
 import type { ProviderSettings } from './settings.ts';
 import { watchFilterFor } from './watch-filter.ts';
-import { providerWebhookHandlers } from './webhooks/index.ts';
+import { CONVERSION_PATH, conversionHandler, providerWebhookHandlers } from './webhooks/index.ts';
 
 /** How often a remediation looks at host power and the workload Node while it waits for them. */
 const REMEDIATION_POLL_MS = 2_000;
@@ -27,7 +27,7 @@ export interface ProviderRun {
   process?: SignalProcess;
 }
 
-/** CAPM3's defaulting and validating webhooks, unless --webhook-port=0; a server that cannot start fails /readyz, not the provider. */
+/** CAPM3's defaulting, validating and conversion webhooks, unless --webhook-port=0; a server that cannot start fails /readyz, not the provider. */
 function setupWebhooks(manager: Manager, settings: ProviderSettings, logger: Logger): void {
   if (settings.webhookPort === 0) {
     logger.info('webhook server disabled (--webhook-port=0)');
@@ -42,6 +42,7 @@ function setupWebhooks(manager: Manager, settings: ProviderSettings, logger: Log
     ...(settings.tlsCipherSuites ? { ciphers: settings.tlsCipherSuites.ciphers } : {}),
     ...(settings.tlsCurvePreferences ? { ecdhCurve: settings.tlsCurvePreferences } : {}),
     handlers: providerWebhookHandlers({ logger }),
+    conversionHandlers: { [CONVERSION_PATH]: conversionHandler({ logger: logger.child({ webhook: 'conversion' }) }) },
     logger,
   });
   manager.add(server);

@@ -13,3 +13,4 @@ export * from './metal3remediation.ts';
 export * from './well-known.ts';
 export { PROVIDER_CRD_SOURCES } from './crd/sources.ts';
 export { PROVIDER_CRD_DIRECTORY, providerGeneratedFiles } from './crd/generated-files.ts';
+export { CONVERSION_DATA_ANNOTATION, CONVERTIBLE_KINDS, ConversionError, V1BETA1, convertObject } from './v1beta1/index.ts';

@@ -11,6 +11,7 @@ import { mutatePath, validatePath } from './webhook-paths.ts';
 
 export { machineImageErrors, machineSpecErrors, secretNamespaceErrors } from './machine-spec-rules.ts';
 export { mutatePath, validatePath } from './webhook-paths.ts';
+export { CONVERSION_PATH, conversionHandler } from './conversion.ts';
 
 /** Every webhook CAPM3's main.go sets up, by path. */
 export function providerWebhookHandlers(deps: { logger: Logger }): Record<string, AdmissionHandler> {

@@ -29,6 +29,8 @@ export interface LoopbackWebhook {
   port: number;
   /** `--webhook-cert-dir`: tls.crt and tls.key for 127.0.0.1. */
   certDir: string;
+  /** The throwaway CA that signed them, for any other configuration pointing at the process. */
+  caPem: string;
   configurations: WebhookConfiguration[];
   /** Registers the configurations and resolves once the API server calls the webhooks. */
   register(process: TrackedProcess): Promise<void>;
@@ -44,13 +46,15 @@ export async function prepareLoopbackWebhook(options: LoopbackWebhookOptions): P
   const certDir = join(options.dir, 'certs');
   const certs = await generateServingCerts({ dir: certDir, commonName: options.name, certName: 'tls.crt', keyName: 'tls.key' });
   const port = await freePort();
+  const caPem = readFileSync(certs.caCert, 'utf8');
   const configurations = renderWebhookConfigurations({
     manifestsPath: options.manifestsPath, name: options.name, baseUrl: `https://127.0.0.1:${port}`,
-    caPem: readFileSync(certs.caCert, 'utf8'), namespace: options.namespace, labels: options.labels,
+    caPem, namespace: options.namespace, labels: options.labels,
   });
   return {
     port,
     certDir,
+    caPem,
     configurations,
     register: async (process) => {
       await applyWebhookConfigurations(options.target, configurations);

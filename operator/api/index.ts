@@ -35,7 +35,7 @@ export * from './secret-reference.ts';
 export * from './taint.ts';
 // The CRD generator, so other API owners (capm3-provider) generate theirs the same way.
 export { buildCustomResourceDefinition } from './crd/custom-resource-definition.ts';
-export type { CrdSource, CustomResourceDefinition } from './crd/custom-resource-definition.ts';
+export type { CrdSource, CustomResourceDefinition, OlderVersionSource } from './crd/custom-resource-definition.ts';
 export type { PrinterColumn } from './crd/printer-column.ts';
 export { renderYaml } from './crd/render-yaml.ts';
 export { syncGeneratedFiles } from './crd/sync-files.ts';

@@ -146,6 +146,8 @@ export { setupSignalHandler } from './signals.ts';
 
 export { admissionReviewSchema, allowed, denied, fieldErrorBody, invalid, patched, verdict } from './admission-review.ts';
 export type { AdmissionRequest, AdmissionResponseBody, FieldError } from './admission-review.ts';
+export { conversionFailed, conversionReviewSchema, converted } from './conversion-review.ts';
+export type { ConversionHandler, ConversionRequest, ConversionResponseBody } from './conversion-review.ts';
 export { aggregateMessage } from './admission-violation.ts';
 export type { Violation } from './admission-violation.ts';
 export { WebhookServer } from './webhook-server.ts';

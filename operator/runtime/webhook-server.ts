@@ -8,6 +8,8 @@ import type { Logger } from './logger.ts';
 import type { Runnable } from './manager.ts';
 import { admissionReviewSchema } from './admission-review.ts';
 import type { AdmissionRequest, AdmissionResponseBody } from './admission-review.ts';
+import { conversionReviewSchema } from './conversion-review.ts';
+import type { ConversionHandler } from './conversion-review.ts';
 import { readServingCertificate, servingCertificatePath } from './serving-certificate.ts';
 
 export type AdmissionHandler = (request: AdmissionRequest) => AdmissionResponseBody;
@@ -26,6 +28,8 @@ export interface WebhookServerOptions {
   ecdhCurve?: string;
   /** By URL path, e.g. `/validate-metal3-io-v1alpha1-baremetalhost`. */
   handlers: Record<string, AdmissionHandler>;
+  /** CRD conversion webhooks by URL path, e.g. `/convert`. */
+  conversionHandlers?: Record<string, ConversionHandler>;
   logger: Logger;
   /** How soon a server that could not start tries again. */
   retryIntervalMs?: number;
@@ -109,7 +113,7 @@ export class WebhookServer implements Runnable {
       (request, response) => void this.#handle(request, response));
     await this.#listen(server);
     this.#address = server.address() as AddressInfo;
-    logger.info('serving webhooks', { address: `${this.#address.address}:${this.#address.port}`, paths: Object.keys(this.#options.handlers) });
+    logger.info('serving webhooks', { address: `${this.#address.address}:${this.#address.port}`, paths: [...Object.keys(this.#options.handlers), ...Object.keys(this.#options.conversionHandlers ?? {})] });
     const certPath = servingCertificatePath(certDir);
     watchFile(certPath, { interval: 10_000 }, () => {
       try {
@@ -151,13 +155,20 @@ export class WebhookServer implements Runnable {
       response.end(JSON.stringify(body));
     };
     const path = new URL(request.url ?? '/', 'https://localhost').pathname;
-    const handler = this.#options.handlers[path];
-    if (handler === undefined) return reply(404, { message: `no webhook at ${path}` });
+    const admission = this.#options.handlers[path];
+    const conversion = this.#options.conversionHandlers?.[path];
+    if (admission === undefined && conversion === undefined) return reply(404, { message: `no webhook at ${path}` });
     if (request.method !== 'POST') return reply(405, { message: 'only POST is served' });
     try {
-      const review = admissionReviewSchema.safeParse(JSON.parse(await readBody(request)));
-      if (!review.success) return reply(400, { message: `not an admission.k8s.io/v1 AdmissionReview: ${review.error.issues[0]?.message ?? ''}` });
-      reply(200, handler(review.data.request));
+      const body: unknown = JSON.parse(await readBody(request));
+      if (admission !== undefined) {
+        const review = admissionReviewSchema.safeParse(body);
+        if (!review.success) return reply(400, { message: `not an admission.k8s.io/v1 AdmissionReview: ${review.error.issues[0]?.message ?? ''}` });
+        return reply(200, admission(review.data.request));
+      }
+      const review = conversionReviewSchema.safeParse(body);
+      if (!review.success) return reply(400, { message: `not an apiextensions.k8s.io/v1 ConversionReview: ${review.error.issues[0]?.message ?? ''}` });
+      reply(200, (conversion as ConversionHandler)(review.data.request));
     } catch (error) {
       this.#options.logger.error('webhook request failed', { path, error });
       reply(400, { message: (error as Error).message });

@@ -1,4 +1,4 @@
-import type { CrdSource, PrinterColumn } from '../../../operator/api/index.ts';
+import type { CrdSource, OlderVersionSource, PrinterColumn } from '../../../operator/api/index.ts';
 import { CONTRACT_LABELS } from '../group-version.ts';
 import { Metal3ClusterResource, metal3ClusterSpecSchema, metal3ClusterStatusSchema } from '../metal3cluster.ts';
 import { Metal3ClusterTemplateResource, metal3ClusterTemplateSpecSchema } from '../metal3clustertemplate.ts';
@@ -11,12 +11,26 @@ import {
   Metal3RemediationResource, Metal3RemediationTemplateResource, metal3RemediationSpecSchema, metal3RemediationStatusSchema,
   metal3RemediationTemplateSpecSchema, metal3RemediationTemplateStatusSchema,
 } from '../metal3remediation.ts';
+import {
+  V1BETA1, metal3ClusterSpecV1beta1Schema, metal3ClusterStatusV1beta1Schema, metal3ClusterTemplateSpecV1beta1Schema,
+  metal3DataClaimSpecV1beta1Schema, metal3DataClaimStatusV1beta1Schema, metal3DataSpecV1beta1Schema, metal3DataStatusV1beta1Schema,
+  metal3DataTemplateSpecV1beta1Schema, metal3DataTemplateStatusV1beta1Schema, metal3MachineSpecV1beta1Schema,
+  metal3MachineStatusV1beta1Schema, metal3MachineTemplateSpecV1beta1Schema, metal3RemediationSpecV1beta1Schema,
+  metal3RemediationStatusV1beta1Schema, metal3RemediationTemplateSpecV1beta1Schema,
+} from '../v1beta1/index.ts';
 
 const age: PrinterColumn = { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp', description: 'Time since creation' };
 const cluster: PrinterColumn = {
   name: 'Cluster', type: 'string', jsonPath: '.metadata.labels.cluster\\.x-k8s\\.io/cluster-name', description: 'Cluster it belongs to',
 };
 const common = { scope: 'Namespaced' as const, categories: ['cluster-api'], labels: { ...CONTRACT_LABELS } };
+
+/** CAPM3's deprecated v1beta1, still served: the API server asks the provider's /convert webhook for it. */
+function v1beta1(fields: Omit<OlderVersionSource, 'version' | 'description'> & { kind: string }): OlderVersionSource[] {
+  const { kind, ...rest } = fields;
+  return [{ version: V1BETA1, description: `${kind} in the deprecated v1beta1 API; stored as v1beta2.`, ...rest }];
+}
+const ready: PrinterColumn = { name: 'Ready', type: 'boolean', jsonPath: '.status.ready', description: 'Infrastructure ready' };
 
 export const metal3ClusterCrdSource: CrdSource = {
   ...common,
@@ -39,6 +53,14 @@ export const metal3ClusterCrdSource: CrdSource = {
     cluster,
     { name: 'Endpoint', type: 'string', jsonPath: '.spec.controlPlaneEndpoint', description: 'Control plane endpoint' },
   ],
+  olderVersions: v1beta1({
+    kind: 'Metal3Cluster', spec: metal3ClusterSpecV1beta1Schema, specDescription: 'Desired state of the cluster infrastructure.',
+    status: metal3ClusterStatusV1beta1Schema, statusDescription: 'Observed state.',
+    printerColumns: [
+      age, ready, { name: 'Error', type: 'string', jsonPath: '.status.failureReason', description: 'Most recent error' }, cluster,
+      { name: 'Endpoint', type: 'string', jsonPath: '.spec.controlPlaneEndpoint', description: 'Control plane endpoint' },
+    ],
+  }),
 };
 
 export const metal3ClusterTemplateCrdSource: CrdSource = {
@@ -54,6 +76,9 @@ export const metal3ClusterTemplateCrdSource: CrdSource = {
   spec: metal3ClusterTemplateSpecSchema,
   specDescription: 'The template.',
   printerColumns: [age],
+  olderVersions: v1beta1({
+    kind: 'Metal3ClusterTemplate', spec: metal3ClusterTemplateSpecV1beta1Schema, specDescription: 'The template.', printerColumns: [age],
+  }),
 };
 
 export const metal3MachineCrdSource: CrdSource = {
@@ -77,6 +102,14 @@ export const metal3MachineCrdSource: CrdSource = {
     cluster,
     { name: 'Host', type: 'string', jsonPath: '.metadata.annotations.metal3\\.io/BareMetalHost', description: 'Claimed BareMetalHost' },
   ],
+  olderVersions: v1beta1({
+    kind: 'Metal3Machine', spec: metal3MachineSpecV1beta1Schema, specDescription: 'Desired state of the machine.',
+    status: metal3MachineStatusV1beta1Schema, statusDescription: 'Observed state.',
+    printerColumns: [
+      age, { name: 'ProviderID', type: 'string', jsonPath: '.spec.providerID', description: 'Provider ID' }, ready, cluster,
+      { name: 'Phase', type: 'string', jsonPath: '.status.phase', description: 'Phase' },
+    ],
+  }),
 };
 
 export const metal3MachineTemplateCrdSource: CrdSource = {
@@ -92,6 +125,9 @@ export const metal3MachineTemplateCrdSource: CrdSource = {
   spec: metal3MachineTemplateSpecSchema,
   specDescription: 'The template and node reuse.',
   printerColumns: [age],
+  olderVersions: v1beta1({
+    kind: 'Metal3MachineTemplate', spec: metal3MachineTemplateSpecV1beta1Schema, specDescription: 'The template and node reuse.', printerColumns: [age],
+  }),
 };
 
 export const metal3RemediationCrdSource: CrdSource = {
@@ -115,6 +151,17 @@ export const metal3RemediationCrdSource: CrdSource = {
     { name: 'Strategy', type: 'string', jsonPath: '.spec.strategy.type', description: 'Remediation strategy' },
     { name: 'Phase', type: 'string', jsonPath: '.status.phase', description: 'Phase of the remediation' },
   ],
+  olderVersions: v1beta1({
+    kind: 'Metal3Remediation', spec: metal3RemediationSpecV1beta1Schema, specDescription: 'The remediation strategy.',
+    status: metal3RemediationStatusV1beta1Schema, statusDescription: 'Observed state.',
+    printerColumns: [
+      { name: 'Retry limit', type: 'string', jsonPath: '.spec.strategy.retryLimit', description: 'Power cycles retried at most' },
+      { name: 'Retry count', type: 'string', jsonPath: '.status.retryCount', description: 'Power cycles retried so far' },
+      { name: 'Last Remediated', type: 'string', jsonPath: '.status.lastRemediated', description: 'When the current power cycle started' },
+      { name: 'Strategy', type: 'string', jsonPath: '.spec.strategy.type', description: 'Remediation strategy' },
+      { name: 'Phase', type: 'string', jsonPath: '.status.phase', description: 'Phase of the remediation' },
+    ],
+  }),
 };
 
 export const metal3RemediationTemplateCrdSource: CrdSource = {
@@ -132,6 +179,10 @@ export const metal3RemediationTemplateCrdSource: CrdSource = {
   status: metal3RemediationTemplateStatusSchema,
   statusDescription: 'Unused.',
   printerColumns: [age],
+  olderVersions: v1beta1({
+    kind: 'Metal3RemediationTemplate', spec: metal3RemediationTemplateSpecV1beta1Schema, specDescription: 'The template.',
+    status: metal3RemediationTemplateStatusSchema, statusDescription: 'Unused.', printerColumns: [],
+  }),
 };
 
 export const metal3DataTemplateCrdSource: CrdSource = {
@@ -149,6 +200,10 @@ export const metal3DataTemplateCrdSource: CrdSource = {
   status: metal3DataTemplateStatusSchema,
   statusDescription: 'Indexes given out, written by the provider.',
   printerColumns: [age, cluster],
+  olderVersions: v1beta1({
+    kind: 'Metal3DataTemplate', spec: metal3DataTemplateSpecV1beta1Schema, specDescription: 'The meta data and network data to render.',
+    status: metal3DataTemplateStatusV1beta1Schema, statusDescription: 'Indexes given out.', printerColumns: [cluster, age],
+  }),
 };
 
 export const metal3DataClaimCrdSource: CrdSource = {
@@ -170,6 +225,10 @@ export const metal3DataClaimCrdSource: CrdSource = {
     { name: 'Template', type: 'string', jsonPath: '.spec.template.name', description: 'Metal3DataTemplate' },
     { name: 'Data', type: 'string', jsonPath: '.status.renderedData.name', description: 'Metal3Data made for it' },
   ],
+  olderVersions: v1beta1({
+    kind: 'Metal3DataClaim', spec: metal3DataClaimSpecV1beta1Schema, specDescription: 'The template.',
+    status: metal3DataClaimStatusV1beta1Schema, statusDescription: 'The Metal3Data made for it.', printerColumns: [age],
+  }),
 };
 
 export const metal3DataCrdSource: CrdSource = {
@@ -192,6 +251,10 @@ export const metal3DataCrdSource: CrdSource = {
     { name: 'Ready', type: 'boolean', jsonPath: '.status.ready', description: 'Secrets rendered' },
     { name: 'Error', type: 'string', jsonPath: '.status.errorMessage', description: 'Why not rendered' },
   ],
+  olderVersions: v1beta1({
+    kind: 'Metal3Data', spec: metal3DataSpecV1beta1Schema, specDescription: 'Index, claim, template and the rendered Secrets.',
+    status: metal3DataStatusV1beta1Schema, statusDescription: 'Whether the Secrets are rendered.', printerColumns: [age],
+  }),
 };
 
 export const PROVIDER_CRD_SOURCES: readonly CrdSource[] = [

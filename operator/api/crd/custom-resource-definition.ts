@@ -3,7 +3,7 @@ import type { StructuralSchema } from './json-schema.ts';
 import type { PrinterColumn } from './printer-column.ts';
 import { toStructuralSchema } from './structural-schema.ts';
 
-/** Everything that makes one single-version CRD; the schemas are the zod sources. */
+/** Everything that makes one CRD (its storage version and any older served ones); the schemas are the zod sources. */
 export interface CrdSource {
   group: string;
   version: string;
@@ -26,6 +26,29 @@ export interface CrdSource {
   /** False for a kind with a status field but no status subresource (BMO's HostUpdatePolicy). */
   statusSubresource?: boolean;
   printerColumns: PrinterColumn[];
+  /** Versions still served beside `version` (the storage version), converted by the conversion webhook. */
+  olderVersions?: OlderVersionSource[];
+}
+
+/** A served, non-storage version: its own schemas and columns, marked deprecated as CAPM3 marks v1beta1. */
+export interface OlderVersionSource {
+  version: string;
+  description: string;
+  spec: z.ZodType;
+  specDescription: string;
+  status?: z.ZodType;
+  statusDescription?: string;
+  printerColumns: PrinterColumn[];
+}
+
+interface VersionFields {
+  version: string;
+  description: string;
+  spec: z.ZodType;
+  specDescription: string;
+  status?: z.ZodType | undefined;
+  statusDescription?: string | undefined;
+  printerColumns: PrinterColumn[];
 }
 
 export interface CustomResourceDefinition {
@@ -38,6 +61,7 @@ export interface CustomResourceDefinition {
     scope: 'Namespaced' | 'Cluster';
     versions: {
       name: string;
+      deprecated?: boolean;
       served: boolean;
       storage: boolean;
       schema: { openAPIV3Schema: StructuralSchema };
@@ -47,16 +71,20 @@ export interface CustomResourceDefinition {
   };
 }
 
-export function buildCustomResourceDefinition(source: CrdSource): CustomResourceDefinition {
+function versionSchema(source: Pick<CrdSource, 'group'>, fields: VersionFields): StructuralSchema {
   const properties: Record<string, StructuralSchema> = {
-    apiVersion: { type: 'string', description: `Versioned schema of this object, e.g. ${source.group}/${source.version}.` },
+    apiVersion: { type: 'string', description: `Versioned schema of this object, e.g. ${source.group}/${fields.version}.` },
     kind: { type: 'string', description: 'REST resource this object represents.' },
     metadata: { type: 'object' },
-    spec: { ...toStructuralSchema(source.spec), description: source.specDescription },
+    spec: { ...toStructuralSchema(fields.spec), description: fields.specDescription },
   };
-  if (source.status) {
-    properties.status = { ...toStructuralSchema(source.status), description: source.statusDescription ?? 'Observed state.' };
+  if (fields.status) {
+    properties.status = { ...toStructuralSchema(fields.status), description: fields.statusDescription ?? 'Observed state.' };
   }
+  return { type: 'object', description: fields.description, properties };
+}
+
+export function buildCustomResourceDefinition(source: CrdSource): CustomResourceDefinition {
   const names = {
     kind: source.kind,
     listKind: source.listKind,
@@ -65,6 +93,16 @@ export function buildCustomResourceDefinition(source: CrdSource): CustomResource
     ...(source.shortNames ? { shortNames: source.shortNames } : {}),
     ...(source.categories ? { categories: source.categories } : {}),
   };
+  const hasStatusSubresource = (status: z.ZodType | undefined) => status !== undefined && source.statusSubresource !== false;
+  const older = (source.olderVersions ?? []).map((version) => ({
+    name: version.version,
+    deprecated: true,
+    served: true,
+    storage: false,
+    schema: { openAPIV3Schema: versionSchema(source, version) },
+    ...(hasStatusSubresource(version.status) ? { subresources: { status: {} as Record<string, never> } } : {}),
+    additionalPrinterColumns: version.printerColumns,
+  }));
   return {
     apiVersion: 'apiextensions.k8s.io/v1',
     kind: 'CustomResourceDefinition',
@@ -74,12 +112,13 @@ export function buildCustomResourceDefinition(source: CrdSource): CustomResource
       names,
       scope: source.scope,
       versions: [
+        ...older,
         {
           name: source.version,
           served: true,
           storage: true,
-          schema: { openAPIV3Schema: { type: 'object', description: source.description, properties } },
-          ...(source.status && source.statusSubresource !== false ? { subresources: { status: {} } } : {}),
+          schema: { openAPIV3Schema: versionSchema(source, source) },
+          ...(hasStatusSubresource(source.status) ? { subresources: { status: {} } } : {}),
           additionalPrinterColumns: source.printerColumns,
         },
       ],

@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { customDeploySchema, hostSelectorSchema, machineAddressSchema, v1beta1ConditionSchema } from '../common.ts';
+import { conditionsSchema, rfc3339, secretReferenceSchema } from '../common.ts';
+
+/** The older, still served version; conversions to and from it go through the provider's /convert webhook. */
+export const V1BETA1 = 'v1beta1';
+
+/** corev1.ObjectReference, which v1beta1 uses where v1beta2 keeps only a name and namespace. */
+export const objectReferenceSchema = z.object({
+  apiVersion: z.string().optional().describe('API version of the referent.'),
+  kind: z.string().optional().describe('Kind of the referent.'),
+  name: z.string().optional().describe('Name of the referent.'),
+  namespace: z.string().optional().describe('Namespace of the referent.'),
+  uid: z.string().optional().describe('UID of the referent.'),
+  resourceVersion: z.string().optional().describe('Resource version of the referent.'),
+  fieldPath: z.string().optional().describe('A field within the referent.'),
+}).meta({ 'x-kubernetes-map-type': 'atomic' });
+export type ObjectReference = z.infer<typeof objectReferenceSchema>;
+
+/** v1beta1's image: the disk format is `format`, as in BMO, where v1beta2 says `diskFormat`. */
+export const imageV1beta1Schema = z.object({
+  url: z.string().describe('Where the host fetches the image.'),
+  checksum: z.string().optional().describe('Checksum value or URL of a checksum file.'),
+  checksumType: z.enum(['md5', 'sha256', 'sha512']).optional().describe('Checksum algorithm.'),
+  format: z.enum(['raw', 'qcow2', 'vdi', 'vmdk', 'live-iso']).optional().describe('Disk format.'),
+});
+
+export const apiEndpointV1beta1Schema = z.object({
+  host: z.string().describe('Host name or IP address of the control plane endpoint.'),
+  port: z.int().describe('Port of the control plane endpoint.'),
+});
+
+/** Failure domains by name, as Cluster API v1beta1 kept them. */
+export const failureDomainsV1beta1Schema = z.record(z.string(), z.object({
+  controlPlane: z.boolean().optional().describe('Whether control plane machines may be placed in it.'),
+  attributes: z.record(z.string(), z.string()).optional().describe('Free-form attributes of the failure domain.'),
+}));
+export type FailureDomainsV1beta1 = z.infer<typeof failureDomainsV1beta1Schema>;
+
+/** The status fields of the v1beta1 contract every Cluster API v1beta1 infrastructure kind had. */
+export const legacyStatusFields = {
+  lastUpdated: rfc3339().optional().describe('When the status was last written.'),
+  failureReason: z.string().optional().describe('Terminal failure.'),
+  failureMessage: z.string().optional().describe('Human-readable terminal failure.'),
+  ready: z.boolean().optional().describe('True once the infrastructure is provisioned.'),
+  conditions: z.array(v1beta1ConditionSchema).optional().describe('v1beta1-style conditions.'),
+  v1beta2: z.object({ conditions: conditionsSchema.optional().describe('The v1beta2 conditions.') }).optional()
+    .describe('The v1beta2 conditions, during the move to v1beta2.'),
+};
+
+export { customDeploySchema, hostSelectorSchema, machineAddressSchema, secretReferenceSchema };
