@@ -21,6 +21,7 @@ import { OPERATOR_NODE_FLAGS, OPERATOR_PROCESS_ENV } from '../operator/node-flag
 import { defaultStateDir, repoRoot } from './stack/paths.ts';
 import { operatorEnvironment } from './stack/operator-env.ts';
 import { prepareOperatorWebhook } from './stack/operator-webhook.ts';
+import { providerConversion, type ProviderConversion } from './stack/provider-conversion.ts';
 import { prepareProviderWebhook, type ProviderWebhook } from './stack/provider-webhook.ts';
 import { isAlive, startProcess, stopProcess, type TrackedProcess } from './stack/processes.ts';
 import { readState, envShellFile } from './stack/state.ts';
@@ -98,6 +99,7 @@ const startOperator = async (extraEnv: Record<string, string>) => {
 
 let capi: ClusterApiManager | undefined;
 let providerWebhook: ProviderWebhook | undefined;
+let conversion: ProviderConversion | undefined;
 const apply = (items: unknown[]) => kubectl(env, ['apply', '-f', '-'], { input: JSON.stringify({ apiVersion: 'v1', kind: 'List', items }) });
 if (withCluster) {
   say('dev: starting the Cluster API core manager');
@@ -113,6 +115,9 @@ if (withCluster) {
   });
   await providerWebhook.register(provider);
   say(`dev: CAPM3's webhooks registered for namespace ${namespace}`);
+  conversion = providerConversion({ target: env, port: providerWebhook.port, caPem: providerWebhook.caPem, namespace });
+  await conversion.register(provider);
+  say('dev: the provider converts v1beta1 Metal3 objects (kubectl get metal3machines.v1beta1.infrastructure.cluster.x-k8s.io)');
   await apply([
     ...hostObjects({ env, namespace, hosts: systems.map((system, index) => ({
       name: index === 0 ? 'control-plane-1' : `worker-${index}`, system,
@@ -142,6 +147,7 @@ const shutdown = async () => {
   // Without its server, the webhook (failurePolicy Fail) would refuse every host in the namespace.
   await webhook.unregister().catch((error: unknown) => say(`dev: could not remove the webhook configuration: ${String(error)}`));
   await providerWebhook?.unregister().catch((error: unknown) => say(`dev: could not remove the provider's webhook configurations: ${String(error)}`));
+  await conversion?.unregister().catch((error: unknown) => say(`dev: could not turn the provider CRDs' conversion off: ${String(error)}`));
   for (const started of [...processes].reverse()) await stopProcess(started);
   await capi?.stop();
   if (startedStack && !values['keep-stack']) {

@@ -131,8 +131,17 @@ describe('CAPM3 v1beta1 conversion', () => {
     ]);
     expect((await read('metal3datatemplates', 'v1beta1', 'nodes')).spec.metaData).toEqual({ ipAddressesFromIPPool: pool, gatewaysFromIPPool: pool });
     expect((await read('metal3remediationtemplates', 'v1beta2', 'reboot')).spec).toEqual({ template: { spec: { strategy: { type: 'Reboot', retryLimit: 2, timeoutSeconds: 300 } } } });
-    // CAPM3's defaulting webhook fills what the v1beta1 manifest left out; v1beta1 readers see it as a Go duration.
+    // What the v1beta1 manifest left out is defaulted in v1beta2 (1 retry, 600 s); v1beta1 readers see the timeout as a Go duration.
     expect((await read('metal3remediationtemplates', 'v1beta1', 'reboot-defaults')).spec).toEqual({ template: { spec: { strategy: { type: 'Reboot', retryLimit: 1, timeout: '10m0s' } } } });
+  });
+
+  it('passes v1beta1 requests through CAPM3\'s admission webhooks once converted', async () => {
+    const refused = await kubectl.run(['create', '-f', '-'], JSON.stringify(manifest('v1beta1', 'Metal3Machine', 'no-checksum',
+      { image: { url: 'http://127.0.0.1/os.raw', format: 'raw' } })));
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('The Metal3Machine "no-checksum" is invalid: ');
+    expect(refused.stderr).toContain('spec.image.checksum: Required value');
+    expect((await kubectl.run(['get', 'metal3machines', 'no-checksum', '-n', namespace])).code).not.toBe(0);
   });
 
   it('refuses a v1beta1 object it cannot convert, saying which field and why, and stores nothing', async () => {

@@ -135,7 +135,7 @@ describe('kustomize installs in deploy/ on the real API server', () => {
     expectWebhookWiring(objects, { namespace, serviceName: webhook?.clientConfig.service.name ?? '', secretName: 'baremetal-operator-webhook-server-cert', configurations: [configuration] });
   });
 
-  it('the provider\'s webhooks: CAPM3\'s configurations, paths and names; Service, Deployment and cert-manager\'s Certificate agree', async () => {
+  it('the provider\'s webhooks: CAPM3\'s configurations, paths and names, every CRD\'s conversion; Service, Deployment and cert-manager\'s Certificate agree', async () => {
     const objects = await renderKustomization({ kubectl: env.kubectl, directory: 'deploy/capm3/default' });
     const namespace = 'capm3-system';
     type WebhookConfiguration = Manifest & { webhooks: { name: string; failurePolicy: string; sideEffects: string; rules: { resources: string[] }[];
@@ -152,7 +152,14 @@ describe('kustomize installs in deploy/ on the real API server', () => {
       validated.map((kind) => [`validation.${kind}.infrastructure.cluster.x-k8s.io`, path('validate', kind), [`${kind}s`]]));
     const webhooks = [...mutating.webhooks, ...validating.webhooks];
     for (const webhook of webhooks) expect(webhook).toMatchObject({ failurePolicy: 'Fail', sideEffects: 'None', clientConfig: { service: { name: 'capm3-webhook-service', namespace } } });
-    expectWebhookWiring(objects, { namespace, serviceName: 'capm3-webhook-service', secretName: 'capm3-webhook-service-cert', configurations: [mutating, validating] });
+    // CAPM3's crd/patches: v1beta1 requests of every kind are converted by the same server, at /convert.
+    const crds = objects.filter((object) => object.kind === 'CustomResourceDefinition');
+    expect(crds).toHaveLength(9);
+    for (const crd of crds) {
+      expect((crd as unknown as { spec: { conversion: unknown } }).spec.conversion).toEqual({ strategy: 'Webhook', webhook: {
+        conversionReviewVersions: ['v1'], clientConfig: { service: { name: 'capm3-webhook-service', namespace, path: '/convert' } } } });
+    }
+    expectWebhookWiring(objects, { namespace, serviceName: 'capm3-webhook-service', secretName: 'capm3-webhook-service-cert', configurations: [mutating, validating, ...crds] });
   });
 
   it('the namespace-scoped operator watches its own namespace only', async () => {
