@@ -41,16 +41,6 @@ export interface OlderVersionSource {
   printerColumns: PrinterColumn[];
 }
 
-interface VersionFields {
-  version: string;
-  description: string;
-  spec: z.ZodType;
-  specDescription: string;
-  status?: z.ZodType | undefined;
-  statusDescription?: string | undefined;
-  printerColumns: PrinterColumn[];
-}
-
 export interface CustomResourceDefinition {
   apiVersion: 'apiextensions.k8s.io/v1';
   kind: 'CustomResourceDefinition';
@@ -71,7 +61,7 @@ export interface CustomResourceDefinition {
   };
 }
 
-function versionSchema(source: Pick<CrdSource, 'group'>, fields: VersionFields): StructuralSchema {
+function versionSchema(source: Pick<CrdSource, 'group'>, fields: OlderVersionSource): StructuralSchema {
   const properties: Record<string, StructuralSchema> = {
     apiVersion: { type: 'string', description: `Versioned schema of this object, e.g. ${source.group}/${fields.version}.` },
     kind: { type: 'string', description: 'REST resource this object represents.' },
