@@ -4,6 +4,7 @@ import { Registry, collectDefaultMetrics } from 'prom-client';
 import { setupBareMetalHostController } from './controllers/baremetalhost/index.ts';
 import { setupBMCEventSubscriptionController } from './controllers/bmceventsubscription/index.ts';
 import { setupDataImageController } from './controllers/dataimage/index.ts';
+import { setupHostClaimController } from './controllers/hostclaim/index.ts';
 import { setupHostFirmwareComponentsController } from './controllers/hostfirmwarecomponents/index.ts';
 import { setupHostFirmwareSettingsController } from './controllers/hostfirmwaresettings/index.ts';
 import { canProvideImages, defaultImageProvider, setupPreprovisioningImageController } from './controllers/preprovisioningimage/index.ts';
@@ -16,8 +17,8 @@ import type { Logger, SignalProcess } from './runtime/index.ts';
 import { OPERATOR_NAME, compileOperatorSettings } from './settings.ts';
 import type { OperatorSettings } from './settings.ts';
 import {
-  BAREMETALHOST_WEBHOOK_PATH, BMCEVENTSUBSCRIPTION_WEBHOOK_PATH, DATAIMAGE_WEBHOOK_PATH, HOSTFIRMWARECOMPONENTS_WEBHOOK_PATH, reviewBareMetalHost, reviewBMCEventSubscription, reviewDataImage,
-  reviewHostFirmwareComponents,
+  BAREMETALHOST_WEBHOOK_PATH, BMCEVENTSUBSCRIPTION_WEBHOOK_PATH, DATAIMAGE_WEBHOOK_PATH, HOSTCLAIM_WEBHOOK_PATH, HOSTFIRMWARECOMPONENTS_WEBHOOK_PATH, reviewBareMetalHost, reviewBMCEventSubscription, reviewDataImage,
+  reviewHostClaim, reviewHostFirmwareComponents,
 } from './webhooks/index.ts';
 
 export interface OperatorRun {
@@ -39,6 +40,7 @@ function setupWebhooks(manager: Manager, settings: OperatorSettings, logger: Log
   const componentsLogger = logger.child({ webhook: 'HostFirmwareComponents' });
   const dataImageLogger = logger.child({ webhook: 'DataImage' });
   const subscriptionLogger = logger.child({ webhook: 'BMCEventSubscription' });
+  const claimLogger = logger.child({ webhook: 'HostClaim' });
   for (const cipher of settings.tlsCipherSuites?.insecure ?? []) logger.warn('use of insecure cipher detected', { cipher });
   const server = new WebhookServer({
     port: settings.webhookPort,
@@ -53,6 +55,7 @@ function setupWebhooks(manager: Manager, settings: OperatorSettings, logger: Log
       [HOSTFIRMWARECOMPONENTS_WEBHOOK_PATH]: (request) => reviewHostFirmwareComponents(request, { logger: componentsLogger }),
       [DATAIMAGE_WEBHOOK_PATH]: (request) => reviewDataImage(request, { logger: dataImageLogger }),
       [BMCEVENTSUBSCRIPTION_WEBHOOK_PATH]: (request) => reviewBMCEventSubscription(request, { logger: subscriptionLogger }),
+      [HOSTCLAIM_WEBHOOK_PATH]: (request) => reviewHostClaim(request, { logger: claimLogger }),
     },
     logger,
   });
@@ -125,9 +128,7 @@ export async function runOperator(run: OperatorRun): Promise<number> {
     setupDataImageController(manager, { provisioner, maxConcurrentReconciles: settings.concurrency });
     setupBMCEventSubscriptionController(manager, { provisioner, maxConcurrentReconciles: settings.concurrency });
     setupWebhooks(manager, settings, logger);
-    if (settings.hostClaims) {
-      logger.warn('--hostclaims is set, but this operator has no HostClaim controller: HostClaims and HostDeployPolicies are not acted on');
-    }
+    if (settings.hostClaims) setupHostClaimController(manager, { maxConcurrentReconciles: settings.concurrency });
     logger.info('starting', {
       provisioner: settings.provisioner,
       watchNamespace: settings.watchNamespace ?? '(all)',
@@ -135,6 +136,7 @@ export async function runOperator(run: OperatorRun): Promise<number> {
       provisioningLimit: settings.provisioningLimit,
       hardwareLabels: settings.hardwareLabels,
       buildPreprovImage: settings.buildPreprovImage,
+      hostClaims: settings.hostClaims,
     });
     await manager.start(signals.signal);
     return 0;

@@ -109,7 +109,7 @@ export function operatorSettings(defaults: { concurrency: number }) {
       env: 'HOSTCLAIMS',
       flag: '--hostclaims',
       description:
-        'BMO\'s HostClaim controller (HostClaim and HostDeployPolicy, for claiming hosts across namespaces). Accepted so BMO\'s manifests, which pass it, start this operator; it serves no HostClaim API yet, and says so in its log when this is set.',
+        'Runs BMO\'s HostClaim controller: a HostClaim takes a BareMetalHost (its consumerRef), in its own namespace or one whose HostDeployPolicy accepts the claim\'s namespace, and gives it back when deleted.',
       default: 'false',
       schema: s.boolean(),
       isBoolean: true,

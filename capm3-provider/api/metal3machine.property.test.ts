@@ -1,13 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { propertyRuns } from '../../test/support/fault-scale.ts';
-import { compileHostSelector, HostSelectorError } from '../baremetal/index.ts';
+import { compileLabelSelector, LabelSelectorError } from '../../operator/runtime/index.ts';
 import { machineSpecProblems } from '../controllers/metal3machine/validate.ts';
 import { metal3MachineSchema } from './metal3machine.ts';
 
 // Hostile Metal3Machines: any JSON, and machines whose spec fields hold odd values. The schema
 // parses or lists issues, the spec check (CAPM3's webhook rules, reported as a condition) names
-// problems, and a host selector compiles or throws HostSelectorError: nothing else escapes.
+// problems, and a host selector compiles or throws LabelSelectorError: nothing else escapes.
 const oddText = fc.oneof(fc.string({ unit: 'binary', maxLength: 60 }), fc.constantFrom('', 'toString', '__proto__', 'constructor', 'Ω', '🖥️', 'In', 'GT', '-1', '1e3'));
 const operators = fc.oneof(fc.constantFrom('In', 'NotIn', 'Exists', '!', '=', '==', '!=', 'Gt', 'Lt', 'in', 'gt'), oddText);
 const selector = fc.record({
@@ -43,9 +43,9 @@ describe('Metal3Machine, hostile', () => {
       expect(machineSpecProblems(parsed.data).every((problem) => problem.length > 0)).toBe(true);
       let compiled;
       try {
-        compiled = compileHostSelector(parsed.data.spec.hostSelector);
+        compiled = compileLabelSelector(parsed.data.spec.hostSelector);
       } catch (error) {
-        expect(error).toBeInstanceOf(HostSelectorError);
+        expect(error).toBeInstanceOf(LabelSelectorError);
         return;
       }
       expect(typeof compiled.matches(hostLabels)).toBe('boolean');
@@ -56,9 +56,9 @@ describe('Metal3Machine, hostile', () => {
   it('a selector on labels the host lacks never matches through inherited object keys', () => {
     // `key in labels` would find toString or __proto__ on every plain object.
     fc.assert(fc.property(fc.constantFrom('toString', 'constructor', '__proto__', 'hasOwnProperty', 'valueOf'), (key) => {
-      expect(compileHostSelector({ matchExpressions: [{ key, operator: 'Exists' }] }).matches({})).toBe(false);
-      expect(compileHostSelector({ matchExpressions: [{ key, operator: 'In', values: ['x'] }] }).matches({})).toBe(false);
-      expect(compileHostSelector({ matchExpressions: [{ key, operator: '!' }] }).matches({})).toBe(true);
+      expect(compileLabelSelector({ matchExpressions: [{ key, operator: 'Exists' }] }).matches({})).toBe(false);
+      expect(compileLabelSelector({ matchExpressions: [{ key, operator: 'In', values: ['x'] }] }).matches({})).toBe(false);
+      expect(compileLabelSelector({ matchExpressions: [{ key, operator: '!' }] }).matches({})).toBe(true);
     }), { numRuns: 20 });
   });
 });

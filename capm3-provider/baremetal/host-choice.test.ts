@@ -3,7 +3,7 @@ import type { BareMetalHost } from '../../operator/api/index.ts';
 import { bareMetalHostSchema } from '../../operator/api/index.ts';
 import { chooseHost, consumedBy, describeNoHost } from './host-choice.ts';
 import type { Claimant, HostChoice } from './host-choice.ts';
-import { compileHostSelector } from './host-selector.ts';
+import { compileLabelSelector } from '../../operator/runtime/index.ts';
 
 const NS = 'ns';
 const FD = 'infrastructure.cluster.x-k8s.io/failure-domain';
@@ -135,12 +135,12 @@ describe('chooseHost', () => {
 
 describe('describeNoHost', () => {
   it('says which selector matched nothing', () => {
-    expect(describeNoHost({ kind: 'none', considered: 0, reasons: {} }, compileHostSelector({ matchLabels: { pool: 'late' } })))
+    expect(describeNoHost({ kind: 'none', considered: 0, reasons: {} }, compileLabelSelector({ matchLabels: { pool: 'late' } })))
       .toBe('no BareMetalHost in the namespace matches the hostSelector (pool=late)');
   });
 
   it('lists why each matching host was passed over', () => {
-    expect(describeNoHost({ kind: 'none', considered: 3, reasons: { consumed: 2, 'not available (provisioning)': 1 } }, compileHostSelector(undefined)))
+    expect(describeNoHost({ kind: 'none', considered: 3, reasons: { consumed: 2, 'not available (provisioning)': 1 } }, compileLabelSelector(undefined)))
       .toBe('no free BareMetalHost: 3 match the hostSelector ((any host)) but 2 consumed, 1 not available (provisioning)');
   });
 });

@@ -3,7 +3,7 @@ import { PAUSED_ANNOTATION } from '../../operator/api/index.ts';
 import {
   CLUSTER_API_GROUP, FAILURE_DOMAIN_LABEL, INFRASTRUCTURE_GROUP, NODE_REUSE_LABEL, UNHEALTHY_ANNOTATION, UNHEALTHY_ANNOTATION_DEPRECATED,
 } from '../api/index.ts';
-import type { CompiledHostSelector } from './host-selector.ts';
+import type { CompiledLabelSelector } from '../../operator/runtime/index.ts';
 
 /** The Metal3Machine looking for a host. */
 export interface Claimant {
@@ -107,7 +107,7 @@ function pick<T>(items: readonly T[], random: () => number): T {
 }
 
 /** "3 hosts match: 2 consumed, 1 not available (provisioning)", for the waiting condition. */
-export function describeNoHost(choice: Extract<HostChoice, { kind: 'none' }>, selector: CompiledHostSelector): string {
+export function describeNoHost(choice: Extract<HostChoice, { kind: 'none' }>, selector: CompiledLabelSelector): string {
   const details = Object.entries(choice.reasons).map(([reason, count]) => `${count} ${reason}`).join(', ');
   if (choice.considered === 0) return `no BareMetalHost in the namespace matches the hostSelector (${selector.description})`;
   return `no free BareMetalHost: ${choice.considered} match the hostSelector (${selector.description}) but ${details}`;

@@ -2,7 +2,6 @@
 export * from './addresses.ts';
 export * from './claim.ts';
 export * from './host-choice.ts';
-export * from './host-selector.ts';
 export * from './host-spec.ts';
 export * from './pause.ts';
 export * from './release.ts';

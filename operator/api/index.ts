@@ -16,6 +16,8 @@ export * from './firmwareschema.ts';
 export * from './group-version.ts';
 export * from './hardware-details.ts';
 export * from './hardwaredata.ts';
+export * from './hostclaim.ts';
+export * from './hostdeploypolicy.ts';
 export * from './hostfirmwarecomponents.ts';
 export * from './hostfirmwaresettings.ts';
 export * from './hostupdatepolicy.ts';

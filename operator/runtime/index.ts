@@ -155,3 +155,7 @@ export type { AdmissionHandler, WebhookServerOptions } from './webhook-server.ts
 export { cipherSuitesFromGoNames, curvesFromGoIds, curvesFromGoNames } from './go-tls-names.ts';
 export type { CipherSuiteChoice } from './go-tls-names.ts';
 export type { SignalHandler, SignalProcess } from './signals.ts';
+export { LabelSelectorError, compileLabelSelector } from './label-selector.ts';
+export type { CompiledLabelSelector, LabelSelectorInput } from './label-selector.ts';
+export { SUMMARY_REASONS, summaryCondition } from './condition-summary.ts';
+export { labelKeyProblems, labelValueProblems } from './label-syntax.ts';

@@ -5,3 +5,4 @@ export { DATAIMAGE_WEBHOOK_PATH, reviewDataImage } from './dataimage-validator.t
 export { validateHost, validateHostUpdate } from './baremetalhost/index.ts';
 export type { HostValidationOptions } from './baremetalhost/index.ts';
 export { BMCEVENTSUBSCRIPTION_WEBHOOK_PATH, reviewBMCEventSubscription, validateBMCEventSubscription } from './bmceventsubscription-validator.ts';
+export { HOSTCLAIM_WEBHOOK_PATH, reviewHostClaim, validateHostClaim } from './hostclaim-validator.ts';

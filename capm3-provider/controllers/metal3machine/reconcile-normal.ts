@@ -1,11 +1,11 @@
 import type { BareMetalHost } from '../../../operator/api/index.ts';
 import type { Result } from '../../../operator/runtime/index.ts';
-import { isNotFound, objectName } from '../../../operator/runtime/index.ts';
+import { LabelSelectorError, compileLabelSelector, isNotFound, objectName } from '../../../operator/runtime/index.ts';
 import {
   CLUSTER_NAME_LABEL, HOST_ANNOTATION, clusterInfrastructureProvisioned, providerIdFor,
 } from '../../api/index.ts';
 import {
-  HostSelectorError, chooseHost, claimHost, compileHostSelector, consumedBy, describeNoHost, hostAddresses, hostSpecChanges,
+  chooseHost, claimHost, consumedBy, describeNoHost, hostAddresses, hostSpecChanges,
   labelSecret, patchHeldHost, pauseAnnotationChanges, reuseLabelValue,
 } from '../../baremetal/index.ts';
 import type { HostData } from '../../baremetal/index.ts';
@@ -46,9 +46,9 @@ export async function reconcileNormal(scope: MachineScope, deps: MachineDeps): P
 
   let selector;
   try {
-    selector = compileHostSelector(m3m.spec.hostSelector);
+    selector = compileLabelSelector(m3m.spec.hostSelector);
   } catch (error) {
-    if (!(error instanceof HostSelectorError)) throw error;
+    if (!(error instanceof LabelSelectorError)) throw error;
     return wait('InvalidHostSelector', `spec.hostSelector: ${error.message}`);
   }
 
@@ -138,7 +138,7 @@ export class HostLostError extends Error {}
 async function claimAHost(
   scope: MachineScope,
   deps: MachineDeps,
-  options: { selector: ReturnType<typeof compileHostSelector>; data: HostData },
+  options: { selector: ReturnType<typeof compileLabelSelector>; data: HostData },
 ): Promise<{ host: BareMetalHost } | { result: Result }> {
   const { m3m, status } = scope;
   const reuse = await reuseLabelValue(scope.machine, deps.machineSets, scope.signal);

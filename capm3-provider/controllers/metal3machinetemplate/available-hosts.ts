@@ -1,5 +1,6 @@
 import type { BareMetalHost } from '../../../operator/api/index.ts';
-import { HostSelectorError, compileHostSelector, freeToClaim } from '../../baremetal/index.ts';
+import { LabelSelectorError, compileLabelSelector } from '../../../operator/runtime/index.ts';
+import { freeToClaim } from '../../baremetal/index.ts';
 import type { Metal3MachineTemplate } from '../../api/index.ts';
 
 /** One template's count: the hosts its machines could claim right now. */
@@ -33,10 +34,10 @@ export function availableHostsPerTemplate(
 
 function countMatching(template: Metal3MachineTemplate, hosts: readonly BareMetalHost[]): number {
   try {
-    const selector = compileHostSelector(template.spec.template.spec.hostSelector);
+    const selector = compileLabelSelector(template.spec.template.spec.hostSelector);
     return hosts.filter((host) => selector.matches(host.metadata.labels)).length;
   } catch (error) {
-    if (error instanceof HostSelectorError) return 0;
+    if (error instanceof LabelSelectorError) return 0;
     throw error;
   }
 }

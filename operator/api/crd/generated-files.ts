@@ -4,6 +4,7 @@ import { buildCustomResourceDefinition, type CrdSource } from './custom-resource
 import { dataImageCrdSource } from './dataimage-crd.ts';
 import { firmwareSchemaCrdSource, hostFirmwareComponentsCrdSource, hostFirmwareSettingsCrdSource, hostUpdatePolicyCrdSource } from './firmware-crds.ts';
 import { hardwareDataCrdSource } from './hardwaredata-crd.ts';
+import { hostClaimCrdSource, hostDeployPolicyCrdSource } from './hostclaim-crds.ts';
 import { preprovisioningImageCrdSource } from './preprovisioningimage-crd.ts';
 import { renderYaml } from './render-yaml.ts';
 
@@ -14,7 +15,7 @@ export type { GeneratedFile };
 export const CRD_DIRECTORY = 'deploy/crds';
 export const CRD_SOURCES: readonly CrdSource[] = [
   bareMetalHostCrdSource, hardwareDataCrdSource, hostFirmwareSettingsCrdSource, firmwareSchemaCrdSource, hostFirmwareComponentsCrdSource, dataImageCrdSource,
-  hostUpdatePolicyCrdSource, bmcEventSubscriptionCrdSource, preprovisioningImageCrdSource,
+  hostUpdatePolicyCrdSource, bmcEventSubscriptionCrdSource, preprovisioningImageCrdSource, hostClaimCrdSource, hostDeployPolicyCrdSource,
 ];
 
 export function crdFileName(source: CrdSource): string {

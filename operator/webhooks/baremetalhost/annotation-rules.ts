@@ -55,11 +55,15 @@ function hardwareDetailsProblem(value: string, inspectionDisabled: boolean): str
   return parsed.ok ? undefined : `error decoding the ${HARDWARE_DETAILS_ANNOTATION} annotation: ${parsed.detail}`;
 }
 
+/** BMO's validateRebootAnnotation for a `reboot.metal3.io[/<key>]` annotation; undefined for any other key or a good value. */
+export function rebootAnnotationProblem(key: string, value: string): string | undefined {
+  if (key !== REBOOT_ANNOTATION_PREFIX && !key.startsWith(`${REBOOT_ANNOTATION_PREFIX}/`)) return undefined;
+  return argumentsProblem(value, { annotation: REBOOT_ANNOTATION_PREFIX, field: 'mode', allowed: ['hard', 'soft'] });
+}
+
 function problemOf(key: string, value: string, inspectionDisabled: boolean): string | undefined {
   if (key === STATUS_ANNOTATION) return statusProblem(value);
-  if (key === REBOOT_ANNOTATION_PREFIX || key.startsWith(`${REBOOT_ANNOTATION_PREFIX}/`)) {
-    return argumentsProblem(value, { annotation: REBOOT_ANNOTATION_PREFIX, field: 'mode', allowed: ['hard', 'soft'] });
-  }
+  if (key === REBOOT_ANNOTATION_PREFIX || key.startsWith(`${REBOOT_ANNOTATION_PREFIX}/`)) return rebootAnnotationProblem(key, value);
   if (key === INSPECT_ANNOTATION) return inspectProblem(value);
   if (key === HARDWARE_DETAILS_ANNOTATION) return hardwareDetailsProblem(value, inspectionDisabled);
   // Not in BMO's webhook (its controller ignores a bad value); refused here up front, in BMO's words.

@@ -36,6 +36,10 @@ const OPERATOR_GRANTS = [
   ...verbs('metal3.io/hostupdatepolicies', ['get', 'list', 'watch', 'update']),
   ...verbs('metal3.io/preprovisioningimages', ['get', 'list', 'watch', 'create', 'patch']),
   'patch metal3.io/preprovisioningimages/status',
+  ...verbs('metal3.io/hostclaims', ['get', 'list', 'watch', 'patch']),
+  'patch metal3.io/hostclaims/status',
+  ...verbs('metal3.io/hostdeploypolicies', ['get', 'list', 'watch']),
+  'get core/namespaces',
   ...verbs('core/secrets', ['get', 'list', 'watch', 'patch']),
   ...EVENTS,
 ];

@@ -199,7 +199,8 @@ describe('BareMetalHost validating webhook', () => {
     expect((await handshake({ ecdhCurve: 'X25519' })).error).toMatch(/handshake failure/);
     expect((await handshake({ minVersion: 'TLSv1.3' })).error).toMatch(/protocol version/);
     const log = readFileSync(operator?.process.logPath ?? '', 'utf8');
-    expect(log).toMatch(/^\S+\tWARN\t--hostclaims is set, but this operator has no HostClaim controller/m);
+    // BMO's --hostclaims starts the HostClaim controller.
+    expect(log).toMatch(/^\S+\tINFO\tstarting workers\t.*"controller":"hostclaim"/m);
     expect(log).toMatch(/^\S+\tINFO\tserving webhooks\t/m);
     // --enable-leader-election with --kube-api-qps: the Lease has a client of its own and is taken.
     expect(log).toMatch(/^\S+\tINFO\tsuccessfully acquired lease\t/m);
@@ -220,6 +221,20 @@ describe('BareMetalHost validating webhook', () => {
     const stored = await kubectl.json<{ items: { metadata: { name: string }; spec: { updates: { url: string }[] } }[] }>(['get', 'hostfirmwarecomponents', '-n', hosts]);
     expect(stored.items.map((item) => [item.metadata.name, item.spec.updates.map((update) => update.url)]))
       .toEqual([['good-firmware', ['https://127.0.0.1/bios-1.1.0.bin']]]);
+  });
+
+  it("refuses HostClaims whose selector BMO's webhook refuses, on create and update, with BMO's message", async () => {
+    const claim = (name: string, hostSelector: Manifest): Manifest => ({
+      apiVersion: 'metal3.io/v1alpha1', kind: 'HostClaim', metadata: { name, namespace: hosts }, spec: { poweredOn: false, hostSelector },
+    });
+    const claim403 = 'admission webhook "hostclaim.metal3.io" denied the request: ';
+    expect((await apply(claim('good-claim', { matchLabels: { pool: 'web' }, matchExpressions: [{ key: 'zone', operator: 'in', values: ['a'] }] }))).stderr).toBe('');
+    const badCreate = await apply(claim('bad-claim', { matchExpressions: [{ key: 'zone', operator: 'in', values: [] }] }));
+    expect(badCreate.stderr).toContain(`${claim403}matchExpr 1: At least one value in list for operator in in match expression on label key zone`);
+    const badUpdate = await kubectl.run(['patch', 'hostclaim', 'good-claim', '-n', hosts, '--type=merge', '-p', JSON.stringify({ spec: { hostSelector: { matchLabels: { pool: '-web' } } } })]);
+    expect(badUpdate.stderr).toContain(`${claim403}pool=-web: a valid label must be an empty string`);
+    const stored = await kubectl.json<{ items: { metadata: { name: string }; spec: { hostSelector: Manifest } }[] }>(['get', 'hostclaims', '-n', hosts]);
+    expect(stored.items.map((item) => [item.metadata.name, item.spec.hostSelector.matchLabels])).toEqual([['good-claim', { pool: 'web' }]]);
   });
 });
 

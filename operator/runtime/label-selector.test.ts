@@ -1,13 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
-import { HostSelectorError, compileHostSelector } from './host-selector.ts';
+import { LabelSelectorError, compileLabelSelector } from './label-selector.ts';
 
 const CPU = 'hardware.metal3.io/cpu-count';
 const labels = { role: 'worker', zone: 'a', [CPU]: '16', odd: 'many' };
 
-describe('compileHostSelector', () => {
+describe('compileLabelSelector', () => {
   it('matches every host, labelled or not, when empty or missing', () => {
     for (const selector of [undefined, {}, { matchLabels: {} }]) {
-      const compiled = compileHostSelector(selector);
+      const compiled = compileLabelSelector(selector);
       expect(compiled.matches(labels)).toBe(true);
       expect(compiled.matches(undefined)).toBe(true);
       expect(compiled.description).toBe('(any host)');
@@ -15,7 +15,7 @@ describe('compileHostSelector', () => {
   });
 
   it('requires every matchLabels entry with its exact value', () => {
-    const compiled = compileHostSelector({ matchLabels: { role: 'worker', zone: 'a' } });
+    const compiled = compileLabelSelector({ matchLabels: { role: 'worker', zone: 'a' } });
     expect(compiled.matches(labels)).toBe(true);
     expect(compiled.matches({ ...labels, zone: 'b' })).toBe(false);
     expect(compiled.matches({ role: 'worker' })).toBe(false);
@@ -47,7 +47,7 @@ describe('compileHostSelector', () => {
     ['!=', ['a'], {}, true],
     ['!=', ['a'], { zone: 'a' }, false],
   ] as const)('zone %s %j on %j → %s', (operator, values, hostLabels, expected) => {
-    const compiled = compileHostSelector({ matchExpressions: [{ key: 'zone', operator, values: [...values] }] });
+    const compiled = compileLabelSelector({ matchExpressions: [{ key: 'zone', operator, values: [...values] }] });
     expect(compiled.matches(hostLabels)).toBe(expected);
   });
 
@@ -66,12 +66,12 @@ describe('compileHostSelector', () => {
     ['gt', '8', '16.5', false],
     ['lt', '100', '1e1', false],
   ] as const)('cpu-count %s %s on label %s → %s', (operator, bound, label, expected) => {
-    const compiled = compileHostSelector({ matchExpressions: [{ key: CPU, operator, values: [bound] }] });
+    const compiled = compileLabelSelector({ matchExpressions: [{ key: CPU, operator, values: [bound] }] });
     expect(compiled.matches(label === undefined ? {} : { [CPU]: label })).toBe(expected);
   });
 
   it('requires matchLabels and all expressions together, and describes them all', () => {
-    const compiled = compileHostSelector({
+    const compiled = compileLabelSelector({
       matchLabels: { role: 'worker' },
       matchExpressions: [{ key: CPU, operator: 'Gt', values: ['8'] }, { key: 'zone', operator: 'In', values: ['a', 'b'] }, { key: 'broken', operator: '!' }],
     });
@@ -97,14 +97,14 @@ describe('compileHostSelector', () => {
     ['Lt', ['1', '2'], 'zone Lt: lt takes exactly one value, got 2'],
     ['gt', ['eight'], 'zone gt: "eight" is not an integer'],
     ['lt', ['1.5'], 'zone lt: "1.5" is not an integer'],
-  ] as const)('rejects zone %s %j with a readable HostSelectorError', (operator, values, message) => {
-    const compile = () => compileHostSelector({ matchExpressions: [{ key: 'zone', operator, values: [...values] }] });
-    expect(compile).toThrow(HostSelectorError);
+  ] as const)('rejects zone %s %j with a readable LabelSelectorError', (operator, values, message) => {
+    const compile = () => compileLabelSelector({ matchExpressions: [{ key: 'zone', operator, values: [...values] }] });
+    expect(compile).toThrow(LabelSelectorError);
     expect(compile).toThrow(message);
   });
 
   it('treats missing values as none', () => {
-    expect(compileHostSelector({ matchExpressions: [{ key: 'zone', operator: 'Exists' }] }).matches({ zone: 'a' })).toBe(true);
-    expect(() => compileHostSelector({ matchExpressions: [{ key: 'zone', operator: 'in' }] })).toThrow('needs at least one value');
+    expect(compileLabelSelector({ matchExpressions: [{ key: 'zone', operator: 'Exists' }] }).matches({ zone: 'a' })).toBe(true);
+    expect(() => compileLabelSelector({ matchExpressions: [{ key: 'zone', operator: 'in' }] })).toThrow('needs at least one value');
   });
 });
