@@ -30,6 +30,14 @@ function v1beta1(fields: Omit<OlderVersionSource, 'version' | 'description'> & {
   const { kind, ...rest } = fields;
   return [{ version: V1BETA1, description: `${kind} in the deprecated v1beta1 API; stored as v1beta2.`, ...rest }];
 }
+/** The same in both versions: the fields they name did not move. */
+const remediationColumns: PrinterColumn[] = [
+  { name: 'Retry limit', type: 'string', jsonPath: '.spec.strategy.retryLimit', description: 'Power cycles retried at most' },
+  { name: 'Retry count', type: 'string', jsonPath: '.status.retryCount', description: 'Power cycles retried so far' },
+  { name: 'Last Remediated', type: 'string', jsonPath: '.status.lastRemediated', description: 'When the current power cycle started' },
+  { name: 'Strategy', type: 'string', jsonPath: '.spec.strategy.type', description: 'Remediation strategy' },
+  { name: 'Phase', type: 'string', jsonPath: '.status.phase', description: 'Phase of the remediation' },
+];
 const ready: PrinterColumn = { name: 'Ready', type: 'boolean', jsonPath: '.status.ready', description: 'Infrastructure ready' };
 
 export const metal3ClusterCrdSource: CrdSource = {
@@ -144,23 +152,11 @@ export const metal3RemediationCrdSource: CrdSource = {
   specDescription: 'The remediation strategy.',
   status: metal3RemediationStatusSchema,
   statusDescription: 'Observed state, written by the provider.',
-  printerColumns: [
-    { name: 'Retry limit', type: 'string', jsonPath: '.spec.strategy.retryLimit', description: 'Power cycles retried at most' },
-    { name: 'Retry count', type: 'string', jsonPath: '.status.retryCount', description: 'Power cycles retried so far' },
-    { name: 'Last Remediated', type: 'string', jsonPath: '.status.lastRemediated', description: 'When the current power cycle started' },
-    { name: 'Strategy', type: 'string', jsonPath: '.spec.strategy.type', description: 'Remediation strategy' },
-    { name: 'Phase', type: 'string', jsonPath: '.status.phase', description: 'Phase of the remediation' },
-  ],
+  printerColumns: remediationColumns,
   olderVersions: v1beta1({
     kind: 'Metal3Remediation', spec: metal3RemediationSpecV1beta1Schema, specDescription: 'The remediation strategy.',
     status: metal3RemediationStatusV1beta1Schema, statusDescription: 'Observed state.',
-    printerColumns: [
-      { name: 'Retry limit', type: 'string', jsonPath: '.spec.strategy.retryLimit', description: 'Power cycles retried at most' },
-      { name: 'Retry count', type: 'string', jsonPath: '.status.retryCount', description: 'Power cycles retried so far' },
-      { name: 'Last Remediated', type: 'string', jsonPath: '.status.lastRemediated', description: 'When the current power cycle started' },
-      { name: 'Strategy', type: 'string', jsonPath: '.spec.strategy.type', description: 'Remediation strategy' },
-      { name: 'Phase', type: 'string', jsonPath: '.status.phase', description: 'Phase of the remediation' },
-    ],
+    printerColumns: remediationColumns,
   }),
 };
 
