@@ -19,8 +19,8 @@ export const UNHEALTHY_ANNOTATION = 'capm3.metal3.io/unhealthy';
 export const UNHEALTHY_ANNOTATION_DEPRECATED = 'capi.metal3.io/unhealthy';
 /** Host label: `md-<MachineDeployment>` or `cp-<control plane>` keeps a released host for that owner. */
 export const NODE_REUSE_LABEL = 'infrastructure.cluster.x-k8s.io/node-reuse';
-/** Host label naming the failure domain it sits in. */
-export const FAILURE_DOMAIN_LABEL = 'infrastructure.cluster.x-k8s.io/failure-domain';
+/** Host label naming the failure domain it sits in (the operator's, which HostClaims read too). */
+export { FAILURE_DOMAIN_LABEL } from '../../operator/api/index.ts';
 /** On a Metal3Cluster: comma-separated label prefixes whose labels go from each host to its Node (CAPM3's label sync). */
 export const LABEL_SYNC_PREFIXES_ANNOTATION = 'metal3.io/metal3-label-sync-prefixes';
 /** On an IPClaim named after its host (--enable-bmh-name-based-preallocation): the Metal3Data and pool it serves. */

@@ -37,3 +37,6 @@ export type HardwareLabel = (typeof HARDWARE_LABELS)[number];
 
 export const HARDWARE_DISK_TYPE_VALUES = ['hdd', 'ssd', 'nvme'] as const;
 export type HardwareDiskTypeValue = (typeof HARDWARE_DISK_TYPE_VALUES)[number];
+
+/** A host's failure domain, which CAPM3's Metal3Machines and BMO's HostClaims prefer when they name one. */
+export const FAILURE_DOMAIN_LABEL = 'infrastructure.cluster.x-k8s.io/failure-domain';

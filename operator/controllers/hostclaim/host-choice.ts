@@ -1,10 +1,8 @@
 import type { BareMetalHost } from '../../api/baremetalhost.ts';
 import { PAUSED_ANNOTATION } from '../../api/annotations.ts';
 import { HostClaimResource } from '../../api/hostclaim.ts';
+import { FAILURE_DOMAIN_LABEL } from '../../api/labels.ts';
 import type { CompiledLabelSelector } from '../../runtime/label-selector.ts';
-
-/** The failure-domain label CAPM3 and BMO's HostClaim read on hosts. */
-export const FAILURE_DOMAIN_LABEL = 'infrastructure.cluster.x-k8s.io/failure-domain';
 
 export interface ClaimIdentity {
   namespace: string;
