@@ -5,17 +5,9 @@ import { conditionsSchema, rfc3339, secretReferenceSchema } from '../common.ts';
 /** The older, still served version; conversions to and from it go through the provider's /convert webhook. */
 export const V1BETA1 = 'v1beta1';
 
-/** corev1.ObjectReference, which v1beta1 uses where v1beta2 keeps only a name and namespace. */
-export const objectReferenceSchema = z.object({
-  apiVersion: z.string().optional().describe('API version of the referent.'),
-  kind: z.string().optional().describe('Kind of the referent.'),
-  name: z.string().optional().describe('Name of the referent.'),
-  namespace: z.string().optional().describe('Namespace of the referent.'),
-  uid: z.string().optional().describe('UID of the referent.'),
-  resourceVersion: z.string().optional().describe('Resource version of the referent.'),
-  fieldPath: z.string().optional().describe('A field within the referent.'),
-}).meta({ 'x-kubernetes-map-type': 'atomic' });
-export type ObjectReference = z.infer<typeof objectReferenceSchema>;
+/** corev1.ObjectReference (the operator's), which v1beta1 uses where v1beta2 keeps only a name and namespace. */
+export { objectReferenceSchema } from '../../../operator/api/index.ts';
+export type { ObjectReference } from '../../../operator/api/index.ts';
 
 /** v1beta1's image: the disk format is `format`, as in BMO, where v1beta2 says `diskFormat`. */
 export const imageV1beta1Schema = z.object({

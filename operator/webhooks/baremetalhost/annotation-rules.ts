@@ -63,7 +63,8 @@ export function rebootAnnotationProblem(key: string, value: string): string | un
 
 function problemOf(key: string, value: string, inspectionDisabled: boolean): string | undefined {
   if (key === STATUS_ANNOTATION) return statusProblem(value);
-  if (key === REBOOT_ANNOTATION_PREFIX || key.startsWith(`${REBOOT_ANNOTATION_PREFIX}/`)) return rebootAnnotationProblem(key, value);
+  const reboot = rebootAnnotationProblem(key, value);
+  if (reboot !== undefined) return reboot;
   if (key === INSPECT_ANNOTATION) return inspectProblem(value);
   if (key === HARDWARE_DETAILS_ANNOTATION) return hardwareDetailsProblem(value, inspectionDisabled);
   // Not in BMO's webhook (its controller ignores a bad value); refused here up front, in BMO's words.
