@@ -14,6 +14,11 @@ export const METAL3_MACHINE_TEMPLATE_GROUPKIND = 'Metal3MachineTemplate.infrastr
 export const HOST_ANNOTATION = 'metal3.io/BareMetalHost';
 /** The value CAPM3 writes into BMO's paused annotation; only this value is ever removed by us. */
 export const CAPM3_PAUSE_VALUE = 'metal3.io/capm3';
+/**
+ * clusterctl waits while any object it moves carries this: on a held host until the Cluster's
+ * pause and the status annotation are on it, so `clusterctl move` never takes a host half-paused.
+ */
+export const BLOCK_MOVE_ANNOTATION = 'clusterctl.cluster.x-k8s.io/block-move';
 /** Hosts that failed remediation are never chosen again. */
 export const UNHEALTHY_ANNOTATION = 'capm3.metal3.io/unhealthy';
 export const UNHEALTHY_ANNOTATION_DEPRECATED = 'capi.metal3.io/unhealthy';

@@ -5,6 +5,7 @@ import { CLUSTER_NAME_LABEL, INFRASTRUCTURE_API_VERSION, NODE_REUSE_LABEL } from
 import type { Metal3Machine } from '../api/index.ts';
 import type { HostData } from './host-spec.ts';
 import { hostSpecChanges } from './host-spec.ts';
+import { claimAnnotationChanges } from './pause.ts';
 
 export interface ClaimRequest {
   hosts: ResourceClient<BareMetalHost>;
@@ -27,8 +28,9 @@ export async function claimHost(request: ClaimRequest): Promise<ClaimOutcome> {
   const { host, machine } = request;
   const labels: Record<string, string | null> = { [CLUSTER_NAME_LABEL]: request.clusterName };
   if (host.metadata.labels?.[NODE_REUSE_LABEL] !== undefined) labels[NODE_REUSE_LABEL] = null;
+  const annotations = claimAnnotationChanges(host);
   const patch = {
-    metadata: { resourceVersion: host.metadata.resourceVersion, labels },
+    metadata: { resourceVersion: host.metadata.resourceVersion, labels, ...(annotations ? { annotations } : {}) },
     spec: {
       consumerRef: {
         apiVersion: INFRASTRUCTURE_API_VERSION,

@@ -2,7 +2,7 @@ import type { BareMetalHost } from '../../operator/api/index.ts';
 import { PAUSED_ANNOTATION } from '../../operator/api/index.ts';
 import type { KubeObject, ResourceClient } from '../../operator/runtime/index.ts';
 import { isNotFound, objectName } from '../../operator/runtime/index.ts';
-import { CAPM3_PAUSE_VALUE, CLUSTER_NAME_LABEL, NODE_REUSE_LABEL } from '../api/index.ts';
+import { BLOCK_MOVE_ANNOTATION, CAPM3_PAUSE_VALUE, CLUSTER_NAME_LABEL, NODE_REUSE_LABEL } from '../api/index.ts';
 import { patchHeldHost } from './claim.ts';
 import { hostReleaseSpecChanges } from './host-spec.ts';
 
@@ -26,8 +26,8 @@ const RELEASED_STATES = new Set(['', 'unmanaged', 'registering', 'match profile'
 /**
  * One step of CAPM3's Delete(): clear what the machine wrote (image, custom deploy, data,
  * power) so BMO deprovisions and cleans; once the host is available again (an externally
- * provisioned one: powered off) give it back: consumerRef, cluster label, our pause, the
- * BMC Secret's cluster label. The host itself is never deleted.
+ * provisioned one: powered off) give it back: consumerRef, cluster label, our pause and
+ * block-move, the BMC Secret's cluster label. The host itself is never deleted.
  */
 export async function releaseHostStep(request: ReleaseRequest): Promise<ReleaseStep> {
   let host = request.host;
@@ -45,6 +45,8 @@ export async function releaseHostStep(request: ReleaseRequest): Promise<ReleaseS
   const labels: Record<string, string | null> = { [CLUSTER_NAME_LABEL]: null };
   const annotations: Record<string, string | null> = {};
   if (host.metadata.annotations?.[PAUSED_ANNOTATION] === CAPM3_PAUSE_VALUE) annotations[PAUSED_ANNOTATION] = null;
+  // A free host must not hold up the next `clusterctl move` of its namespace (CAPM3 leaves it on).
+  if (host.metadata.annotations && BLOCK_MOVE_ANNOTATION in host.metadata.annotations) annotations[BLOCK_MOVE_ANNOTATION] = null;
   let consumerRef: Record<string, string> | null = null;
   if (request.reuse) {
     labels[NODE_REUSE_LABEL] = request.reuse.labelValue;

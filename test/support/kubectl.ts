@@ -45,6 +45,37 @@ export class Kubectl {
     return result.stdout;
   }
 
+  /**
+   * Starts a long-running kubectl (a `--watch`) and collects its stdout lines; `ready` resolves
+   * with the first line (the watch has listed, so later changes are all seen), `stop` ends it.
+   */
+  lines(args: string[]): { ready: Promise<string>; stop: () => Promise<string[]> } {
+    const child = spawn(this.#env.kubectl, ['--kubeconfig', this.#env.kubeconfig, '--cache-dir', this.#cacheDir, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    const ended = new Promise<void>((resolve) => child.on('close', () => resolve()));
+    const ready = new Promise<string>((resolve, reject) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString();
+        const newline = stdout.indexOf('\n');
+        if (newline >= 0) resolve(stdout.slice(0, newline));
+      });
+      child.on('error', reject);
+      void ended.then(() => reject(new Error(`kubectl ${args.join(' ')} ended before printing a line: ${stderr.trim()}`)));
+    });
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    return {
+      ready,
+      stop: async () => {
+        child.kill();
+        await ended;
+        return stdout.split('\n').filter((line) => line !== '');
+      },
+    };
+  }
+
   async json<T>(args: string[]): Promise<T> {
     return JSON.parse(await this.ok([...args, '-o', 'json'])) as T;
   }

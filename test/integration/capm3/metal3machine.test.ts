@@ -25,6 +25,7 @@ interface Host {
     online: boolean; automatedCleaningMode?: string };
 }
 
+const BLOCK_MOVE = 'clusterctl.cluster.x-k8s.io/block-move';
 const IMAGE = { url: 'http://127.0.0.1:1/image.qcow2', checksum: 'http://127.0.0.1:1/image.qcow2.sha256sum', checksumType: 'sha256', diskFormat: 'qcow2' };
 const IMAGE_ON_HOST = { url: IMAGE.url, checksum: IMAGE.checksum, checksumType: 'sha256', format: 'qcow2' };
 // Unique per run: the workload API server is shared with other test files, whose Nodes must not collide with ours.
@@ -121,13 +122,17 @@ describe('Metal3Machine controller on the real API server (Cluster API objects c
     expect(claimed.spec.online).toBe(true);
     expect(claimed.spec.automatedCleaningMode).toBe('disabled');
     expect(claimed.metadata.labels?.['cluster.x-k8s.io/cluster-name']).toBe('c1');
+    // Taken with the claim itself, as CAPM3 1.14 keeps it on a held host: clusterctl move waits for it.
+    expect(claimed.metadata.annotations?.[BLOCK_MOVE]).toBe('');
     const secret = await objects.get<{ metadata: { labels?: Record<string, string> } }>('secret', 'big-1-bmc');
     expect(secret.metadata.labels?.['cluster.x-k8s.io/cluster-name']).toBe('c1');
     const associated = await waitForReason('m1', 'AssociateBareMetalHost', 'AssociateBareMetalHostSuccess');
     expect(associated.metadata.annotations?.['metal3.io/BareMetalHost']).toBe(`${namespace}/big-1`);
     expect(associated.metadata.finalizers).toContain('metal3machine.infrastructure.cluster.x-k8s.io');
     for (const other of ['small', 'big-paused', 'big-unhealthy', 'big-error', 'big-inspecting']) {
-      expect((await objects.get<Host>('bmh', other)).spec.consumerRef).toBeUndefined();
+      const free = await objects.get<Host>('bmh', other);
+      expect(free.spec.consumerRef).toBeUndefined();
+      expect(free.metadata.annotations?.[BLOCK_MOVE]).toBeUndefined();
     }
     expect(condition(associated, 'Ready')?.status).toBe('False');
 
@@ -207,14 +212,30 @@ describe('Metal3Machine controller on the real API server (Cluster API objects c
     expect((await objects.get<Host>('bmh', 'taken-host')).spec.consumerRef?.name).toBe('intruder');
   });
 
-  it('mirrors the Cluster pause onto its host and removes only its own pause', async () => {
+  it('mirrors the Cluster pause onto its host, lifting block-move in the same write, and removes only its own pause', async () => {
+    // A host claimed before block-move existed gets it on the next reconcile, as CAPM3's EnsureBlockMoveAnnotation.
+    await objects.patch('bmh', 'big-1', { metadata: { annotations: { [BLOCK_MOVE]: null } } });
+    await waitForHost('big-1', 'to carry block-move again', (host) => host.metadata.annotations?.[BLOCK_MOVE] === '');
+    // One line per version of the host's annotations, from the version it has now.
+    const watch = kubectl.lines(['get', 'bmh', 'big-1', '-n', namespace, '--watch', '-o', 'jsonpath={.metadata.annotations}{"\\n"}']);
+    await watch.ready;
     await objects.patch('cluster', 'c1', { spec: { paused: true } });
     const paused = await waitForHost('big-1', 'paused by capm3', (host) => host.metadata.annotations?.['baremetalhost.metal3.io/paused'] === 'metal3.io/capm3');
+    expect(paused.metadata.annotations?.[BLOCK_MOVE]).toBeUndefined();
+    // No version of the host was ever paused without its status, or movable before both were on it.
+    const versions = await watch.stop();
+    expect(versions.length).toBeGreaterThanOrEqual(2);
+    for (const line of versions) {
+      const annotations = JSON.parse(line) as Record<string, string>;
+      expect([BLOCK_MOVE in annotations, 'baremetalhost.metal3.io/paused' in annotations, 'baremetalhost.metal3.io/status' in annotations])
+        .toEqual(BLOCK_MOVE in annotations ? [true, false, false] : [false, true, true]);
+    }
     expect(JSON.parse(paused.metadata.annotations?.['baremetalhost.metal3.io/status'] ?? '{}')).toMatchObject({ provisioning: { state: 'provisioned' } });
     expect(JSON.parse(paused.metadata.annotations?.['baremetalhost.metal3.io/status'] ?? '{}').hardware).toBeUndefined();
     await waitForReason('m1', 'Paused', 'Paused');
     await objects.patch('cluster', 'c1', { spec: { paused: false } });
-    await waitForHost('big-1', 'unpaused', (host) => !('baremetalhost.metal3.io/paused' in (host.metadata.annotations ?? {})));
+    const unpaused = await waitForHost('big-1', 'unpaused', (host) => !('baremetalhost.metal3.io/paused' in (host.metadata.annotations ?? {})));
+    expect(unpaused.metadata.annotations?.[BLOCK_MOVE]).toBe('');
     await waitForReason('m1', 'Paused', 'NotPaused');
     expect((await objects.get<Host>('bmh', 'big-paused')).metadata.annotations?.['baremetalhost.metal3.io/paused']).toBe('user');
   });
@@ -240,6 +261,7 @@ describe('Metal3Machine controller on the real API server (Cluster API objects c
     await setHostState(objects, 'big-1', 'available');
     const released = await waitForHost('big-1', 'released', (host) => host.spec.consumerRef === undefined);
     expect(released.metadata.labels?.['cluster.x-k8s.io/cluster-name']).toBeUndefined();
+    expect(released.metadata.annotations?.[BLOCK_MOVE]).toBeUndefined();
     const secret = await objects.get<{ metadata: { labels?: Record<string, string> } }>('secret', 'big-1-bmc');
     expect(secret.metadata.labels?.['cluster.x-k8s.io/cluster-name']).toBeUndefined();
     await waitFor(async () => ((await objects.find('m3m', 'm1')) ? undefined : true), { timeoutMs: 30_000, what: 'm1 to be gone' });
