@@ -34,8 +34,8 @@ export async function readConfigDrive(host: Host, secrets: SecretAccess): Promis
       const ref = hostConfigSecretRef(target, kind);
       if (!ref.ok) return ref;
       if (ref.value === undefined) continue;
-      const secret = await secrets.find({ namespace: ref.value.namespace, name: ref.value.name });
-      if (secret) found[kind] = await secrets.claim(secret, { finalizer: false });
+      const secret = await secrets.claim({ namespace: ref.value.namespace, name: ref.value.name }, { finalizer: false });
+      if (secret) found[kind] = secret;
     }
   }
   const drive = configDriveFromSecrets({ host: { ...target, uid: host.metadata.uid ?? '' }, liveIso, secrets: found });

@@ -21,14 +21,12 @@ export async function loadHostCredentials(host: Host, secrets: SecretAccess, opt
   const bmc = { address: host.spec.bmc?.address ?? '', credentialsName: host.spec.bmc?.credentialsName ?? '' };
   const key = bmcSecretKey({ namespace, bmc });
   if (!key.ok) return { ok: false, error: key.error, missingSecret: false };
-  let secret = await secrets.find(key.value, options);
-  if (secret) {
-    secret = await secrets.claim(secret, {
-      owner: { name: host.metadata.name ?? '', uid: host.metadata.uid ?? '' },
-      // Not for a host being deleted: its release is near, and a late pass must not hold the Secret again.
-      finalizer: !isDeleting(host),
-    });
-  }
+  const secret = await secrets.claim(key.value, {
+    owner: { name: host.metadata.name ?? '', uid: host.metadata.uid ?? '' },
+    // Not for a host being deleted: its release is near, and a late pass must not hold the Secret again.
+    finalizer: !isDeleting(host),
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
   const validated = validateBMCCredentials({ host: { namespace, bmc }, secret });
   if (!validated.ok) return { ok: false, error: validated.error, missingSecret: validated.error.kind === 'secret-not-found' };
   const access = bmcAccessFor({ address: bmc.address, disableCertificateVerification: host.spec.bmc?.disableCertificateVerification ?? false });

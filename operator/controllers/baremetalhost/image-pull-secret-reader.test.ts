@@ -15,8 +15,9 @@ function secretsHolding(...stored: SecretObject[]): SecretAccess & { claimed: Ar
   const claimed: Array<{ name: string; finalizer: boolean }> = [];
   return {
     claimed,
-    find: async (name) => stored.find((s) => s.metadata.name === name.name && s.metadata.namespace === name.namespace),
-    claim: async (secret, options) => {
+    claim: async (name, options) => {
+      const secret = stored.find((s) => s.metadata.name === name.name && s.metadata.namespace === name.namespace);
+      if (!secret) return undefined;
       claimed.push({ name: secret.metadata.name ?? '', finalizer: options.finalizer });
       return { ...secret, metadata: { ...secret.metadata, labels: { [ENVIRONMENT_LABEL]: 'baremetal' } } };
     },

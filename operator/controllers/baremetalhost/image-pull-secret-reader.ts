@@ -18,9 +18,8 @@ export async function readImagePullSecret(host: Host, secrets: SecretAccess): Pr
   const secretName = image?.ociAuthSecretName;
   if (image === undefined || !isOciImage(image) || !secretName) return { ok: true, credentials: undefined };
   const namespace = host.metadata.namespace ?? '';
-  const found = await secrets.find({ namespace, name: secretName });
-  if (found === undefined) return { ok: false, message: `auth secret "${secretName}" not found in namespace "${namespace}"` };
-  const secret = await secrets.claim(found, { finalizer: false });
+  const secret = await secrets.claim({ namespace, name: secretName }, { finalizer: false });
+  if (secret === undefined) return { ok: false, message: `auth secret "${secretName}" not found in namespace "${namespace}"` };
   const result = registryCredentials({ name: secretName, type: secret.type, data: secret.data }, image.url);
   if (!result.ok) return { ok: false, message: result.message, reason: result.reason };
   return { ok: true, credentials: result.credentials };

@@ -28,7 +28,7 @@ function setUp(cached: KubeObject | undefined) {
     create: async (body: unknown) => writes.push({ verb: 'create', body }),
     patch: async (_name: unknown, body: unknown) => writes.push({ verb: 'patch', body }),
   } as unknown as ResourceClient<KubeObject>;
-  const secrets = { find: async () => undefined, claim: async (secret: KubeObject) => secret, release: async () => undefined } as unknown as SecretAccess;
+  const secrets: SecretAccess = { claim: async () => undefined, release: async () => undefined };
   const store = new PreprovisioningImageStore({ client, cache: { get: () => cached }, secrets });
   return { store, writes };
 }

@@ -153,9 +153,9 @@ export class PreprovisioningImageStore implements PreprovisioningImageAccess {
     }
     if (!status.format || !(spec.acceptFormats ?? []).includes(status.format)) return pending(`the image format "${status.format ?? ''}" is not accepted`);
     if (spec.networkDataName) {
-      const secret = await this.#secrets.find({ namespace: image.metadata.namespace, name: spec.networkDataName });
+      const secret = await this.#secrets.claim({ namespace: image.metadata.namespace, name: spec.networkDataName },
+        { owner: { name: host.metadata.name ?? '', uid: host.metadata.uid ?? '' }, finalizer: false });
       if (!secret) return pending(`the network data Secret ${spec.networkDataName} does not exist`);
-      await this.#secrets.claim(secret, { owner: { name: host.metadata.name ?? '', uid: host.metadata.uid ?? '' }, finalizer: false });
       if (status.networkData?.version !== secret.metadata.resourceVersion) return pending('the network data in the image is out of date');
     }
     if ((status.networkData?.name ?? '') !== (spec.networkDataName ?? '')) return pending('the network data in the image is out of date');

@@ -25,14 +25,14 @@ export interface ClaimOptions {
 
 /** What the controller needs of Secrets; SecretStore is the Kubernetes implementation. */
 export interface SecretAccess {
-  find(name: ObjectName, options?: { signal?: AbortSignal }): Promise<SecretObject | undefined>;
-  claim(secret: SecretObject, options: ClaimOptions): Promise<SecretObject>;
+  /** The Secret, claimed (label, owner reference, finalizer as asked), or undefined when it does not exist. */
+  claim(name: ObjectName, options: ClaimOptions & { signal?: AbortSignal }): Promise<SecretObject | undefined>;
   release(name: ObjectName): Promise<void>;
 }
 
 /**
  * BMO's SecretManager: finds Secrets in the labelled cache or, for Secrets not claimed
- * yet, straight from the API; claims them (label, owner reference, finalizer) and
+ * yet, claims them (label, owner reference, finalizer) straight through the API, and
  * releases them on host deletion. Values are never logged.
  */
 export class SecretStore implements SecretAccess {
@@ -51,59 +51,72 @@ export class SecretStore implements SecretAccess {
     return this.#recent.size;
   }
 
-  /** The Secret, or undefined when it does not exist. */
-  async find(name: ObjectName, options: { signal?: AbortSignal } = {}): Promise<SecretObject | undefined> {
+  /**
+   * Adds what is missing of label, owner reference and finalizer; returns the Secret as stored.
+   * A strategic merge patch adds this host's owner reference (keyed by uid) and the finalizer
+   * (a set) to whatever the Secret holds by then, so hosts sharing one Secret never conflict:
+   * with a merge patch pinned to a resourceVersion, 1,000 hosts racing for one Secret kept
+   * losing, backing off and mostly stayed registering. A Secret the cache does not hold is not
+   * claimed yet: the whole claim is sent without reading it first, and the answer is the Secret.
+   */
+  async claim(name: ObjectName, options: ClaimOptions & { signal?: AbortSignal }): Promise<SecretObject | undefined> {
     const cached = this.#recent.freshest(keyOf(name), this.#cache.get(name));
-    if (cached) return cached;
+    const patch = claimPatch(cached?.metadata, options);
+    if (cached && patch === undefined) return cached;
     try {
-      return await this.#client.get(name, options);
+      return await this.#write(name, { replacedVersion: cached?.metadata.resourceVersion, metadataPatch: patch ?? {}, signal: options.signal });
     } catch (error) {
       if (isNotFound(error)) return undefined;
       throw error;
     }
   }
 
-  /**
-   * Adds what is missing of label, owner reference and finalizer; returns the Secret as stored.
-   * A strategic merge patch adds this host's owner reference (keyed by uid) and the finalizer
-   * (a set) to whatever the Secret holds by then, so hosts sharing one Secret never conflict:
-   * with a merge patch pinned to a resourceVersion, 1,000 hosts racing for one Secret kept
-   * losing, backing off and mostly stayed registering.
-   */
-  async claim(secret: SecretObject, options: ClaimOptions): Promise<SecretObject> {
-    const metadata = secret.metadata;
-    const patch: Record<string, unknown> = {};
-    if (metadata.labels?.[ENVIRONMENT_LABEL] === undefined) patch.labels = { [ENVIRONMENT_LABEL]: ENVIRONMENT_LABEL_VALUE };
-    if (options.owner) {
-      const mine = (metadata.ownerReferences ?? []).find((ref) => ref.uid === options.owner?.uid);
-      // BMO once set controller references on these Secrets; a plain owner reference is right
-      // (null deletes the field from the merged entry).
-      if (!mine || mine.controller !== undefined) {
-        const reference = { apiVersion: METAL3_API_VERSION, kind: 'BareMetalHost', name: options.owner.name, uid: options.owner.uid };
-        patch.ownerReferences = [mine?.controller !== undefined ? { ...reference, controller: null } : reference];
-      }
-    }
-    if (options.finalizer && !(metadata.finalizers ?? []).includes(SECRET_FINALIZER)) patch.finalizers = [SECRET_FINALIZER];
-    if (Object.keys(patch).length === 0) return secret;
-    return this.#write(secret, patch);
-  }
-
   /** Removes our finalizer, if the Secret still exists and has it. */
   async release(name: ObjectName): Promise<void> {
-    const secret = await this.find(name);
+    const secret = await this.#find(name);
     if (!secret?.metadata.finalizers?.includes(SECRET_FINALIZER)) return;
     try {
-      await this.#write(secret, { '$deleteFromPrimitiveList/finalizers': [SECRET_FINALIZER] });
+      await this.#write(name, { replacedVersion: secret.metadata.resourceVersion, metadataPatch: { '$deleteFromPrimitiveList/finalizers': [SECRET_FINALIZER] } });
     } catch (error) {
       if (!isNotFound(error)) throw error;
     }
   }
 
-  async #write(secret: SecretObject, metadataPatch: Record<string, unknown>): Promise<SecretObject> {
+  /** The Secret, or undefined when it does not exist. */
+  async #find(name: ObjectName): Promise<SecretObject | undefined> {
+    const cached = this.#recent.freshest(keyOf(name), this.#cache.get(name));
+    if (cached) return cached;
+    try {
+      return await this.#client.get(name);
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    }
+  }
+
+  async #write(name: ObjectName, write: { replacedVersion: string | undefined; metadataPatch: Record<string, unknown>; signal?: AbortSignal | undefined }): Promise<SecretObject> {
     // Strategic: each list entry merges into what is stored, so no resourceVersion is needed.
-    const name = { namespace: secret.metadata.namespace, name: secret.metadata.name ?? '' };
-    const written = await this.#client.patch(name, { metadata: metadataPatch }, { type: 'strategic' });
-    this.#recent.remember(keyOf(name), secret.metadata.resourceVersion, written);
+    const written = await this.#client.patch(name, { metadata: write.metadataPatch }, { type: 'strategic', ...(write.signal ? { signal: write.signal } : {}) });
+    this.#recent.remember(keyOf(name), write.replacedVersion, written);
     return written;
   }
+}
+
+/**
+ * The strategic-merge metadata patch that claims a Secret, given what it holds (undefined: not
+ * known, so all of it), or undefined when nothing is missing.
+ */
+function claimPatch(metadata: KubeObject['metadata'] | undefined, options: ClaimOptions): Record<string, unknown> | undefined {
+  const patch: Record<string, unknown> = {};
+  if (metadata?.labels?.[ENVIRONMENT_LABEL] === undefined) patch.labels = { [ENVIRONMENT_LABEL]: ENVIRONMENT_LABEL_VALUE };
+  if (options.owner) {
+    const mine = metadata?.ownerReferences?.find((ref) => ref.uid === options.owner?.uid);
+    // BMO once set controller references on these Secrets; a plain owner reference is right
+    // (null deletes the field from the merged entry, and is not stored on a new one).
+    if (!mine || mine.controller !== undefined) {
+      patch.ownerReferences = [{ apiVersion: METAL3_API_VERSION, kind: 'BareMetalHost', name: options.owner.name, uid: options.owner.uid, controller: null }];
+    }
+  }
+  if (options.finalizer && !(metadata?.finalizers ?? []).includes(SECRET_FINALIZER)) patch.finalizers = [SECRET_FINALIZER];
+  return Object.keys(patch).length ? patch : undefined;
 }

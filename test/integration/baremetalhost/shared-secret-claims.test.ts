@@ -2,12 +2,12 @@ import { beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { SECRET_FINALIZER } from '../../../operator/api/finalizers.ts';
 import { ENVIRONMENT_LABEL, ENVIRONMENT_LABEL_VALUE } from '../../../operator/api/labels.ts';
 import { SecretStore, type SecretObject } from '../../../operator/controllers/baremetalhost/secret-store.ts';
-import { SecretResource, createResourceClient } from '../../../operator/runtime/index.ts';
+import { SecretResource, createResourceClient, isNotFound } from '../../../operator/runtime/index.ts';
 import type { Informer, ResourceClient } from '../../../operator/runtime/index.ts';
 import { createNamespace, stackTransport } from '../runtime/toy-cluster.ts';
 
-// Many hosts claiming one BMC Secret at once, each from the copy it read before the others
-// wrote, on the real API server: every claim lands, none is lost and none conflicts.
+// Many hosts claiming one BMC Secret at once, none of them having read it (a Secret not claimed
+// yet is not cached), on the real API server: every claim lands, none is lost and none conflicts.
 jest.setTimeout(180_000);
 
 const HOSTS = 60;
@@ -23,19 +23,22 @@ beforeAll(async () => {
   const { transport } = stackTransport();
   namespace = await createNamespace(transport, 'it-shared-secret-claims');
   secrets = createResourceClient<SecretObject>(transport, SecretResource);
-  // Claims and releases never read the cache here: every call passes the copy it read.
+  // Nothing is ever cached here: every claim is the whole claim, sent without a read.
   store = new SecretStore({ client: secrets, cache: { get: () => undefined } as unknown as Informer<SecretObject> });
 });
 
 describe('claiming one Secret from many hosts', () => {
-  it(`takes ${HOSTS} simultaneous claims from the same stale copy without a conflict, keeping what others put there`, async () => {
+  it(`takes ${HOSTS} simultaneous claims without a conflict, keeping what others put there, and answers with the Secret`, async () => {
     const created = await secrets.create({
       metadata: { name: 'shared-bmc', namespace, finalizers: [FOREIGN_FINALIZER], ownerReferences: [foreignOwner] },
       data: { username: Buffer.from('admin').toString('base64') },
     });
     const outcomes = await Promise.allSettled(Array.from({ length: HOSTS }, (_, index) =>
-      store.claim(created, { owner: { name: `host-${index}`, uid: hostUid(index) }, finalizer: true })));
+      store.claim({ namespace, name: 'shared-bmc' }, { owner: { name: `host-${index}`, uid: hostUid(index) }, finalizer: true })));
     expect(outcomes.filter((outcome) => outcome.status === 'rejected')).toEqual([]);
+    for (const outcome of outcomes) {
+      expect(outcome.status === 'fulfilled' ? outcome.value?.data : undefined).toEqual(created.data);
+    }
 
     const stored = await secrets.get({ namespace, name: 'shared-bmc' });
     expect(stored.metadata.labels?.[ENVIRONMENT_LABEL]).toBe(ENVIRONMENT_LABEL_VALUE);
@@ -52,7 +55,7 @@ describe('claiming one Secret from many hosts', () => {
         ownerReferences: [{ apiVersion: 'metal3.io/v1alpha1', kind: 'BareMetalHost', name: 'host-0', uid: hostUid(0), controller: true }, foreignOwner],
       },
     });
-    await store.claim(created, { owner: { name: 'host-0', uid: hostUid(0) }, finalizer: true });
+    await store.claim({ namespace, name: created.metadata.name ?? '' }, { owner: { name: 'host-0', uid: hostUid(0) }, finalizer: true });
     const claimed = await secrets.get({ namespace, name: 'old-claim' });
     expect(claimed.metadata.ownerReferences).toEqual([
       { apiVersion: 'metal3.io/v1alpha1', kind: 'BareMetalHost', name: 'host-0', uid: hostUid(0) },
@@ -61,5 +64,11 @@ describe('claiming one Secret from many hosts', () => {
 
     await store.release({ namespace, name: 'old-claim' });
     expect((await secrets.get({ namespace, name: 'old-claim' })).metadata.finalizers).toEqual([FOREIGN_FINALIZER]);
+  });
+
+  it('answers undefined for a Secret that does not exist, and creates none', async () => {
+    expect(await store.claim({ namespace, name: 'missing-bmc' }, { owner: { name: 'host-0', uid: hostUid(0) }, finalizer: true })).toBeUndefined();
+    const read = await secrets.get({ namespace, name: 'missing-bmc' }).then(() => 'found', (error: unknown) => (isNotFound(error) ? 'not found' : String(error)));
+    expect(read).toBe('not found');
   });
 });

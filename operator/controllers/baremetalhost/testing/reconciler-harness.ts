@@ -93,8 +93,9 @@ export class ReconcilerHarness {
       },
     } as unknown as ResourceClient<KubeObject>;
     const secrets: SecretAccess = {
-      find: async (name) => this.secrets.get(keyOf(name)),
-      claim: async (secret, claim) => {
+      claim: async (name, claim) => {
+        const secret = this.secrets.get(keyOf(name));
+        if (!secret) return undefined;
         if (this.claimError !== undefined) throw this.claimError;
         this.claims.push({ name: secret.metadata.name ?? '', finalizer: claim.finalizer, ...(claim.owner ? { owner: claim.owner.name } : {}) });
         return secret;
