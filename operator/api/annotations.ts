@@ -3,6 +3,14 @@
 /** Any value stops reconciliation until removed (`clusterctl move` uses it). */
 export const PAUSED_ANNOTATION = 'baremetalhost.metal3.io/paused';
 
+/**
+ * Put by `clusterctl move` on each object it is about to delete from the source cluster, once
+ * the object exists in the target. Its JSON patch replaces every other annotation, the pause
+ * included, so a host that carries it is being moved, never deleted: its Ironic node and its
+ * server belong to the target now.
+ */
+export const DELETE_FOR_MOVE_ANNOTATION = 'clusterctl.cluster.x-k8s.io/delete-for-move';
+
 /** Removes the host from Ironic without deprovisioning; value empty or JSON detach arguments. */
 export const DETACHED_ANNOTATION = 'baremetalhost.metal3.io/detached';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { HARDWARE_DETAILS_ANNOTATION, PAUSED_ANNOTATION, STATUS_ANNOTATION } from '../../api/annotations.ts';
+import { DELETE_FOR_MOVE_ANNOTATION, HARDWARE_DETAILS_ANNOTATION, PAUSED_ANNOTATION, STATUS_ANNOTATION } from '../../api/annotations.ts';
 import type { BareMetalHostInput } from '../../api/baremetalhost.ts';
 import { bareMetalHostStatusSchema } from '../../api/baremetalhost-status.ts';
 import { BAREMETALHOST_FINALIZER } from '../../api/finalizers.ts';
@@ -130,6 +130,20 @@ describe('the BareMetalHost reconciler', () => {
 
   it('does nothing at all for a paused host', async () => {
     const { h, provisioner } = harness({ host: host({ metadata: { annotations: { [PAUSED_ANNOTATION]: 'metal3.io/capm3' } } }) });
+    expect(await h.reconcile()).toEqual({});
+    expect(h.patches).toEqual([]);
+    expect(provisioner.calls).toEqual([]);
+  });
+
+  it('leaves a host clusterctl is moving away alone even as it is deleted: no deprovisioning, no Ironic call, no write', async () => {
+    // clusterctl's patch replaced every annotation with its own, the pause included, then deleted the host.
+    const provisioner = new ScriptedProvisioner();
+    withNode(provisioner, { namespace: 'test', name: 'host-0' });
+    const moving = host({
+      metadata: { deletionTimestamp: '2026-05-01T11:59:00Z', annotations: { [DELETE_FOR_MOVE_ANNOTATION]: '' } },
+      status: registeredStatus('provisioned'),
+    });
+    const { h } = harness({ host: moving, provisioner });
     expect(await h.reconcile()).toEqual({});
     expect(h.patches).toEqual([]);
     expect(provisioner.calls).toEqual([]);

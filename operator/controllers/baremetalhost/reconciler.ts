@@ -1,4 +1,4 @@
-import { PAUSED_ANNOTATION } from '../../api/annotations.ts';
+import { DELETE_FOR_MOVE_ANNOTATION, PAUSED_ANNOTATION } from '../../api/annotations.ts';
 import { bareMetalHostSchema } from '../../api/baremetalhost.ts';
 import { bareMetalHostStatusSchema } from '../../api/baremetalhost-status.ts';
 import type { DataImage, DataImageStatus } from '../../api/dataimage.ts';
@@ -125,7 +125,7 @@ interface Pass {
 }
 
 /**
- * The BareMetalHost reconciler, in BMO's order: paused, host data and annotations,
+ * The BareMetalHost reconciler, in BMO's order: paused (or being moved away by clusterctl), host data and annotations,
  * finalizer, credentials, then the state machine; afterwards conditions, one status merge
  * patch if anything changed, metrics and events, and when to look again.
  */
@@ -172,6 +172,11 @@ export class BareMetalHostReconciler implements Reconciler {
     if (!raw) return {};
     if (PAUSED_ANNOTATION in (raw.metadata.annotations ?? {})) {
       log.info('host is paused, no work to do');
+      return {};
+    }
+    if (DELETE_FOR_MOVE_ANNOTATION in (raw.metadata.annotations ?? {})) {
+      // BMO would deprovision it here (the move's patch took its pause away): a wiped server under a running cluster.
+      log.info(`host is being moved by clusterctl (${DELETE_FOR_MOVE_ANNOTATION}); leaving its Ironic node and server to the target cluster`);
       return {};
     }
     // Released already: the watch event of our own finalizer removal can come before the delete
