@@ -1,10 +1,8 @@
-import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { SystemRecords } from '../../../hack/agent-simulator/records.ts';
-import { buildClusterApi, startClusterApiManager, type ClusterApiManager } from '../../../hack/capi/index.ts';
+import { runClusterctl, startClusterApiManager, type ClusterApiManager } from '../../../hack/capi/index.ts';
 import { sampleClusterObjects, workerTemplate } from '../../../hack/dev/sample-cluster.ts';
 import { hostObjects } from '../../../hack/dev/sample-hosts.ts';
 import { prepareProviderWebhook, type ProviderWebhook } from '../../../hack/stack/provider-webhook.ts';
@@ -24,7 +22,6 @@ import { waitFor } from '../../support/wait-for.ts';
 const env = readStackEnv();
 const kubectl = new Kubectl(env);
 const workload = new Kubectl({ kubectl: env.kubectl, kubeconfig: env.workload.kubeconfig });
-const run = promisify(execFile);
 const minutes = (n: number) => n * 60_000;
 jest.setTimeout(minutes(10));
 
@@ -217,9 +214,8 @@ describe('kubectl scale machinedeployment provisions and releases servers', () =
   });
 
   it('clusterctl describe cluster shows all five Machines ready and available, and the workers available', async () => {
-    const { clusterctl } = await buildClusterApi();
-    const describeCluster = async () => (await run(clusterctl, ['describe', 'cluster', CLUSTER, '-n', namespace,
-      '--kubeconfig', env.kubeconfig, '--show-conditions', 'all', '--grouping=false'])).stdout.split('\n');
+    const describeCluster = async () => (await runClusterctl(['describe', 'cluster', CLUSTER, '-n', namespace,
+      '--kubeconfig', env.kubeconfig, '--show-conditions', 'all', '--grouping=false'])).split('\n');
     const rows = (lines: string[], pattern: RegExp) => lines.filter((line) => pattern.test(line));
     // Each Machine's Ready plus the Metal3Cluster's; each Machine's Available plus the MachineDeployment's.
     const readyRows = (lines: string[]) => rows(lines, /─Ready\s+True\s+Ready\b/).length;
