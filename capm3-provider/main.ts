@@ -101,7 +101,9 @@ export async function runProvider(run: ProviderRun): Promise<number> {
       pollMs: Math.min(REMEDIATION_POLL_MS, settings.requeueAfterMs),
       ...(watchFilter ? { watchFilter } : {}),
     });
-    setupMetal3DataTemplateController(manager, { maxConcurrentReconciles: settings.metal3DataTemplateConcurrency, ...(watchFilter ? { watchFilter } : {}) });
+    setupMetal3DataTemplateController(manager, {
+      maxConcurrentReconciles: settings.metal3DataTemplateConcurrency, requeueAfterMs: settings.requeueAfterMs, ...(watchFilter ? { watchFilter } : {}),
+    });
     setupMetal3LabelSyncController(manager, {
       maxConcurrentReconciles: settings.metal3LabelSyncConcurrency, requeueAfterMs: settings.requeueAfterMs, workloadClusters,
       ...(watchFilter ? { watchFilter } : {}),

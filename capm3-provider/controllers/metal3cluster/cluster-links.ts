@@ -1,4 +1,4 @@
-import type { KubeObject, OwnerReference } from '../../../operator/runtime/index.ts';
+import type { Informer, KubeObject, OwnerReference } from '../../../operator/runtime/index.ts';
 import {
   CLUSTER_API_GROUP, CLUSTER_NAME_LABEL, CLUSTER_PAUSED_ANNOTATION, INFRASTRUCTURE_GROUP, MANAGED_BY_ANNOTATION, Metal3ClusterResource,
 } from '../../api/index.ts';
@@ -21,6 +21,12 @@ export function isExternallyManaged(object: KubeObject): boolean {
 /** Cluster API pausing: the Cluster's spec.paused, or the paused annotation on the object itself. */
 export function isPaused(cluster: Cluster | undefined, object: KubeObject): boolean {
   return cluster?.spec.paused === true || object.metadata.annotations?.[CLUSTER_PAUSED_ANNOTATION] !== undefined;
+}
+
+/** The Cluster an object names in its `cluster.x-k8s.io/cluster-name` label (Cluster API's GetClusterFromMetadata), if it exists. */
+export function clusterOf(object: KubeObject, clusters: Pick<Informer<Cluster>, 'get'>): Cluster | undefined {
+  const name = object.metadata.labels?.[CLUSTER_NAME_LABEL];
+  return name ? clusters.get({ namespace: object.metadata.namespace, name }) : undefined;
 }
 
 /** The Metal3Cluster a Cluster's infrastructureRef names, if it names one. */

@@ -3,9 +3,9 @@ import { BareMetalHostResource } from '../../../operator/api/index.ts';
 import type { Controller, KubeObject, Manager, MapFunc, ObjectName } from '../../../operator/runtime/index.ts';
 import { SecretResource, annotationChanged, deletionRequested, finalizerChanged, generationChanged, or } from '../../../operator/runtime/index.ts';
 import {
-  MachineResource, Metal3DataClaimResource, Metal3DataResource, Metal3DataTemplateResource, Metal3MachineResource,
+  ClusterResource, MachineResource, Metal3DataClaimResource, Metal3DataResource, Metal3DataTemplateResource, Metal3MachineResource,
 } from '../../api/index.ts';
-import type { Machine, Metal3Data, Metal3DataClaim, Metal3DataTemplate, Metal3Machine } from '../../api/index.ts';
+import type { Cluster, Machine, Metal3Data, Metal3DataClaim, Metal3DataTemplate, Metal3Machine } from '../../api/index.ts';
 import { ClusterApiIPAddressResource, IPAddressClaimResource, IPAddressResource, IPClaimResource } from '../../ipam/index.ts';
 import type { ClusterApiIPAddress, IPAddress, IPAddressClaim, IPClaim } from '../../ipam/index.ts';
 import { filteredReconciler } from '../../watch-filter.ts';
@@ -31,6 +31,7 @@ export function setupMetal3DataController(manager: Manager, options: Metal3DataC
   const datas = manager.informer<Metal3Data>(Metal3DataResource);
   const reconciler = new Metal3DataReconciler({
     datas: { client: manager.client<Metal3Data>(Metal3DataResource), cache: datas },
+    clusters: manager.informer<Cluster>(ClusterResource),
     templates: manager.informer<Metal3DataTemplate>(Metal3DataTemplateResource),
     claims: manager.informer<Metal3DataClaim>(Metal3DataClaimResource),
     metal3Machines: manager.informer<Metal3Machine>(Metal3MachineResource),

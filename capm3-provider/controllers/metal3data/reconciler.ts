@@ -7,8 +7,9 @@ import {
   CLUSTER_NAME_LABEL, CLUSTER_PAUSED_ANNOTATION, HOST_ANNOTATION, INFRASTRUCTURE_GROUP, META_DATA_SECRET_SUFFIX, METAL3_DATA_CLAIM_FINALIZER,
   METAL3_DATA_FINALIZER, NETWORK_DATA_SECRET_SUFFIX, metal3DataSchema, metal3DataTemplateSchema, metal3MachineSchema,
 } from '../../api/index.ts';
-import type { Machine, Metal3Data, Metal3DataClaim, Metal3DataTemplate, Metal3Machine } from '../../api/index.ts';
+import type { Cluster, Machine, Metal3Data, Metal3DataClaim, Metal3DataTemplate, Metal3Machine } from '../../api/index.ts';
 import { DataRenderError, referencedPools, renderMetaData, renderNetworkData } from '../../data/index.ts';
+import { clusterOf, isPaused } from '../metal3cluster/cluster-links.ts';
 import { ownerMachine } from '../metal3machine/owner-machine.ts';
 import type { AddressClients } from './pool-addresses.ts';
 import { addressesFromPools, releaseAddresses } from './pool-addresses.ts';
@@ -16,6 +17,8 @@ import { META_DATA_KEY, NETWORK_DATA_KEY, createRenderedSecret, deleteRenderedSe
 
 export interface DataDeps {
   datas: { client: ResourceClient<Metal3Data>; cache: Informer<Metal3Data> };
+  /** Whose pause (clusterctl move) holds the data still, creation and deletion alike, as CAPM3. */
+  clusters: Informer<Cluster>;
   templates: Informer<Metal3DataTemplate>;
   claims: Informer<Metal3DataClaim>;
   metal3Machines: Informer<Metal3Machine>;
@@ -51,6 +54,11 @@ export class Metal3DataReconciler implements Reconciler {
     if (!cached) return {};
     let data = metal3DataSchema.parse(cached);
     if (data.metadata.annotations?.[CLUSTER_PAUSED_ANNOTATION] !== undefined) return {};
+    if (isPaused(clusterOf(data, this.#deps.clusters), data)) {
+      // Not watched: looked at again until the Cluster is unpaused.
+      context.log.info('reconciliation is paused for this object: its Cluster is paused');
+      return { requeueAfter: this.#deps.settings.requeueAfterMs };
+    }
     if (data.metadata.deletionTimestamp) return this.#delete(data, context);
 
     data = metal3DataSchema.parse(await addFinalizer(this.#deps.datas.client, data, METAL3_DATA_FINALIZER, { signal: context.signal }));

@@ -1,7 +1,7 @@
 import type { Controller, Manager, MapFunc } from '../../../operator/runtime/index.ts';
 import { annotationChanged, deletionRequested, finalizerChanged, generationChanged, or } from '../../../operator/runtime/index.ts';
-import { Metal3DataClaimResource, Metal3DataResource, Metal3DataTemplateResource } from '../../api/index.ts';
-import type { Metal3Data, Metal3DataClaim, Metal3DataTemplate } from '../../api/index.ts';
+import { ClusterResource, Metal3DataClaimResource, Metal3DataResource, Metal3DataTemplateResource } from '../../api/index.ts';
+import type { Cluster, Metal3Data, Metal3DataClaim, Metal3DataTemplate } from '../../api/index.ts';
 import { filteredReconciler } from '../../watch-filter.ts';
 import type { WatchFilter } from '../../watch-filter.ts';
 import { Metal3DataTemplateReconciler } from './reconciler.ts';
@@ -10,6 +10,8 @@ export const METAL3_DATA_TEMPLATE_CONTROLLER = 'metal3datatemplate';
 
 export interface Metal3DataTemplateControllerOptions {
   maxConcurrentReconciles: number;
+  /** How soon a claim held back by its paused Cluster is looked at again. */
+  requeueAfterMs: number;
   watchFilter?: WatchFilter;
 }
 
@@ -20,7 +22,9 @@ export function setupMetal3DataTemplateController(manager: Manager, options: Met
     templates: { client: manager.client<Metal3DataTemplate>(Metal3DataTemplateResource), cache: templates },
     claims: { client: manager.client<Metal3DataClaim>(Metal3DataClaimResource), cache: manager.informer<Metal3DataClaim>(Metal3DataClaimResource) },
     datas: { client: manager.client<Metal3Data>(Metal3DataResource), cache: manager.informer<Metal3Data>(Metal3DataResource) },
+    clusters: manager.informer<Cluster>(ClusterResource),
     events: manager.eventRecorder('metal3datatemplate-controller'),
+    settings: { requeueAfterMs: options.requeueAfterMs },
   }, manager.clock);
   const claimToTemplate: MapFunc<Metal3DataClaim> = (claim) => {
     const name = claim.spec?.template?.name;

@@ -8,20 +8,25 @@ import {
   CLUSTER_PAUSED_ANNOTATION, INFRASTRUCTURE_API_VERSION, METAL3_DATA_CLAIM_FINALIZER, METAL3_DATA_TEMPLATE_FINALIZER,
   Metal3DataClaimResource, metal3DataClaimSchema, metal3DataSchema, metal3DataTemplateSchema,
 } from '../../api/index.ts';
-import type { IndexEntry, Metal3Data, Metal3DataClaim, Metal3DataTemplate } from '../../api/index.ts';
+import type { Cluster, IndexEntry, Metal3Data, Metal3DataClaim, Metal3DataTemplate } from '../../api/index.ts';
 import { dataName, indexesOf, lowestFreeIndex } from '../../data/index.ts';
+import { clusterOf, isPaused } from '../metal3cluster/cluster-links.ts';
 import { claimMachine } from './claim-owner.ts';
 
 export interface DataTemplateDeps {
   templates: { client: ResourceClient<Metal3DataTemplate>; cache: Informer<Metal3DataTemplate> };
   claims: { client: ResourceClient<Metal3DataClaim>; cache: Informer<Metal3DataClaim> };
   datas: { client: ResourceClient<Metal3Data>; cache: Informer<Metal3Data> };
+  /** A template serves several clusters, so each claim's own Cluster says whether it is paused. */
+  clusters: Informer<Cluster>;
   events: EventRecorder;
+  settings: { requeueAfterMs: number };
 }
 
 /**
  * CAPM3's Metal3DataTemplate reconciler: every live claim on the template gets the lowest free
- * index and a Metal3Data `<template>-<index>`; a claim being deleted gets its Metal3Data deleted
+ * index and a Metal3Data `<template>-<index>`, unless its Cluster is paused (then it waits, as
+ * CAPM3 1.14's fix for `clusterctl move`); a claim being deleted gets its Metal3Data deleted
  * and its finalizer removed. The template keeps its finalizer while claims or data remain, and
  * serves claim deletions while it is itself being deleted, so neither side hangs.
  */
@@ -56,6 +61,11 @@ export class Metal3DataTemplateReconciler implements Reconciler {
     for (const claim of claims) {
       if (claim.metadata.deletionTimestamp) {
         await this.#release(claim, { template: name, indexes, signal: context.signal, log: context.log });
+      } else if (!deleting && isPaused(clusterOf(claim, this.#deps.clusters), claim)) {
+        // CAPM3 1.14: during `clusterctl move` a claim may arrive before its Metal3Data; made
+        // anew here, with perhaps another index, the moved one would then be refused.
+        context.log.info('claim not served while its Cluster is paused', { claim: claim.metadata.name });
+        if (!('requeue' in result)) result = { requeueAfter: this.#deps.settings.requeueAfterMs };
       } else if (!deleting) {
         const served = await this.#serve(claim, { template, indexes, signal: context.signal, log: context.log });
         if (!served) result = { requeue: true };

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { parse } from 'yaml';
 import { installIpamCrds } from '../../support/ipam-crds.ts';
@@ -16,13 +17,14 @@ jest.setTimeout(300_000);
 // test plays the IP address manager (it answers each IPClaim with an IPAddress).
 interface Meta { name: string; uid: string; finalizers?: string[]; ownerReferences?: { kind: string; name: string; uid: string }[]; deletionTimestamp?: string }
 interface Condition { type: string; status: string; reason: string; message: string }
-interface Data { metadata: Meta; spec: { index: number; metaData?: { name: string }; networkData?: { name: string } }; status?: { ready?: boolean; errorMessage?: string } }
+interface Data { metadata: Meta; spec: { index: number; claim?: { name: string }; metaData?: { name: string }; networkData?: { name: string } }; status?: { ready?: boolean; errorMessage?: string } }
 interface Claim { metadata: Meta; status?: { renderedData?: { name: string } } }
 interface IPClaim { metadata: Meta; spec: { pool: { name: string } } }
 interface M3M { metadata: Meta; status?: { conditions?: Condition[]; metaData?: { name: string }; networkData?: { name: string }; renderedData?: { name: string } } }
 interface Host { spec: { image?: { url: string }; metaData?: { name: string }; networkData?: { name: string }; consumerRef?: { name: string } } }
 interface Secret { type: string; data: Record<string, string>; metadata: Meta & { labels?: Record<string, string> } }
 
+const INFRA = 'infrastructure.cluster.x-k8s.io/v1beta2';
 const CLUSTER = 'data-cluster';
 const TEMPLATE = 'nodes';
 const POOL = 'provisioning';
@@ -206,6 +208,59 @@ describe('Metal3DataTemplate, Metal3DataClaim and Metal3Data on the real API ser
     });
     expect(m3m.status?.metaData?.name).toBe('own-meta');
     expect(await find('m3dc', 'm-own')).toBeUndefined();
+  });
+
+  it('while a claim\'s Cluster is paused (clusterctl move) the template serves it no Metal3Data and a moved Metal3Data waits; once unpaused the moved one is used', async () => {
+    await objects.cluster('moving');
+    await objects.patch('cluster', 'moving', { spec: { paused: true } });
+    // What clusterctl creates on the target, without status: a Metal3Machine and its claim, and the claim's Metal3Data (index 9).
+    const clusterLabel = (cluster: string) => ({ 'cluster.x-k8s.io/cluster-name': cluster });
+    const claimFor = async (name: string, cluster: string) => {
+      await objects.apply([{ apiVersion: INFRA, kind: 'Metal3Machine', metadata: { name, namespace, labels: clusterLabel(cluster) }, spec: { image: IMAGE } }]);
+      const m3m = await objects.get<M3M>('m3m', name);
+      await objects.apply([{ apiVersion: INFRA, kind: 'Metal3DataClaim', metadata: { name, namespace, labels: clusterLabel(cluster),
+        ownerReferences: [{ apiVersion: INFRA, kind: 'Metal3Machine', name, uid: m3m.metadata.uid }] }, spec: { template: { name: TEMPLATE } } }]);
+    };
+    await claimFor('moved-m', 'moving');
+    await claimFor('live-m', CLUSTER);
+    // One template pass looks at every claim on it: the pass that served live-m (created after moved-m) saw moved-m too.
+    await until('live-m claim rendered', async () => (await find<Claim>('m3dc', 'live-m'))?.status?.renderedData);
+    const held = await objects.get<Claim>('m3dc', 'moved-m');
+    expect(held.status?.renderedData).toBeUndefined();
+    expect(held.metadata.finalizers ?? []).toEqual([]);
+    expect((await list<Data>('m3d')).filter((data) => data.spec.claim?.name === 'moved-m')).toEqual([]);
+
+    const movedData = `${TEMPLATE}-9`;
+    // clusterctl rebuilds the owner chain: the claim (controller) and the machine.
+    const owners = [
+      { apiVersion: INFRA, kind: 'Metal3DataClaim', name: 'moved-m', uid: held.metadata.uid, controller: true },
+      { apiVersion: INFRA, kind: 'Metal3Machine', name: 'moved-m', uid: (await objects.get<M3M>('m3m', 'moved-m')).metadata.uid },
+    ];
+    await objects.apply([{ apiVersion: INFRA, kind: 'Metal3Data', metadata: { name: movedData, namespace, labels: clusterLabel('moving'), ownerReferences: owners },
+      spec: { index: 9, template: { name: TEMPLATE, namespace }, claim: { name: 'moved-m', namespace } } }]);
+    await until(`the provider to hold ${movedData} for its paused Cluster`, async () =>
+      (readFileSync(provider.logPath, 'utf8').split('\n').some((line) =>
+        line.includes('reconciliation is paused for this object') && line.includes(`"name":"${movedData}"`)) ? true : undefined));
+    const waiting = await objects.get<Data>('m3d', movedData);
+    expect({ finalizers: waiting.metadata.finalizers ?? [], metaData: waiting.spec.metaData }).toEqual({ finalizers: [], metaData: undefined });
+
+    await objects.patch('cluster', 'moving', { spec: { paused: false } });
+    const served = await until('moved-m claim rendered', async () => {
+      const found = await find<Claim>('m3dc', 'moved-m');
+      return found?.status?.renderedData ? found : undefined;
+    });
+    expect(served.status?.renderedData?.name).toBe(movedData);
+    // The Metal3Data controller takes it up: its finalizer and the Secret names it will render.
+    const resumed = await until(`${movedData} taken up`, async () => {
+      const found = await find<Data>('m3d', movedData);
+      return found?.metadata.finalizers?.includes('metal3data.infrastructure.cluster.x-k8s.io') && found.spec.metaData ? found : undefined;
+    });
+    expect(resumed.spec.metaData?.name).toBe('moved-m-metadata');
+    expect((await list<Data>('m3d')).filter((data) => data.spec.claim?.name === 'moved-m').map((data) => data.metadata.name)).toEqual([movedData]);
+
+    await kubectl.ok(['delete', 'm3dc', 'moved-m', 'live-m', '-n', namespace, '--wait=false']);
+    for (const name of ['moved-m', 'live-m']) await gone('m3dc', name);
+    await kubectl.ok(['delete', 'm3m', 'moved-m', 'live-m', '-n', namespace]);
   });
 
   it('deleting a machine deletes its claim, Metal3Data, IPClaim and Secrets; the next machine reuses the freed index', async () => {
