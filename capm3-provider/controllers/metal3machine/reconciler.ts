@@ -1,9 +1,10 @@
 import type { ReconcileContext, Reconciler, Request, Result } from '../../../operator/runtime/index.ts';
 import { addFinalizer, isConflict, isNotFound, objectName, patchStatus } from '../../../operator/runtime/index.ts';
 import type { Clock } from '../../../operator/runtime/index.ts';
-import { CLUSTER_NAME_LABEL, CLUSTER_PAUSED_ANNOTATION, METAL3_MACHINE_FINALIZER, metal3MachineSchema } from '../../api/index.ts';
+import { CLUSTER_NAME_LABEL, METAL3_MACHINE_FINALIZER, metal3MachineSchema } from '../../api/index.ts';
 import type { Cluster, Metal3Machine } from '../../api/index.ts';
 import { patchHeldHost, pauseAnnotationChanges } from '../../baremetal/index.ts';
+import { isPaused } from '../metal3cluster/cluster-links.ts';
 import { annotatedHost } from './held-host.ts';
 import type { MachineDeps, MachineScope } from './machine-context.ts';
 import { MachineStatus } from './machine-status.ts';
@@ -109,8 +110,4 @@ export class Metal3MachineReconciler implements Reconciler {
     const annotations = pauseAnnotationChanges(found.host, { clusterPaused: true, clusterName: cluster.metadata.name ?? '' });
     if (annotations) await patchHeldHost(this.#deps.hosts, found.host, { metadata: { annotations } }, signal);
   }
-}
-
-function isPaused(cluster: Cluster, m3m: Metal3Machine): boolean {
-  return cluster.spec.paused === true || m3m.metadata.annotations?.[CLUSTER_PAUSED_ANNOTATION] !== undefined;
 }
