@@ -13,6 +13,7 @@ import { startProviderProcess, type ProviderProcess } from '../../support/provid
 import { RawIronic } from '../../support/raw-ironic.ts';
 import { readStackEnv } from '../../support/stack-env.ts';
 import { waitFor } from '../../support/wait-for.ts';
+import { serverRecords } from '../baremetalhost/hosts.ts';
 
 // Metal3's pivot: `clusterctl move` takes a running cluster, its Machines and its BareMetalHost
 // from one management cluster (the stack's API server) to another (the stack's workload API
@@ -63,7 +64,7 @@ const waitForHost = (kubectl: Kubectl, what: string, accept: (host: Host) => boo
     throw new Error(`${error.message}; last: ${JSON.stringify({ annotations: last?.metadata.annotations, status: last?.status })}`);
   });
 };
-const records = async () => (await (await fetch(`${env.agentSimulatorUrl}/records/${env.systems[HOST.system]!.uuid}`)).json()) as SystemRecords;
+const records = () => serverRecords(env, env.systems[HOST.system]!.uuid);
 const names = async (kubectl: Kubectl, kinds: string) =>
   (await kubectl.ok(['get', kinds, '-n', namespace, '-o', 'name'])).split('\n').filter(Boolean);
 
