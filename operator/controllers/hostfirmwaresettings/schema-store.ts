@@ -9,6 +9,9 @@
 // owner count (1 ms an owner, at most 10 s): with 10,000 hosts registering, writing as soon as the
 // last write returned sent ~1,700 schemas of up to 3 MB, each coming back in the response and the
 // watch; spaced, batches grow with the list and the bytes written grow linearly with hosts.
+// Hosts of one model finish inspection one by one over a minute or more, so an owner-only write
+// also waits a few seconds for the owners after its first: one write per host otherwise (BMO's
+// count), and a lagging owner reference costs nothing but a later garbage collection.
 import type { FirmwareSchema, SettingSchema } from '../../api/firmwareschema.ts';
 import { FirmwareSchemaResource, firmwareSchemaName, firmwareSchemaSchema } from '../../api/firmwareschema.ts';
 import { METAL3_API_VERSION } from '../../api/group-version.ts';
@@ -48,6 +51,10 @@ function missingHardware(schema: FirmwareSchema, known: { vendor?: string | unde
 
 /** What the next write of one schema adds, and who waits for it. */
 interface PendingWrite {
+  /** When the first owner of this write arrived: owner-only writes gather from then. */
+  openedAtMs: number;
+  /** Aborted when someone starts waiting for the write, which then stops gathering. */
+  hurry: AbortController;
   owners: KubeObject[];
   hardware: { vendor?: string | undefined; model?: string | undefined };
   waiters: { resolve: (schema: FirmwareSchema) => void; reject: (error: unknown) => void }[];
@@ -59,6 +66,9 @@ const CONFLICT_ATTEMPTS = 3;
 /** The least time from one write of a schema to the next, per owner the first left it with. */
 const SPACING_PER_OWNER_MS = 1;
 const MAX_SPACING_MS = 10_000;
+
+/** How long an owner-only write gathers the owners arriving after its first. */
+export const OWNER_GATHER_MS = 5_000;
 
 export class FirmwareSchemaStore {
   readonly #client: ResourceClient<KubeObject>;
@@ -146,13 +156,17 @@ export class FirmwareSchemaStore {
 
   /** Adds the owner and hardware to the schema's next write and resolves once it is written. */
   #update(name: ObjectName, change: { owner?: KubeObject; hardware: PendingWrite['hardware'] }): Promise<FirmwareSchema> {
-    return new Promise<FirmwareSchema>((resolve, reject) => this.#queue(name, change).waiters.push({ resolve, reject }));
+    return new Promise<FirmwareSchema>((resolve, reject) => {
+      const pending = this.#queue(name, change);
+      pending.waiters.push({ resolve, reject });
+      pending.hurry.abort();
+    });
   }
 
   /** Adds the owner and hardware to the schema's next write, starting one unless one is under way. */
   #queue(name: ObjectName, change: { owner?: KubeObject; hardware: PendingWrite['hardware'] }): PendingWrite {
     const key = keyOf(name);
-    const pending = this.#pending.get(key) ?? { owners: [], hardware: {}, waiters: [] };
+    const pending = this.#pending.get(key) ?? { openedAtMs: this.#clock.now(), hurry: new AbortController(), owners: [], hardware: {}, waiters: [] };
     this.#pending.set(key, pending);
     if (change.owner) pending.owners.push(change.owner);
     pending.hardware = { vendor: pending.hardware.vendor ?? change.hardware.vendor, model: pending.hardware.model ?? change.hardware.model };
@@ -170,6 +184,8 @@ export class FirmwareSchemaStore {
         // Owners that arrive during the pause join this write.
         const pauseMs = (this.#nextWriteAtMs.get(key) ?? 0) - this.#clock.now();
         if (pauseMs > 0) await sleep(this.#clock, pauseMs);
+        const gatherMs = pending.openedAtMs + OWNER_GATHER_MS - this.#clock.now();
+        if (gatherMs > 0) await sleep(this.#clock, gatherMs, pending.hurry.signal);
         this.#pending.delete(key);
         const startedMs = this.#clock.now();
         try {
