@@ -40,6 +40,7 @@ function apiServer() {
       calls.replace++;
       // Yield first, so writes overlap the way requests to a server do.
       await new Promise((resolve) => setImmediate(resolve));
+      if (!stored) throw notFound();
       if (object.metadata.resourceVersion !== stored?.metadata.resourceVersion) {
         calls.conflicts++;
         throw conflict();
@@ -58,6 +59,10 @@ function apiServer() {
     calls,
     owners: () => stored?.metadata.ownerReferences?.map((ref) => ref.uid) ?? [],
     stored: () => stored,
+    /** The garbage collector deletes it, its last recorded owner gone. */
+    collect: () => {
+      stored = undefined;
+    },
     /** Another writer changes the schema behind our back. */
     touch: () => {
       stored = { ...stored!, metadata: { ...stored!.metadata, labels: { touched: 'yes' }, resourceVersion: String(++version) } };
@@ -176,6 +181,22 @@ describe('FirmwareSchemaStore with many hosts of the same hardware', () => {
     expect(filled).toMatchObject({ spec: { hardwareVendor: 'Vendor', hardwareModel: 'M1' } });
     expect(server.calls.replace).toBe(1);
     expect(server.owners()).toEqual(['uid-0', 'uid-1']);
+  });
+
+  it('makes the schema again, owned by the gathered hosts, when its last recorded owner went while they gathered', async () => {
+    const server = apiServer();
+    const clock = new FakeClock();
+    const store = new FirmwareSchemaStore({ ...server, clock });
+    await store.ensure({ namespace: NAMESPACE, owner: settingsOf(0), schema: SCHEMA, vendor: 'Vendor', model: 'M1' });
+    await store.ensure({ namespace: NAMESPACE, owner: settingsOf(1), schema: SCHEMA });
+    await store.ensure({ namespace: NAMESPACE, owner: settingsOf(2), schema: SCHEMA });
+    // Host 0 deleted: its settings go, and the schema with them. The cache has not seen it yet.
+    server.collect();
+
+    await settle(store, clock);
+
+    expect(server.owners()).toEqual(['uid-1', 'uid-2']);
+    expect(server.stored()).toMatchObject({ spec: { hardwareVendor: 'Vendor', hardwareModel: 'M1', schema: SCHEMA } });
   });
 
   it('spaces the writes of a schema by its owner count, so that the owners arriving meanwhile share one write', async () => {

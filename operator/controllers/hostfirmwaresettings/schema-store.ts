@@ -11,7 +11,8 @@
 // watch; spaced, batches grow with the list and the bytes written grow linearly with hosts.
 // Hosts of one model finish inspection one by one over a minute or more, so an owner-only write
 // also waits a few seconds for the owners after its first: one write per host otherwise (BMO's
-// count), and a lagging owner reference costs nothing but a later garbage collection.
+// count). If the schema's last recorded owner goes meanwhile, the garbage collector deletes it;
+// the gathered owners then make it again, as the first of them would have.
 import type { FirmwareSchema, SettingSchema } from '../../api/firmwareschema.ts';
 import { FirmwareSchemaResource, firmwareSchemaName, firmwareSchemaSchema } from '../../api/firmwareschema.ts';
 import { METAL3_API_VERSION } from '../../api/group-version.ts';
@@ -42,10 +43,10 @@ function withoutPasswords(schema: Record<string, SettingSchema>): Record<string,
 }
 
 /** What the host knows of its hardware that the schema does not say yet. */
-function missingHardware(schema: FirmwareSchema, known: { vendor?: string | undefined; model?: string | undefined }): Partial<FirmwareSchema['spec']> {
+function missingHardware(spec: FirmwareSchema['spec'], known: { vendor?: string | undefined; model?: string | undefined }): Partial<FirmwareSchema['spec']> {
   return {
-    ...(!schema.spec.hardwareVendor && known.vendor ? { hardwareVendor: known.vendor } : {}),
-    ...(!schema.spec.hardwareModel && known.model ? { hardwareModel: known.model } : {}),
+    ...(!spec.hardwareVendor && known.vendor ? { hardwareVendor: known.vendor } : {}),
+    ...(!spec.hardwareModel && known.model ? { hardwareModel: known.model } : {}),
   };
 }
 
@@ -56,8 +57,17 @@ interface PendingWrite {
   /** Aborted when someone starts waiting for the write, which then stops gathering. */
   hurry: AbortController;
   owners: KubeObject[];
+  /** The schema as the owners saw it, to make it again if it goes before they are written. */
+  spec?: FirmwareSchema['spec'];
   hardware: { vendor?: string | undefined; model?: string | undefined };
   waiters: { resolve: (schema: FirmwareSchema) => void; reject: (error: unknown) => void }[];
+}
+
+/** What a host adds to a schema's next write. */
+interface QueuedChange {
+  owner?: KubeObject;
+  spec?: FirmwareSchema['spec'];
+  hardware: PendingWrite['hardware'];
 }
 
 /** A write that lost a race with another writer is retried from a fresh read this many times. */
@@ -114,31 +124,21 @@ export class FirmwareSchemaStore {
     if (existing) {
       // A schema made before inspection has no vendor or model yet: the first host that knows them fills them in.
       const owned = existing.metadata.ownerReferences?.some((ref) => ref.uid === request.owner.metadata.uid);
-      const hardwareMissing = Object.keys(missingHardware(existing, request)).length > 0;
+      const hardwareMissing = Object.keys(missingHardware(existing.spec, request)).length > 0;
       if (owned && !hardwareMissing) return existing;
       if (!hardwareMissing) {
-        this.#queue(name, { owner: request.owner, hardware: {} });
+        this.#queue(name, { owner: request.owner, spec: existing.spec, hardware: {} });
         return existing;
       }
-      return this.#update(name, { owner: request.owner, hardware: request });
+      return this.#update(name, { owner: request.owner, spec: existing.spec, hardware: request });
     }
-    const created: FirmwareSchema = setOwnerReference(
-      {
-        apiVersion: METAL3_API_VERSION,
-        kind: FirmwareSchemaResource.kind,
-        metadata: { ...name },
-        spec: {
-          ...(request.vendor ? { hardwareVendor: request.vendor } : {}),
-          ...(request.model ? { hardwareModel: request.model } : {}),
-          schema: withoutPasswords(request.schema),
-        },
-      },
-      request.owner,
-    );
+    const spec = {
+      ...(request.vendor ? { hardwareVendor: request.vendor } : {}),
+      ...(request.model ? { hardwareModel: request.model } : {}),
+      schema: withoutPasswords(request.schema),
+    };
     try {
-      const written = await this.#client.create(created);
-      this.#recent.rememberCreated(keyOf(name), written);
-      return firmwareSchemaSchema.parse(written);
+      return await this.#create(name, spec, [request.owner]);
     } catch (error) {
       // Another host with the same hardware created it first.
       if (isAlreadyExists(error)) return this.ensure(request);
@@ -150,12 +150,19 @@ export class FirmwareSchemaStore {
   async fillHardware(name: ObjectName, known: { vendor?: string | undefined; model?: string | undefined }): Promise<FirmwareSchema | undefined> {
     const existing = this.get(name);
     if (!existing) return undefined;
-    if (Object.keys(missingHardware(existing, known)).length === 0) return existing;
+    if (Object.keys(missingHardware(existing.spec, known)).length === 0) return existing;
     return this.#update(name, { hardware: known });
   }
 
+  async #create(name: ObjectName, spec: FirmwareSchema['spec'], owners: KubeObject[]): Promise<FirmwareSchema> {
+    const fresh: FirmwareSchema = { apiVersion: METAL3_API_VERSION, kind: FirmwareSchemaResource.kind, metadata: { ...name }, spec };
+    const written = await this.#client.create(owners.reduce((schema, owner) => setOwnerReference(schema, owner), fresh));
+    this.#recent.rememberCreated(keyOf(name), written);
+    return firmwareSchemaSchema.parse(written);
+  }
+
   /** Adds the owner and hardware to the schema's next write and resolves once it is written. */
-  #update(name: ObjectName, change: { owner?: KubeObject; hardware: PendingWrite['hardware'] }): Promise<FirmwareSchema> {
+  #update(name: ObjectName, change: QueuedChange): Promise<FirmwareSchema> {
     return new Promise<FirmwareSchema>((resolve, reject) => {
       const pending = this.#queue(name, change);
       pending.waiters.push({ resolve, reject });
@@ -164,11 +171,12 @@ export class FirmwareSchemaStore {
   }
 
   /** Adds the owner and hardware to the schema's next write, starting one unless one is under way. */
-  #queue(name: ObjectName, change: { owner?: KubeObject; hardware: PendingWrite['hardware'] }): PendingWrite {
+  #queue(name: ObjectName, change: QueuedChange): PendingWrite {
     const key = keyOf(name);
     const pending = this.#pending.get(key) ?? { openedAtMs: this.#clock.now(), hurry: new AbortController(), owners: [], hardware: {}, waiters: [] };
     this.#pending.set(key, pending);
     if (change.owner) pending.owners.push(change.owner);
+    pending.spec ??= change.spec;
     pending.hardware = { vendor: pending.hardware.vendor ?? change.hardware.vendor, model: pending.hardware.model ?? change.hardware.model };
     if (!this.#writing.has(key)) this.#writing.set(key, this.#drain(name));
     return pending;
@@ -213,11 +221,21 @@ export class FirmwareSchemaStore {
   async #write(name: ObjectName, pending: PendingWrite): Promise<FirmwareSchema> {
     let base = this.get(name) ?? (await this.#fetch(name));
     for (let attempt = 1; ; attempt++) {
-      // Gone since (its last owner deleted): the reconcilers create it again on their next pass.
-      if (!base) throw new Error(`FirmwareSchema ${keyOf(name)} no longer exists`);
+      if (!base) {
+        // Gone since (its last recorded owner deleted): owners waiting make it again; a fill-in alone has no owner to keep it.
+        if (pending.owners.length === 0 || !pending.spec) throw new Error(`FirmwareSchema ${keyOf(name)} no longer exists`);
+        const spec = { ...pending.spec, ...missingHardware(pending.spec, pending.hardware) };
+        try {
+          return await this.#create(name, spec, pending.owners);
+        } catch (error) {
+          if (!isAlreadyExists(error) || attempt >= CONFLICT_ATTEMPTS) throw error;
+          base = await this.#fetch(name);
+          continue;
+        }
+      }
       const owned = new Set(base.metadata.ownerReferences?.map((ref) => ref.uid));
       const newOwners = pending.owners.filter((owner) => !owned.has(owner.metadata.uid ?? ''));
-      const hardware = missingHardware(base, pending.hardware);
+      const hardware = missingHardware(base.spec, pending.hardware);
       if (newOwners.length === 0 && Object.keys(hardware).length === 0) return base;
       const withOwners = newOwners.reduce((schema, owner) => setOwnerReference(schema, owner), base);
       const updated = { ...withOwners, spec: { ...base.spec, ...hardware } };
@@ -226,8 +244,8 @@ export class FirmwareSchemaStore {
         this.#recent.remember(keyOf(name), base.metadata.resourceVersion, written);
         return firmwareSchemaSchema.parse(written);
       } catch (error) {
-        // Someone else wrote it (a user, another replica before it lost the lease): start from theirs.
-        if (!isConflict(error) || attempt >= CONFLICT_ATTEMPTS) throw error;
+        // Someone else wrote it (a user, another replica before it lost the lease) or it is gone: start from the server's.
+        if (!(isConflict(error) || isNotFound(error)) || attempt >= CONFLICT_ATTEMPTS) throw error;
         base = await this.#fetch(name);
       }
     }
