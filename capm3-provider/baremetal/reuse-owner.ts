@@ -1,4 +1,5 @@
 import type { KubeObject, ResourceClient } from '../../operator/runtime/index.ts';
+import { isNotFound } from '../../operator/runtime/index.ts';
 import { CLUSTER_API_GROUP, CONTROL_PLANE_LABEL } from '../api/index.ts';
 import type { Machine } from '../api/index.ts';
 
@@ -9,7 +10,9 @@ function ownerOf(object: KubeObject, kind: (kind: string) => boolean) {
 /**
  * The node-reuse label value of a Machine's owner, as CAPM3 writes it: `md-<MachineDeployment>`
  * (Machine → MachineSet → MachineDeployment, matched by UID) or `cp-<control plane>`.
- * Undefined for a Machine with neither (it cannot reuse a host).
+ * Undefined for a Machine with neither (it cannot reuse a host), or whose MachineSet is gone; any
+ * other error reading the MachineSet is thrown, so the pass is retried rather than a reused host
+ * missed (CAPM3 6949c1d).
  */
 export async function reuseLabelValue(
   machine: Machine,
@@ -25,8 +28,9 @@ export async function reuseLabelValue(
   let machineSet: KubeObject;
   try {
     machineSet = await machineSets.get({ namespace: machine.metadata.namespace, name: setRef.name }, signal ? { signal } : {});
-  } catch {
-    return undefined;
+  } catch (error) {
+    if (isNotFound(error)) return undefined;
+    throw error;
   }
   if (machineSet.metadata.uid !== setRef.uid) return undefined;
   const deployment = ownerOf(machineSet, (kind) => kind === 'MachineDeployment');
