@@ -75,7 +75,7 @@ export class Metal3ClusterReconciler implements Reconciler {
       return reconcileDelete(scope, deps);
     }
     if (!cluster) {
-      status.condition({ type: 'Ready', status: 'False', reason: 'WaitingForCluster',
+      status.condition({ type: 'Ready', status: 'False', reason: 'FailedToGetOwnerCluster',
         message: `owner Cluster ${namespace}/${owner.name} does not exist` });
       return { result: {} };
     }

@@ -84,12 +84,13 @@ export class Metal3MachineReconciler implements Reconciler {
       return {};
     }
     if (!clusterName) {
-      status.condition({ type: 'AssociateBareMetalHost', status: 'False', reason: 'WaitingForClusterName',
+      // CAPM3's reason for both a missing label and a missing Cluster; the message says which.
+      status.condition({ type: 'AssociateBareMetalHost', status: 'False', reason: 'WaitingForClusterInfrastructureReady',
         message: `Machine ${machine.metadata.name} has no ${CLUSTER_NAME_LABEL} label` });
       return {};
     }
     if (!cluster) {
-      status.condition({ type: 'AssociateBareMetalHost', status: 'False', reason: 'WaitingForCluster', message: `Cluster ${namespace}/${clusterName} does not exist` });
+      status.condition({ type: 'AssociateBareMetalHost', status: 'False', reason: 'WaitingForClusterInfrastructureReady', message: `Cluster ${namespace}/${clusterName} does not exist` });
       return {};
     }
     let current = m3m;

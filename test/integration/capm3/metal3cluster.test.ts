@@ -119,6 +119,14 @@ describe('Metal3Cluster controller on the real API server (Cluster API objects c
     await objects.patch('m3c', 'adopted', { metadata: { ownerReferences: [owner] } });
     const adopted = await waitForProvisioned('adopted');
     expect(adopted.metadata.finalizers).toContain(FINALIZER);
+
+    // Owned by a Cluster that is not there (deleted, or a move half done): CAPM3's reason.
+    await objects.apply([{ apiVersion: INFRA, kind: 'Metal3Cluster',
+      metadata: { name: 'orphaned', namespace, ownerReferences: [{ ...owner, name: 'gone', uid: '00000000-0000-4000-8000-000000000000' }] },
+      spec: { controlPlaneEndpoint: { host: '192.0.2.1', port: 6443 } } }]);
+    const orphaned = await waitForReason('orphaned', 'Ready', 'False', 'FailedToGetOwnerCluster');
+    expect(condition(orphaned, 'Ready')?.message).toContain(`owner Cluster ${namespace}/gone does not exist`);
+    expect(orphaned.metadata.finalizers ?? []).not.toContain(FINALIZER);
   });
 
   it('names the missing endpoint host in a failed condition, defaults the port, and provisions once the host is set', async () => {

@@ -80,6 +80,11 @@ describe('Metal3Machine controller on the real API server (Cluster API objects c
       metadata: { name: 'orphan', namespace }, spec: { image: IMAGE } }]);
     await waitForReason('orphan', 'AssociateBareMetalHost', 'WaitingForMetal3MachineOwnerRef');
 
+    // CAPM3's reason when the Machine's Cluster is not there; the message says which.
+    await objects.machine('no-cluster', { cluster: 'not-a-cluster', m3mSpec: { image: IMAGE } });
+    const noCluster = await waitForReason('no-cluster', 'AssociateBareMetalHost', 'WaitingForClusterInfrastructureReady');
+    expect(condition(noCluster, 'AssociateBareMetalHost')?.message).toBe(`Cluster ${namespace}/not-a-cluster does not exist`);
+
     await objects.cluster('waiting', { infrastructureProvisioned: false });
     await objects.machine('no-data', { cluster: 'waiting', m3mSpec: { image: IMAGE } });
     const infra = await waitForReason('no-data', 'AssociateBareMetalHost', 'WaitingForClusterInfrastructureReady');
