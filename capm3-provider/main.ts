@@ -10,6 +10,7 @@ import { setupMetal3LabelSyncController } from './controllers/metal3labelsync/co
 import { setupMetal3MachineController } from './controllers/metal3machine/controller.ts';
 import { setupMetal3MachineTemplateController } from './controllers/metal3machinetemplate/controller.ts';
 import { setupMetal3RemediationController } from './controllers/metal3remediation/controller.ts';
+import { managementNodeRemoval } from './controllers/metal3remediation/node-removal.ts';
 import { WorkloadClusters } from './remote/workload-clusters.ts';
 import { PROVIDER_NAME, compileProviderSettings } from './settings.ts';
 import type { ProviderSettings } from './settings.ts';
@@ -99,6 +100,7 @@ export async function runProvider(run: ProviderRun): Promise<number> {
       workloadClusters,
       // Power and the workload Node are polled while waiting; never slower than the general requeue.
       pollMs: Math.min(REMEDIATION_POLL_MS, settings.requeueAfterMs),
+      nodeRemoval: await managementNodeRemoval(manager.transport, logger),
       ...(watchFilter ? { watchFilter } : {}),
     });
     setupMetal3DataTemplateController(manager, {

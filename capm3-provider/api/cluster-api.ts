@@ -14,6 +14,9 @@ export const MachineResource = coreKind('Machine', 'machines');
 export const MachineSetResource = coreKind('MachineSet', 'machinesets');
 export const MachineDeploymentResource = coreKind('MachineDeployment', 'machinedeployments');
 export const NodeResource: ResourceType = { group: '', version: 'v1', kind: 'Node', plural: 'nodes', namespaced: false };
+/** Workload cluster kinds a remediation reads to tell an out-of-service Node has drained. */
+export const PodResource: ResourceType = { group: '', version: 'v1', kind: 'Pod', plural: 'pods', namespaced: true };
+export const VolumeAttachmentResource: ResourceType = { group: 'storage.k8s.io', version: 'v1', kind: 'VolumeAttachment', plural: 'volumeattachments', namespaced: false };
 
 const contractRefSchema = z.looseObject({ apiGroup: z.string().optional(), kind: z.string().optional(), name: z.string().optional() });
 const v1beta1ConditionsSchema = z.array(z.looseObject({ type: z.string(), status: z.string() })).optional();

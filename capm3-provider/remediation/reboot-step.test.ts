@@ -5,7 +5,8 @@ import type { RemediationFacts } from './reboot-step.ts';
 const base: RemediationFacts = {
   phase: 'Running', deleting: false, hasFinalizer: true, strategyType: 'Reboot',
   host: { online: true, powerOffRequested: true, poweredOn: false },
-  node: 'absent', nodeBackedUp: false, hasBackup: false, timeoutLeftMs: 5_000, retryLimitReached: false,
+  node: 'absent', nodeRemoval: 'delete', nodeTainted: false, nodeDrained: false,
+  nodeBackedUp: false, hasBackup: false, timeoutLeftMs: 5_000, retryLimitReached: false,
 };
 const facts = (changes: Partial<Omit<RemediationFacts, 'host'>> & { host?: Partial<RemediationFacts['host']> } = {}): RemediationFacts =>
   ({ ...base, ...changes, host: { ...base.host, ...changes.host } });
@@ -30,6 +31,26 @@ describe('nextRemediationStep', () => {
     expect(action({ node: 'absent' })).toBe('enter-waiting');
     // Nodes we may not read are left alone.
     expect(action({ node: 'unknown' })).toBe('enter-waiting');
+  });
+
+  it('out-of-service taint mode: once the host is off, taints the Node and waits for it to drain; back on, lifts the taint', () => {
+    const taintMode = { nodeRemoval: 'out-of-service-taint' as const, node: 'present' as const };
+    // The Node is never backed up or deleted in this mode.
+    expect(nextRemediationStep(facts({ ...taintMode, host: { poweredOn: true } }))).toEqual({ action: 'wait', for: 'power-off' });
+    expect(action(taintMode)).toBe('taint-node');
+    expect(nextRemediationStep(facts({ ...taintMode, nodeTainted: true }))).toEqual({ action: 'wait', for: 'node-drain' });
+    expect(action({ ...taintMode, nodeTainted: true, nodeDrained: true })).toBe('enter-waiting');
+    expect(action({ ...taintMode, node: 'absent' })).toBe('enter-waiting');
+
+    const on = { ...taintMode, phase: 'Waiting' as const, nodeTainted: true, host: { powerOffRequested: false, poweredOn: true } };
+    expect(action({ ...on, host: { powerOffRequested: true, poweredOn: false } })).toBe('power-on');
+    expect(action({ ...on, host: { powerOffRequested: false, poweredOn: false } })).toBe('wait');
+    expect(action(on)).toBe('untaint-node');
+    // The finalizer goes with the taint; then the timeout is waited out as in the other mode.
+    expect(nextRemediationStep(facts({ ...on, nodeTainted: false, hasFinalizer: false })))
+      .toEqual({ action: 'wait', for: 'healthy-node', maxMs: 5_000 });
+    // Deleted by Cluster API mid-cycle: the taint is lifted before letting go.
+    expect(action({ ...on, deleting: true })).toBe('untaint-node');
   });
 
   it('Waiting: power on, restore the re-registered Node, then wait out the timeout', () => {

@@ -1,6 +1,6 @@
 import type { KubeObject, KubeRateLimit, ResourceClient } from '../../operator/runtime/index.ts';
 import { KubeClient, KubeConfig, createResourceClient, isNotFound } from '../../operator/runtime/index.ts';
-import { NodeResource } from '../api/index.ts';
+import { NodeResource, PodResource, VolumeAttachmentResource } from '../api/index.ts';
 
 export interface WorkloadClusterRef {
   namespace: string;
@@ -8,6 +8,16 @@ export interface WorkloadClusterRef {
 }
 
 export type NodeClientResult = { kind: 'ready'; nodes: ResourceClient<KubeObject> } | { kind: 'unavailable'; why: string };
+
+/** A workload cluster's clients for what the provider reads and writes there. */
+export interface WorkloadClients {
+  nodes: ResourceClient<KubeObject>;
+  /** Listed across namespaces by `spec.nodeName`, to see a Node's terminating pods. */
+  pods: ResourceClient<KubeObject>;
+  volumeAttachments: ResourceClient<KubeObject>;
+}
+
+export type WorkloadClientsResult = ({ kind: 'ready' } & WorkloadClients) | { kind: 'unavailable'; why: string };
 
 /**
  * Clients for workload clusters, from Cluster API's `<cluster>-kubeconfig` Secret (key
@@ -18,7 +28,7 @@ export class WorkloadClusters {
   readonly #secrets: ResourceClient<KubeObject>;
   readonly #userAgent: string;
   readonly #rateLimit: KubeRateLimit | undefined;
-  readonly #cache = new Map<string, { version: string; nodes: ResourceClient<KubeObject> }>();
+  readonly #cache = new Map<string, { version: string; clients: WorkloadClients }>();
 
   constructor(options: { secrets: ResourceClient<KubeObject>; userAgent: string; rateLimit?: KubeRateLimit }) {
     this.#secrets = options.secrets;
@@ -27,6 +37,11 @@ export class WorkloadClusters {
   }
 
   async nodes(ref: WorkloadClusterRef, signal?: AbortSignal): Promise<NodeClientResult> {
+    const found = await this.clients(ref, signal);
+    return found.kind === 'ready' ? { kind: 'ready', nodes: found.nodes } : found;
+  }
+
+  async clients(ref: WorkloadClusterRef, signal?: AbortSignal): Promise<WorkloadClientsResult> {
     const name = `${ref.clusterName}-kubeconfig`;
     let secret: KubeObject;
     try {
@@ -38,7 +53,7 @@ export class WorkloadClusters {
     const key = `${ref.namespace}/${name}`;
     const version = secret.metadata.resourceVersion ?? '';
     const cached = this.#cache.get(key);
-    if (cached && cached.version === version) return { kind: 'ready', nodes: cached.nodes };
+    if (cached && cached.version === version) return { kind: 'ready', ...cached.clients };
     const encoded = (secret.data as Record<string, string> | undefined)?.value;
     if (!encoded) return { kind: 'unavailable', why: `Secret ${key} has no "value" key` };
     const kubeConfig = new KubeConfig();
@@ -49,8 +64,13 @@ export class WorkloadClusters {
       return { kind: 'unavailable', why: `Secret ${key} does not hold a usable kubeconfig: ${(error as Error).message}` };
     }
     const client = new KubeClient(kubeConfig, { userAgent: this.#userAgent, ...(this.#rateLimit ? { rateLimit: this.#rateLimit } : {}) });
-    const nodes = createResourceClient(client, NodeResource, { fieldManager: this.#userAgent });
-    this.#cache.set(key, { version, nodes });
-    return { kind: 'ready', nodes };
+    const options = { fieldManager: this.#userAgent };
+    const clients: WorkloadClients = {
+      nodes: createResourceClient(client, NodeResource, options),
+      pods: createResourceClient(client, PodResource, options),
+      volumeAttachments: createResourceClient(client, VolumeAttachmentResource, options),
+    };
+    this.#cache.set(key, { version, clients });
+    return { kind: 'ready', ...clients };
   }
 }

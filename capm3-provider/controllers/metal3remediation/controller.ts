@@ -3,6 +3,7 @@ import { BareMetalHostResource } from '../../../operator/api/index.ts';
 import type { Controller, Manager, MapFunc } from '../../../operator/runtime/index.ts';
 import { INFRASTRUCTURE_GROUP, MachineResource, Metal3MachineResource, Metal3RemediationResource } from '../../api/index.ts';
 import type { Machine, Metal3Machine, Metal3Remediation } from '../../api/index.ts';
+import type { NodeRemoval } from '../../remediation/index.ts';
 import type { WorkloadClusters } from '../../remote/workload-clusters.ts';
 import { filteredReconciler } from '../../watch-filter.ts';
 import type { WatchFilter } from '../../watch-filter.ts';
@@ -16,6 +17,8 @@ export interface Metal3RemediationControllerOptions {
   workloadClusters: WorkloadClusters;
   /** How often power and the workload Node are looked at while a remediation waits for them. */
   pollMs: number;
+  /** From the management cluster's Kubernetes version, as CAPM3 decides it at start. */
+  nodeRemoval: NodeRemoval;
   watchFilter?: WatchFilter;
 }
 
@@ -32,6 +35,7 @@ export function setupMetal3RemediationController(manager: Manager, options: Meta
     metal3Machines: manager.client<Metal3Machine>(Metal3MachineResource),
     hosts: manager.client<BareMetalHost>(BareMetalHostResource),
     workloadClusters: options.workloadClusters,
+    nodeRemoval: options.nodeRemoval,
     events: manager.eventRecorder('metal3remediation-controller'),
     pollMs: options.pollMs,
     clock: manager.clock,

@@ -5,7 +5,9 @@ import {
   UNHEALTHY_ANNOTATION_VALUE, machineSchema,
 } from '../../api/index.ts';
 import type { Metal3Remediation, Metal3RemediationStatus } from '../../api/index.ts';
-import { nodeBackupAnnotations, nodeRestorePatch, ownerRemediatedFalse } from '../../remediation/index.ts';
+import {
+  hasOutOfServiceTaint, nodeBackupAnnotations, nodeRestorePatch, ownerRemediatedFalse, withOutOfServiceTaint, withoutOutOfServiceTaint,
+} from '../../remediation/index.ts';
 import type { RemediationStep } from '../../remediation/index.ts';
 import { powerOffAnnotation } from './remediation-context.ts';
 import type { RemediationDeps, RemediationScope } from './remediation-context.ts';
@@ -52,6 +54,14 @@ export async function runStep(step: RemediationStep, scope: RemediationScope, de
       await deleteNode(scope);
       event('Normal', 'NodeDeleted', `deleted Node ${scope.node!.metadata.name} of the powered-off host`);
       return poll;
+    case 'taint-node':
+      await patchNodeTaints(scope, withOutOfServiceTaint(scope.node!.spec?.taints, now(deps)));
+      event('Normal', 'NodeOutOfService', `tainted Node ${scope.node!.metadata.name} of the powered-off host out-of-service; its pods are deleted and volumes detached`);
+      // CAPM3 looks again after a second: sooner, no pod may be terminating yet, which would read as drained.
+      return { requeueAfter: Math.min(deps.pollMs, 1_000) };
+    case 'untaint-node':
+      await untaintNode(scope, deps, event);
+      return poll;
     case 'enter-waiting':
       await writeStatus(remediation, deps, { phase: 'Waiting' }, signal);
       return {};
@@ -97,6 +107,28 @@ async function deleteNode(scope: RemediationScope): Promise<void> {
   } catch (error) {
     if (!isNotFound(error)) throw error;
   }
+}
+
+/** The Node's whole taint list, written only over the version read (a merge patch replaces lists). */
+async function patchNodeTaints(scope: RemediationScope, taints: unknown[]): Promise<void> {
+  const node = scope.node!;
+  await scope.nodes!.patch({ name: node.metadata.name ?? '' }, { metadata: { resourceVersion: node.metadata.resourceVersion }, spec: { taints } },
+    { type: 'merge', signal: scope.signal });
+}
+
+/** The host is back on: the Node may run pods again, and this power cycle no longer needs the finalizer. */
+async function untaintNode(
+  scope: RemediationScope,
+  deps: RemediationDeps,
+  event: (type: 'Normal' | 'Warning', reason: string, note: string) => void,
+): Promise<void> {
+  const node = scope.node!;
+  if (hasOutOfServiceTaint(node.spec?.taints)) {
+    await patchNodeTaints(scope, withoutOutOfServiceTaint(node.spec?.taints));
+    event('Normal', 'NodeInService', `lifted the out-of-service taint of Node ${node.metadata.name}`);
+    scope.log.info('out-of-service taint lifted', { node: node.metadata.name });
+  }
+  await removeFinalizer(deps.remediations.client, scope.remediation, METAL3_REMEDIATION_FINALIZER, { signal: scope.signal });
 }
 
 /**

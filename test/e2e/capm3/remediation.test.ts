@@ -15,8 +15,10 @@ import { waitFor } from '../../support/wait-for.ts';
 // Metal3 remediation end to end: Cluster API's MachineHealthCheck finds a NotReady Node and
 // creates a Metal3Remediation; the provider power cycles the server through the host's reboot
 // annotation (the operator drives Ironic, the agent simulator boots the installed OS, whose
-// kubelet registers the Node again). A server whose OS stays broken is given up after the
-// retry limit: Cluster API replaces its Machine, on another host.
+// kubelet reports the Node Ready again). While the server is off its Node carries the
+// out-of-service taint, as CAPM3 does on a management cluster of Kubernetes 1.28 or later (the
+// stack's is newer). A server whose OS stays broken is given up after the retry limit: Cluster
+// API replaces its Machine, on another host.
 const env = readStackEnv();
 const kubectl = new Kubectl(env);
 const workload = new Kubectl({ kubectl: env.kubectl, kubeconfig: env.workload.kubeconfig });
@@ -52,9 +54,10 @@ interface Host {
   spec: { consumerRef?: { name: string } };
   status?: { provisioning?: { state?: string }; poweredOn?: boolean };
 }
+interface Taint { key: string; value?: string; effect: string; timeAdded?: string }
 interface Node {
   metadata: { name: string; uid: string; labels?: Record<string, string>; annotations?: Record<string, string> };
-  spec?: { providerID?: string };
+  spec?: { providerID?: string; taints?: Taint[] };
   status?: { conditions?: Condition[] };
 }
 interface Remediation { status?: { phase?: string; retryCount?: number } }
@@ -81,6 +84,7 @@ const node = (name: string) => getOptional<Node>(workload, ['node', name]);
 const machine = (name: string) => getOptional<Machine>(kubectl, ['machines.cluster.x-k8s.io', name, '-n', namespace]);
 const remediation = (name: string) => getOptional<Remediation>(kubectl, ['metal3remediations', name, '-n', namespace]);
 const ready = (found: Node | undefined) => found?.status?.conditions?.find((c) => c.type === 'Ready')?.status;
+const outOfService = (found: Node | undefined) => found?.spec?.taints?.find((t) => t.key === 'node.kubernetes.io/out-of-service');
 /** Disk boots (the installed OS coming up) since `since`. */
 const diskBootsSince = async (hostName: string, since: string) =>
   (await records(hostName)).boots.filter((boot) => boot.into === 'disk' && boot.at > since);
@@ -200,18 +204,30 @@ async function rebootBringsNodeBack(target: Machine): Promise<void> {
   }, { timeoutMs: minutes(3), what: `Metal3Remediation ${target.metadata.name} to start` })
     .catch(async (error: Error) => { throw new Error(`${error.message}; ${await remediationDiagnosis(target.metadata.name, nodeName)}`); });
   expect(['Running', 'Waiting']).toContain(started.status?.phase);
-  // The server went off and came up again from its disk, and its kubelet registered the Node anew.
-  await waitFor(async () => ((await diskBootsSince(hostName, since)).length >= 1 ? true : undefined),
-    { timeoutMs: minutes(3), intervalMs: 1_000, what: `${hostName} to boot from its disk again` });
+  // Once the server is off the Node is taken out of service: tainted, not deleted.
+  const taint = await waitFor(async () => outOfService(await node(nodeName)),
+    { timeoutMs: minutes(3), intervalMs: 500, what: `Node ${nodeName} to be tainted out-of-service` });
+  expect(taint).toMatchObject({ value: 'nodeshutdown', effect: 'NoExecute' });
+  // The server came up again from its disk after that, and its kubelet reported the same Node Ready.
+  const boots = await waitFor(async () => {
+    const found = await diskBootsSince(hostName, since);
+    return found.length >= 1 ? found : undefined;
+  }, { timeoutMs: minutes(3), intervalMs: 1_000, what: `${hostName} to boot from its disk again` });
+  expect(Date.parse(boots[0]!.at)).toBeGreaterThanOrEqual(Date.parse(taint.timeAdded!));
   const back = await waitFor(async () => {
     const found = await node(nodeName);
-    return found && found.metadata.uid !== before.metadata.uid && ready(found) === 'True'
-      && found.metadata.labels?.['remediation-test'] === 'kept' ? found : undefined;
-  }, { timeoutMs: minutes(2), intervalMs: 1_000, what: `Node ${nodeName} back, Ready, with its labels restored` });
+    return found && ready(found) === 'True' && !outOfService(found) ? found : undefined;
+  }, { timeoutMs: minutes(2), intervalMs: 1_000, what: `Node ${nodeName} back, Ready, without the out-of-service taint` });
+  expect(back.metadata.uid).toBe(before.metadata.uid);
+  expect(back.metadata.labels?.['remediation-test']).toBe('kept');
   expect(back.metadata.annotations?.['remediation-test/note']).toBe('kept');
   expect(back.spec?.providerID).toBe(target.spec.providerID);
   const registered = (await records(hostName)).nodes.filter((record) => record.at > since);
   expect(registered.map((record) => record.kind)).toEqual(['node-registered']);
+  const events = await kubectl.json<{ items: { reason: string; regarding: { kind: string; name: string } }[] }>(
+    ['get', 'events.events.k8s.io', '-n', namespace]);
+  expect(events.items.filter((e) => e.regarding.kind === 'Metal3Remediation' && e.regarding.name === target.metadata.name)
+    .map((e) => e.reason)).toEqual(expect.arrayContaining(['NodeOutOfService', 'NodeInService']));
   // Healthy again: Cluster API deletes the remediation; the Machine and its host stay.
   await waitFor(async () => ((await remediation(target.metadata.name)) === undefined ? true : undefined),
     { timeoutMs: minutes(1), what: `Metal3Remediation ${target.metadata.name} to be deleted by Cluster API` });
