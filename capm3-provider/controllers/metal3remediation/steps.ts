@@ -12,6 +12,9 @@ import type { RemediationStep } from '../../remediation/index.ts';
 import { powerOffAnnotation } from './remediation-context.ts';
 import type { RemediationDeps, RemediationScope } from './remediation-context.ts';
 
+/** How long after tainting a Node its pods are first looked at. */
+const TAINT_SETTLE_MS = 1_000;
+
 /** BMO's reboot annotation value: a hard power off, held until the annotation is removed. */
 const HARD_POWER_OFF = JSON.stringify({ mode: 'hard' });
 
@@ -58,7 +61,7 @@ export async function runStep(step: RemediationStep, scope: RemediationScope, de
       await patchNodeTaints(scope, withOutOfServiceTaint(scope.node!.spec?.taints, now(deps)));
       event('Normal', 'NodeOutOfService', `tainted Node ${scope.node!.metadata.name} of the powered-off host out-of-service; its pods are deleted and volumes detached`);
       // CAPM3 looks again after a second: sooner, no pod may be terminating yet, which would read as drained.
-      return { requeueAfter: Math.min(deps.pollMs, 1_000) };
+      return { requeueAfter: TAINT_SETTLE_MS };
     case 'untaint-node':
       await untaintNode(scope, deps, event);
       return poll;
