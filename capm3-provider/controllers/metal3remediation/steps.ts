@@ -8,9 +8,12 @@ import type { Metal3Remediation, Metal3RemediationStatus } from '../../api/index
 import {
   hasOutOfServiceTaint, nodeBackupAnnotations, nodeRestorePatch, ownerRemediatedFalse, withOutOfServiceTaint, withoutOutOfServiceTaint,
 } from '../../remediation/index.ts';
-import type { RemediationStep } from '../../remediation/index.ts';
+import type { RemediationStep, Taint } from '../../remediation/index.ts';
 import { powerOffAnnotation } from './remediation-context.ts';
 import type { RemediationDeps, RemediationScope } from './remediation-context.ts';
+
+/** An event on the remediation, about its host. */
+type RecordEvent = (type: 'Normal' | 'Warning', reason: string, note: string) => void;
 
 /** How long after tainting a Node its pods are first looked at. */
 const TAINT_SETTLE_MS = 1_000;
@@ -25,7 +28,7 @@ const HARD_POWER_OFF = JSON.stringify({ mode: 'hard' });
 export async function runStep(step: RemediationStep, scope: RemediationScope, deps: RemediationDeps): Promise<Result> {
   const { remediation, host, signal } = scope;
   const poll = { requeueAfter: deps.pollMs };
-  const event = (type: 'Normal' | 'Warning', reason: string, note: string) =>
+  const event: RecordEvent = (type, reason, note) =>
     deps.events.event(remediation, { type, reason, action: 'Remediate', note, related: host });
   switch (step.action) {
     case 'ignore':
@@ -113,7 +116,7 @@ async function deleteNode(scope: RemediationScope): Promise<void> {
 }
 
 /** The Node's whole taint list, written only over the version read (a merge patch replaces lists). */
-async function patchNodeTaints(scope: RemediationScope, taints: unknown[]): Promise<void> {
+async function patchNodeTaints(scope: RemediationScope, taints: Taint[]): Promise<void> {
   const node = scope.node!;
   await scope.nodes!.patch({ name: node.metadata.name ?? '' }, { metadata: { resourceVersion: node.metadata.resourceVersion }, spec: { taints } },
     { type: 'merge', signal: scope.signal });
@@ -123,7 +126,7 @@ async function patchNodeTaints(scope: RemediationScope, taints: unknown[]): Prom
 async function untaintNode(
   scope: RemediationScope,
   deps: RemediationDeps,
-  event: (type: 'Normal' | 'Warning', reason: string, note: string) => void,
+  event: RecordEvent,
 ): Promise<void> {
   const node = scope.node!;
   if (hasOutOfServiceTaint(node.spec?.taints)) {
@@ -142,7 +145,7 @@ async function untaintNode(
 async function restoreNode(
   scope: RemediationScope,
   deps: RemediationDeps,
-  event: (type: 'Normal' | 'Warning', reason: string, note: string) => void,
+  event: RecordEvent,
 ): Promise<void> {
   const node = scope.node!;
   const { patch, unreadable } = nodeRestorePatch(scope.remediation.metadata.annotations, node.metadata);
