@@ -2,6 +2,7 @@
 // the BareMetalHost controller are built here, once, and passed down. No singletons.
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import { setupBareMetalHostController } from './controllers/baremetalhost/index.ts';
+import { setupBareMetalSwitchController } from './controllers/baremetalswitch/index.ts';
 import { setupBMCEventSubscriptionController } from './controllers/bmceventsubscription/index.ts';
 import { setupDataImageController } from './controllers/dataimage/index.ts';
 import { setupHostClaimController } from './controllers/hostclaim/index.ts';
@@ -14,7 +15,7 @@ import { FixtureProvisioner } from './provisioner/fixture/index.ts';
 import type { Provisioner } from './provisioner/provisioner.ts';
 import { ConfigError, Manager, WebhookServer, createLogger, loadKubeConfig, setupSignalHandler, systemClock } from './runtime/index.ts';
 import type { Logger, SignalProcess } from './runtime/index.ts';
-import { OPERATOR_NAME, compileOperatorSettings } from './settings.ts';
+import { OPERATOR_NAME, compileOperatorSettings, switchSecretNames } from './settings.ts';
 import type { OperatorSettings } from './settings.ts';
 import {
   BAREMETALHOST_WEBHOOK_PATH, BMCEVENTSUBSCRIPTION_WEBHOOK_PATH, DATAIMAGE_WEBHOOK_PATH, HOSTCLAIM_WEBHOOK_PATH, HOSTFIRMWARECOMPONENTS_WEBHOOK_PATH, reviewBareMetalHost, reviewBMCEventSubscription, reviewDataImage,
@@ -129,6 +130,8 @@ export async function runOperator(run: OperatorRun): Promise<number> {
     setupBMCEventSubscriptionController(manager, { provisioner, maxConcurrentReconciles: settings.concurrency });
     setupWebhooks(manager, settings, logger);
     if (settings.hostClaims) setupHostClaimController(manager, { maxConcurrentReconciles: settings.concurrency });
+    const switchNames = switchSecretNames(settings);
+    if (switchNames) setupBareMetalSwitchController(manager, { names: switchNames, maxConcurrentReconciles: settings.concurrency });
     logger.info('starting', {
       provisioner: settings.provisioner,
       watchNamespace: settings.watchNamespace ?? '(all)',
@@ -137,6 +140,7 @@ export async function runOperator(run: OperatorRun): Promise<number> {
       hardwareLabels: settings.hardwareLabels,
       buildPreprovImage: settings.buildPreprovImage,
       hostClaims: settings.hostClaims,
+      ironicNetworking: settings.ironicNetworkingEnabled,
     });
     await manager.start(signals.signal);
     return 0;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { ConfigError } from './runtime/index.ts';
-import { compileOperatorSettings, defaultConcurrency } from './settings.ts';
+import { compileOperatorSettings, defaultConcurrency, switchSecretNames } from './settings.ts';
 
 const compile = (env: Record<string, string>, argv: string[] = []) => compileOperatorSettings({ env, argv }, { concurrency: 4 });
 
@@ -95,6 +95,23 @@ describe('operator settings', () => {
       },
       tlsCurvePreferences: 'P-256:X25519MLKEM768',
     });
+  });
+
+  it('takes BMO\'s Ironic networking variables, and names each one missing when networking is on', () => {
+    const ironic = { IRONIC_ENDPOINT: 'http://127.0.0.1:6385' };
+    expect(switchSecretNames(compile(ironic))).toBeUndefined();
+    const on = compile({
+      ...ironic, IRONIC_NETWORKING_ENABLED: 'true', IRONIC_SWITCH_CONFIGS_SECRET: 'metal3-switch-configs',
+      IRONIC_SWITCH_CREDENTIALS_SECRET: 'metal3-switch-credentials', IRONIC_SWITCH_CREDENTIALS_PATH: '/etc/ironic/switch-credentials',
+    });
+    expect(switchSecretNames(on)).toEqual({ configSecretName: 'metal3-switch-configs', credentialsSecretName: 'metal3-switch-credentials', credentialsPath: '/etc/ironic/switch-credentials' });
+    expect(() => compile({ ...ironic, IRONIC_NETWORKING_ENABLED: 'true', IRONIC_SWITCH_CONFIGS_SECRET: 'metal3-switch-configs' })).toThrow(expect.objectContaining({
+      problems: [
+        'invalid setting IRONIC_SWITCH_CREDENTIALS_SECRET: must be set when IRONIC_NETWORKING_ENABLED=true',
+        'invalid setting IRONIC_SWITCH_CREDENTIALS_PATH: must be set when IRONIC_NETWORKING_ENABLED=true',
+      ],
+    }));
+    expect(() => compile({ ...ironic, IRONIC_NETWORKING_ENABLED: 'maybe' })).toThrow(/IRONIC_NETWORKING_ENABLED/);
   });
 
   it('refuses cipher suites and curves Go does not name, or OpenSSL here does not offer', () => {

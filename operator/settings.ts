@@ -114,6 +114,33 @@ export function operatorSettings(defaults: { concurrency: number }) {
       schema: s.boolean(),
       isBoolean: true,
     },
+    ironicNetworkingEnabled: {
+      env: 'IRONIC_NETWORKING_ENABLED',
+      flag: '--ironic-networking-enabled',
+      description:
+        'Runs BMO\'s BareMetalSwitch controller: each namespace\'s BareMetalSwitches are written into the Secrets Ironic\'s networking service reads (IRONIC_SWITCH_CONFIGS_SECRET, IRONIC_SWITCH_CREDENTIALS_SECRET), which must exist in that namespace.',
+      default: 'false',
+      schema: s.boolean(),
+      isBoolean: true,
+    },
+    switchConfigsSecret: {
+      env: 'IRONIC_SWITCH_CONFIGS_SECRET',
+      flag: '--ironic-switch-configs-secret',
+      description: 'Secret that gets the switch configuration file, switch-configs.conf (required with IRONIC_NETWORKING_ENABLED).',
+      schema: s.optionalString(),
+    },
+    switchCredentialsSecret: {
+      env: 'IRONIC_SWITCH_CREDENTIALS_SECRET',
+      flag: '--ironic-switch-credentials-secret',
+      description: 'Secret that gets the SSH private keys of key-authenticated switches, one <mac-with-dashes>.key each (required with IRONIC_NETWORKING_ENABLED).',
+      schema: s.optionalString(),
+    },
+    switchCredentialsPath: {
+      env: 'IRONIC_SWITCH_CREDENTIALS_PATH',
+      flag: '--ironic-switch-credentials-path',
+      description: 'Where Ironic\'s networking service has that Secret mounted, for the key_file lines (required with IRONIC_NETWORKING_ENABLED).',
+      schema: s.optionalString(),
+    },
     provisioner: {
       env: 'PROVISIONER',
       flag: '--provisioner',
@@ -291,8 +318,27 @@ export function compileOperatorSettings(source: SettingsSource, defaults = { con
   if (settings.tlsMinVersion > settings.tlsMaxVersion) {
     throw new ConfigError(['invalid setting TLS_MIN_VERSION (--tls-min-version): higher than --tls-max-version']);
   }
+  if (settings.ironicNetworkingEnabled) {
+    const unset = (['IRONIC_SWITCH_CONFIGS_SECRET', 'IRONIC_SWITCH_CREDENTIALS_SECRET', 'IRONIC_SWITCH_CREDENTIALS_PATH'] as const)
+      .filter((name) => !switchSecretSettings(settings)[name]);
+    if (unset.length > 0) throw new ConfigError(unset.map((name) => `invalid setting ${name}: must be set when IRONIC_NETWORKING_ENABLED=true`));
+  }
   if (settings.provisioner === 'ironic' && !settings.ironicEndpoint) {
     throw new ConfigError(['invalid setting IRONIC_ENDPOINT (--ironic-endpoint): required with --provisioner=ironic']);
   }
   return settings;
+}
+
+function switchSecretSettings(settings: CompiledSettings<OperatorSettingsSpec>) {
+  return {
+    IRONIC_SWITCH_CONFIGS_SECRET: settings.switchConfigsSecret,
+    IRONIC_SWITCH_CREDENTIALS_SECRET: settings.switchCredentialsSecret,
+    IRONIC_SWITCH_CREDENTIALS_PATH: settings.switchCredentialsPath,
+  };
+}
+
+/** The BareMetalSwitch controller's Secret names, when IRONIC_NETWORKING_ENABLED (compileOperatorSettings checked they are set). */
+export function switchSecretNames(settings: OperatorSettings): { configSecretName: string; credentialsSecretName: string; credentialsPath: string } | undefined {
+  if (!settings.ironicNetworkingEnabled || !settings.switchConfigsSecret || !settings.switchCredentialsSecret || !settings.switchCredentialsPath) return undefined;
+  return { configSecretName: settings.switchConfigsSecret, credentialsSecretName: settings.switchCredentialsSecret, credentialsPath: settings.switchCredentialsPath };
 }

@@ -3,6 +3,7 @@ export * from './annotation-arguments.ts';
 export * from './annotations.ts';
 export * from './baremetalhost-enums.ts';
 export * from './baremetalhost.ts';
+export * from './baremetalswitch.ts';
 export * from './bmc-details.ts';
 export * from './bmceventsubscription.ts';
 export * from './conditions.ts';

@@ -15,7 +15,7 @@ describe('generated CRD files', () => {
 
   it('are deploy/crds: every CRD and a kustomization listing them', () => {
     const files = generatedFiles();
-    const crds = ['baremetalhosts', 'hardwaredata', 'hostfirmwaresettings', 'firmwareschemas', 'hostfirmwarecomponents', 'dataimages', 'hostupdatepolicies', 'bmceventsubscriptions', 'preprovisioningimages', 'hostclaims', 'hostdeploypolicies'].map((plural) => `metal3.io_${plural}.yaml`);
+    const crds = ['baremetalhosts', 'hardwaredata', 'hostfirmwaresettings', 'firmwareschemas', 'hostfirmwarecomponents', 'dataimages', 'hostupdatepolicies', 'bmceventsubscriptions', 'preprovisioningimages', 'hostclaims', 'hostdeploypolicies', 'baremetalswitches'].map((plural) => `metal3.io_${plural}.yaml`);
     expect(files.map(({ path }) => path)).toEqual([...crds.map((name) => `deploy/crds/${name}`), 'deploy/crds/kustomization.yaml']);
     expect(parse(files[crds.length]!.content)).toEqual({
       apiVersion: 'kustomize.config.k8s.io/v1beta1',

@@ -1,4 +1,5 @@
 import { bareMetalHostCrdSource } from './baremetalhost-crd.ts';
+import { bareMetalSwitchCrdSource } from './baremetalswitch-crd.ts';
 import { bmcEventSubscriptionCrdSource } from './bmceventsubscription-crd.ts';
 import { buildCustomResourceDefinition, type CrdSource } from './custom-resource-definition.ts';
 import { dataImageCrdSource } from './dataimage-crd.ts';
@@ -16,6 +17,7 @@ export const CRD_DIRECTORY = 'deploy/crds';
 export const CRD_SOURCES: readonly CrdSource[] = [
   bareMetalHostCrdSource, hardwareDataCrdSource, hostFirmwareSettingsCrdSource, firmwareSchemaCrdSource, hostFirmwareComponentsCrdSource, dataImageCrdSource,
   hostUpdatePolicyCrdSource, bmcEventSubscriptionCrdSource, preprovisioningImageCrdSource, hostClaimCrdSource, hostDeployPolicyCrdSource,
+  bareMetalSwitchCrdSource,
 ];
 
 export function crdFileName(source: CrdSource): string {

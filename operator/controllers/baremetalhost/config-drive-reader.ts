@@ -2,7 +2,7 @@ import type { HostConfigHost, HostConfigKind, HostConfigResult, SecretData } fro
 import { configDriveFromSecrets, hostConfigSecretRef, isLiveIso } from '../../configdrive/index.ts';
 import type { ConfigDrive } from '../../provisioner/provisioner.ts';
 import type { Host } from './host.ts';
-import type { SecretAccess } from './secret-store.ts';
+import type { SecretAccess } from '../../secrets/index.ts';
 
 const KINDS: readonly HostConfigKind[] = ['userData', 'networkData', 'metaData'];
 

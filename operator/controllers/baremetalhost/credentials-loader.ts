@@ -4,7 +4,7 @@ import { bmcSecretKey, validateBMCCredentials } from '../../credentials/index.ts
 import type { CredentialsError } from '../../credentials/index.ts';
 import type { Host } from './host.ts';
 import { isDeleting } from './host.ts';
-import type { SecretAccess } from './secret-store.ts';
+import type { SecretAccess } from '../../secrets/index.ts';
 import type { HostCredentials } from './state-context.ts';
 
 export type CredentialsOutcome =

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { ENVIRONMENT_LABEL } from '../../api/labels.ts';
 import { readImagePullSecret } from './image-pull-secret-reader.ts';
-import type { SecretAccess, SecretObject } from './secret-store.ts';
+import type { SecretAccess, SecretObject } from '../../secrets/index.ts';
 import { hostFor } from './testing/hosts.ts';
 
 const b64 = (text: string) => Buffer.from(text).toString('base64');

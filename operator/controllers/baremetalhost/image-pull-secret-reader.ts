@@ -1,7 +1,7 @@
 import type { RegistryCredentialsProblem } from '../../configdrive/index.ts';
 import { isOciImage, registryCredentials } from '../../configdrive/index.ts';
 import type { Host } from './host.ts';
-import type { SecretAccess } from './secret-store.ts';
+import type { SecretAccess } from '../../secrets/index.ts';
 
 export type ImagePullSecretResult =
   | { ok: true; credentials: string | undefined }

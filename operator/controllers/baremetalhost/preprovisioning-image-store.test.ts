@@ -3,7 +3,7 @@ import { PREPROVISIONING_IMAGE_FINALIZER } from '../../api/finalizers.ts';
 import type { KubeObject } from '../../runtime/kube-object.ts';
 import type { ResourceClient } from '../../runtime/resource-client.ts';
 import { PreprovisioningImageStore } from './preprovisioning-image-store.ts';
-import type { SecretAccess } from './secret-store.ts';
+import type { SecretAccess } from '../../secrets/index.ts';
 
 const HOST: KubeObject = { apiVersion: 'metal3.io/v1alpha1', kind: 'BareMetalHost', metadata: { name: 'host-0', namespace: 'test', uid: 'uid-0', labels: { rack: 'a' } } };
 const WANTED = { acceptFormats: ['iso', 'initrd'] as ('iso' | 'initrd')[], architecture: 'x86_64' };

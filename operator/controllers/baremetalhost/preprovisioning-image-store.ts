@@ -12,7 +12,7 @@ import { isAlreadyExists, isConflict, isNotFound } from '../../runtime/kube-erro
 import type { KubeObject, ObjectName } from '../../runtime/kube-object.ts';
 import { setControllerReference } from '../../runtime/object-references.ts';
 import type { ResourceClient } from '../../runtime/resource-client.ts';
-import type { SecretAccess } from './secret-store.ts';
+import type { SecretAccess } from '../../secrets/index.ts';
 
 /** What the host asks of its image: BMO's expected PreprovisioningImageSpec. */
 export interface WantedPreprovisioningImage {

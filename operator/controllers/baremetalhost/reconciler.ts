@@ -55,7 +55,7 @@ import type { PollBounds } from './poll-schedule.ts';
 import type { OwnWrites } from '../../runtime/own-writes.ts';
 import { RecentWrites } from '../../runtime/recent-writes.ts';
 import { requeueFor, wakeByDeadline } from './requeue.ts';
-import type { SecretAccess } from './secret-store.ts';
+import type { SecretAccess } from '../../secrets/index.ts';
 import type { HostCredentials, StateContext, StateMachineSettings } from './state-context.ts';
 import type { UpdatePolicyAccess } from './update-policy-store.ts';
 import type { PreprovisioningImageAccess } from './preprovisioning-image-store.ts';

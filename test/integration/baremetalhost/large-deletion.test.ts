@@ -7,7 +7,7 @@ import { Kubectl } from '../../support/kubectl.ts';
 import { createUniqueNamespace, deleteNamespace } from '../../support/namespaces.ts';
 import { BareMetalHostResource } from '../../../operator/api/baremetalhost.ts';
 import { HardwareDataResource } from '../../../operator/api/hardwaredata.ts';
-import { CLAIMED_SECRET_SELECTOR } from '../../../operator/controllers/baremetalhost/secret-store.ts';
+import { CLAIMED_SECRET_SELECTOR } from '../../../operator/secrets/index.ts';
 import { SecretResource } from '../../../operator/runtime/index.ts';
 import { startOperator } from './operator-under-test.ts';
 import type { OperatorUnderTest } from './operator-under-test.ts';

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { SECRET_FINALIZER } from '../../../operator/api/finalizers.ts';
 import { ENVIRONMENT_LABEL, ENVIRONMENT_LABEL_VALUE } from '../../../operator/api/labels.ts';
-import { SecretStore, type SecretObject } from '../../../operator/controllers/baremetalhost/secret-store.ts';
+import { SecretStore, type SecretObject } from '../../../operator/secrets/index.ts';
 import { SecretResource, createResourceClient, isNotFound } from '../../../operator/runtime/index.ts';
 import type { Informer, ResourceClient } from '../../../operator/runtime/index.ts';
 import { createNamespace, stackTransport } from '../runtime/toy-cluster.ts';

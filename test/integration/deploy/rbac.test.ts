@@ -39,6 +39,8 @@ const OPERATOR_GRANTS = [
   ...verbs('metal3.io/hostclaims', ['get', 'list', 'watch', 'patch']),
   'patch metal3.io/hostclaims/status',
   ...verbs('metal3.io/hostdeploypolicies', ['get', 'list', 'watch']),
+  ...verbs('metal3.io/baremetalswitches', ['get', 'list', 'watch']),
+  'patch metal3.io/baremetalswitches/status',
   'get core/namespaces',
   ...verbs('core/secrets', ['get', 'list', 'watch', 'patch']),
   ...EVENTS,

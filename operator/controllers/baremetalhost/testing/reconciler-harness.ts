@@ -12,7 +12,7 @@ import type { PatchOptions, ResourceClient } from '../../../runtime/resource-cli
 import type { HardwareDataAccess } from '../hardware-data-store.ts';
 import { createHostMetrics } from '../metrics.ts';
 import { BareMetalHostReconciler } from '../reconciler.ts';
-import type { SecretAccess, SecretObject } from '../secret-store.ts';
+import type { SecretAccess, SecretObject } from '../../../secrets/index.ts';
 import { TEST_NOW } from './hosts.ts';
 import type { PollBounds } from '../poll-schedule.ts';
 

@@ -1,12 +1,12 @@
-import { METAL3_API_VERSION } from '../../api/group-version.ts';
-import { ENVIRONMENT_LABEL, ENVIRONMENT_LABEL_VALUE } from '../../api/labels.ts';
-import { SECRET_FINALIZER } from '../../api/finalizers.ts';
-import type { Informer } from '../../runtime/informer.ts';
-import { isNotFound } from '../../runtime/kube-errors.ts';
-import { keyOf } from '../../runtime/kube-object.ts';
-import type { KubeObject, ObjectName } from '../../runtime/kube-object.ts';
-import type { ResourceClient } from '../../runtime/resource-client.ts';
-import { RecentWrites } from '../../runtime/recent-writes.ts';
+import { METAL3_API_VERSION } from '../api/group-version.ts';
+import { ENVIRONMENT_LABEL, ENVIRONMENT_LABEL_VALUE } from '../api/labels.ts';
+import { SECRET_FINALIZER } from '../api/finalizers.ts';
+import type { Informer } from '../runtime/informer.ts';
+import { isNotFound } from '../runtime/kube-errors.ts';
+import { keyOf } from '../runtime/kube-object.ts';
+import type { KubeObject, ObjectName } from '../runtime/kube-object.ts';
+import type { ResourceClient } from '../runtime/resource-client.ts';
+import { RecentWrites } from '../runtime/recent-writes.ts';
 
 export interface SecretObject extends KubeObject {
   data?: Record<string, string>;
@@ -16,10 +16,17 @@ export interface SecretObject extends KubeObject {
 /** Label selector of the Secret cache: only Secrets a host claimed are cached and watched. */
 export const CLAIMED_SECRET_SELECTOR = `${ENVIRONMENT_LABEL}=${ENVIRONMENT_LABEL_VALUE}`;
 
+/** A metal3.io object that reads a Secret; BareMetalHost unless another kind is named. */
+export interface SecretOwner {
+  kind?: string;
+  name: string;
+  uid: string;
+}
+
 export interface ClaimOptions {
-  /** The host that uses the Secret: a (non-controller) owner reference, so Secret edits wake it. */
-  owner?: { name: string; uid: string };
-  /** Hold the Secret until the host is gone. */
+  /** The object that uses the Secret: a (non-controller) owner reference, so Secret edits wake it. */
+  owner?: SecretOwner;
+  /** Hold the Secret until the owner is gone. */
   finalizer: boolean;
 }
 
@@ -71,6 +78,23 @@ export class SecretStore implements SecretAccess {
     }
   }
 
+  /**
+   * Makes the Secret's data exactly `data` (base64 values), claiming it first so the cache
+   * holds it; false when the Secret does not exist. Written only when it differs, pinned to
+   * the version read, so a concurrent edit fails with a conflict instead of being lost.
+   */
+  async replaceData(name: ObjectName, data: Record<string, string>, options: { signal?: AbortSignal } = {}): Promise<boolean> {
+    const secret = await this.claim(name, { finalizer: false, ...options });
+    if (!secret) return false;
+    const stored = secret.data ?? {};
+    const removed = Object.keys(stored).filter((key) => !(key in data));
+    if (removed.length === 0 && Object.entries(data).every(([key, value]) => stored[key] === value)) return true;
+    const patch = { metadata: { resourceVersion: secret.metadata.resourceVersion }, data: { ...Object.fromEntries(removed.map((key) => [key, null])), ...data } };
+    const written = await this.#client.patch(name, patch, { type: 'merge', ...(options.signal ? { signal: options.signal } : {}) });
+    this.#recent.remember(keyOf(name), secret.metadata.resourceVersion, written);
+    return true;
+  }
+
   /** Removes our finalizer, if the Secret still exists and has it. */
   async release(name: ObjectName): Promise<void> {
     const secret = await this.#find(name);
@@ -114,7 +138,7 @@ function claimPatch(metadata: KubeObject['metadata'] | undefined, options: Claim
     // BMO once set controller references on these Secrets; a plain owner reference is right
     // (null deletes the field from the merged entry, and is not stored on a new one).
     if (!mine || mine.controller !== undefined) {
-      patch.ownerReferences = [{ apiVersion: METAL3_API_VERSION, kind: 'BareMetalHost', name: options.owner.name, uid: options.owner.uid, controller: null }];
+      patch.ownerReferences = [{ apiVersion: METAL3_API_VERSION, kind: options.owner.kind ?? 'BareMetalHost', name: options.owner.name, uid: options.owner.uid, controller: null }];
     }
   }
   if (options.finalizer && !(metadata?.finalizers ?? []).includes(SECRET_FINALIZER)) patch.finalizers = [SECRET_FINALIZER];
