@@ -1,6 +1,7 @@
 // The operator's composition root: settings, logger, Kubernetes and provisioner clients and
 // the BareMetalHost controller are built here, once, and passed down. No singletons.
 import { Registry, collectDefaultMetrics } from 'prom-client';
+import { BareMetalHostResource } from './api/baremetalhost.ts';
 import { setupBareMetalHostController } from './controllers/baremetalhost/index.ts';
 import { setupBareMetalSwitchController } from './controllers/baremetalswitch/index.ts';
 import { setupBMCEventSubscriptionController } from './controllers/bmceventsubscription/index.ts';
@@ -18,8 +19,9 @@ import type { Logger, SignalProcess } from './runtime/index.ts';
 import { OPERATOR_NAME, compileOperatorSettings, switchSecretNames } from './settings.ts';
 import type { OperatorSettings } from './settings.ts';
 import {
-  BAREMETALHOST_WEBHOOK_PATH, BMCEVENTSUBSCRIPTION_WEBHOOK_PATH, DATAIMAGE_WEBHOOK_PATH, HOSTCLAIM_WEBHOOK_PATH, HOSTFIRMWARECOMPONENTS_WEBHOOK_PATH, reviewBareMetalHost, reviewBMCEventSubscription, reviewDataImage,
-  reviewHostClaim, reviewHostFirmwareComponents,
+  BAREMETALHOST_WEBHOOK_PATH, BMCEVENTSUBSCRIPTION_WEBHOOK_PATH, DATAIMAGE_WEBHOOK_PATH, HOSTCLAIM_WEBHOOK_PATH, HOSTFIRMWARECOMPONENTS_WEBHOOK_PATH,
+  HOSTNETWORKATTACHMENT_WEBHOOK_PATH, cachedAttachmentReferences, reviewBareMetalHost, reviewBMCEventSubscription, reviewDataImage, reviewHostClaim,
+  reviewHostFirmwareComponents, reviewHostNetworkAttachment,
 } from './webhooks/index.ts';
 
 export interface OperatorRun {
@@ -42,6 +44,9 @@ function setupWebhooks(manager: Manager, settings: OperatorSettings, logger: Log
   const dataImageLogger = logger.child({ webhook: 'DataImage' });
   const subscriptionLogger = logger.child({ webhook: 'BMCEventSubscription' });
   const claimLogger = logger.child({ webhook: 'HostClaim' });
+  const attachmentLogger = logger.child({ webhook: 'HostNetworkAttachment' });
+  // The BareMetalHost controller's cache: an attachment in use is found without a request per review.
+  const findAttachmentReferences = cachedAttachmentReferences(manager.informer(BareMetalHostResource));
   for (const cipher of settings.tlsCipherSuites?.insecure ?? []) logger.warn('use of insecure cipher detected', { cipher });
   const server = new WebhookServer({
     port: settings.webhookPort,
@@ -57,6 +62,8 @@ function setupWebhooks(manager: Manager, settings: OperatorSettings, logger: Log
       [DATAIMAGE_WEBHOOK_PATH]: (request) => reviewDataImage(request, { logger: dataImageLogger }),
       [BMCEVENTSUBSCRIPTION_WEBHOOK_PATH]: (request) => reviewBMCEventSubscription(request, { logger: subscriptionLogger }),
       [HOSTCLAIM_WEBHOOK_PATH]: (request) => reviewHostClaim(request, { logger: claimLogger }),
+      [HOSTNETWORKATTACHMENT_WEBHOOK_PATH]: (request) =>
+        reviewHostNetworkAttachment(request, { logger: attachmentLogger, findReferences: findAttachmentReferences }),
     },
     logger,
   });

@@ -21,6 +21,7 @@ export * from './hostclaim.ts';
 export * from './hostdeploypolicy.ts';
 export * from './hostfirmwarecomponents.ts';
 export * from './hostfirmwaresettings.ts';
+export * from './hostnetworkattachment.ts';
 export * from './hostupdatepolicy.ts';
 export * from './image.ts';
 export * from './labels.ts';

@@ -6,3 +6,7 @@ export { validateHost, validateHostUpdate } from './baremetalhost/index.ts';
 export type { HostValidationOptions } from './baremetalhost/index.ts';
 export { BMCEVENTSUBSCRIPTION_WEBHOOK_PATH, reviewBMCEventSubscription, validateBMCEventSubscription } from './bmceventsubscription-validator.ts';
 export { HOSTCLAIM_WEBHOOK_PATH, reviewHostClaim, validateHostClaim } from './hostclaim-validator.ts';
+export { HOSTNETWORKATTACHMENT_WEBHOOK_PATH, reviewHostNetworkAttachment } from './hostnetworkattachment-validator.ts';
+export type { HostNetworkAttachmentReviewDeps } from './hostnetworkattachment-validator.ts';
+export { cachedAttachmentReferences, validateHostNetworkAttachment } from './hostnetworkattachment/index.ts';
+export type { FindAttachmentReferences } from './hostnetworkattachment/index.ts';

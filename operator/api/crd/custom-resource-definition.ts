@@ -20,10 +20,13 @@ export interface CrdSource {
   description: string;
   spec: z.ZodType;
   specDescription: string;
-  /** Also turns on the status subresource, unless `statusSubresource` is false. */
+  /** Also turns on the status subresource, unless `statusSubresource` says otherwise. */
   status?: z.ZodType;
   statusDescription?: string;
-  /** False for a kind with a status field but no status subresource (BMO's HostUpdatePolicy). */
+  /**
+   * The status subresource when it does not follow `status`: false for a status field without
+   * one (BMO's HostUpdatePolicy), true for one without a status field (BMO's HostNetworkAttachment).
+   */
   statusSubresource?: boolean;
   printerColumns: PrinterColumn[];
   /** Versions still served beside `version` (the storage version), converted by the conversion webhook. */
@@ -83,7 +86,7 @@ export function buildCustomResourceDefinition(source: CrdSource): CustomResource
     ...(source.shortNames ? { shortNames: source.shortNames } : {}),
     ...(source.categories ? { categories: source.categories } : {}),
   };
-  const hasStatusSubresource = (status: z.ZodType | undefined) => status !== undefined && source.statusSubresource !== false;
+  const hasStatusSubresource = (status: z.ZodType | undefined) => source.statusSubresource ?? status !== undefined;
   const older = (source.olderVersions ?? []).map((version) => ({
     name: version.version,
     deprecated: true,

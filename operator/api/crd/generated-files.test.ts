@@ -15,7 +15,7 @@ describe('generated CRD files', () => {
 
   it('are deploy/crds: every CRD and a kustomization listing them', () => {
     const files = generatedFiles();
-    const crds = ['baremetalhosts', 'hardwaredata', 'hostfirmwaresettings', 'firmwareschemas', 'hostfirmwarecomponents', 'dataimages', 'hostupdatepolicies', 'bmceventsubscriptions', 'preprovisioningimages', 'hostclaims', 'hostdeploypolicies', 'baremetalswitches'].map((plural) => `metal3.io_${plural}.yaml`);
+    const crds = ['baremetalhosts', 'hardwaredata', 'hostfirmwaresettings', 'firmwareschemas', 'hostfirmwarecomponents', 'dataimages', 'hostupdatepolicies', 'bmceventsubscriptions', 'preprovisioningimages', 'hostclaims', 'hostdeploypolicies', 'baremetalswitches', 'hostnetworkattachments'].map((plural) => `metal3.io_${plural}.yaml`);
     expect(files.map(({ path }) => path)).toEqual([...crds.map((name) => `deploy/crds/${name}`), 'deploy/crds/kustomization.yaml']);
     expect(parse(files[crds.length]!.content)).toEqual({
       apiVersion: 'kustomize.config.k8s.io/v1beta1',
@@ -29,6 +29,13 @@ describe('generated CRD files', () => {
     const [version] = (parse(file.content) as { spec: { versions: { schema: { openAPIV3Schema: { properties: Record<string, unknown> } }; subresources?: unknown }[] } }).spec.versions;
     expect(version!.schema.openAPIV3Schema.properties.status).toEqual({ type: 'object', description: expect.any(String) });
     expect(version).not.toHaveProperty('subresources');
+  });
+
+  it("give HostNetworkAttachment BMO's status subresource though it has no status field", () => {
+    const file = generatedFiles().find(({ path }) => path.endsWith('metal3.io_hostnetworkattachments.yaml'))!;
+    const [version] = (parse(file.content) as { spec: { versions: { schema: { openAPIV3Schema: { properties: Record<string, unknown> } }; subresources?: unknown }[] } }).spec.versions;
+    expect(version!.schema.openAPIV3Schema.properties).not.toHaveProperty('status');
+    expect(version!.subresources).toEqual({ status: {} });
   });
 
   it('carry the do-not-edit header and sorted keys', () => {

@@ -6,6 +6,7 @@ import { dataImageCrdSource } from './dataimage-crd.ts';
 import { firmwareSchemaCrdSource, hostFirmwareComponentsCrdSource, hostFirmwareSettingsCrdSource, hostUpdatePolicyCrdSource } from './firmware-crds.ts';
 import { hardwareDataCrdSource } from './hardwaredata-crd.ts';
 import { hostClaimCrdSource, hostDeployPolicyCrdSource } from './hostclaim-crds.ts';
+import { hostNetworkAttachmentCrdSource } from './hostnetworkattachment-crd.ts';
 import { preprovisioningImageCrdSource } from './preprovisioningimage-crd.ts';
 import { renderYaml } from './render-yaml.ts';
 
@@ -17,7 +18,7 @@ export const CRD_DIRECTORY = 'deploy/crds';
 export const CRD_SOURCES: readonly CrdSource[] = [
   bareMetalHostCrdSource, hardwareDataCrdSource, hostFirmwareSettingsCrdSource, firmwareSchemaCrdSource, hostFirmwareComponentsCrdSource, dataImageCrdSource,
   hostUpdatePolicyCrdSource, bmcEventSubscriptionCrdSource, preprovisioningImageCrdSource, hostClaimCrdSource, hostDeployPolicyCrdSource,
-  bareMetalSwitchCrdSource,
+  bareMetalSwitchCrdSource, hostNetworkAttachmentCrdSource,
 ];
 
 export function crdFileName(source: CrdSource): string {

@@ -122,9 +122,11 @@ describe('kustomize installs in deploy/ on the real API server', () => {
     await ensureNamespace(kubectl, namespace);
     const rest = objects.filter((object) => !isCertManagerObject(object));
     expect(await dryRunApply(kubectl, rest)).toHaveLength(rest.length);
-    type WebhookConfiguration = Manifest & { webhooks: { name: string; failurePolicy: string; clientConfig: { service: { name: string; namespace: string; path: string } } }[] };
+    type WebhookConfiguration = Manifest & { webhooks: { name: string; failurePolicy: string; clientConfig: { service: { name: string; namespace: string; path: string } };
+      rules: { operations: string[]; resources: string[] }[] }[] };
     const configuration = objects.find((object) => object.kind === 'ValidatingWebhookConfiguration') as WebhookConfiguration;
-    const [webhook, componentsWebhook, dataImageWebhook, subscriptionWebhook] = configuration.webhooks;
+    expect(configuration.webhooks).toHaveLength(6);
+    const [webhook, componentsWebhook, dataImageWebhook, subscriptionWebhook, claimWebhook, attachmentWebhook] = configuration.webhooks;
     expect(webhook).toMatchObject({ name: 'baremetalhost.metal3.io', failurePolicy: 'Fail', clientConfig: { service: { namespace, path: '/validate-metal3-io-v1alpha1-baremetalhost' } } });
     expect(componentsWebhook).toMatchObject({ name: 'hostfirmwarecomponents.metal3.io', failurePolicy: 'Fail',
       clientConfig: { service: { name: webhook?.clientConfig.service.name, namespace, path: '/validate-metal3-io-v1alpha1-hostfirmwarecomponents' } } });
@@ -132,6 +134,12 @@ describe('kustomize installs in deploy/ on the real API server', () => {
       clientConfig: { service: { name: webhook?.clientConfig.service.name, namespace, path: '/validate-metal3-io-v1alpha1-dataimage' } } });
     expect(subscriptionWebhook).toMatchObject({ name: 'bmceventsubscription.metal3.io', failurePolicy: 'Fail',
       clientConfig: { service: { name: webhook?.clientConfig.service.name, namespace, path: '/validate-metal3-io-v1alpha1-bmceventsubscription' } } });
+    expect(claimWebhook).toMatchObject({ name: 'hostclaim.metal3.io', failurePolicy: 'Fail',
+      clientConfig: { service: { name: webhook?.clientConfig.service.name, namespace, path: '/validate-metal3-io-v1alpha1-hostclaim' } } });
+    // As BMO's: deletes too, so an attachment hosts refer to is not deleted from under them.
+    expect(attachmentWebhook).toMatchObject({ name: 'hostnetworkattachment.metal3.io', failurePolicy: 'Fail',
+      clientConfig: { service: { name: webhook?.clientConfig.service.name, namespace, path: '/validate-metal3-io-v1alpha1-hostnetworkattachment' } },
+      rules: [{ operations: ['CREATE', 'UPDATE', 'DELETE'], resources: ['hostnetworkattachments'] }] });
     expectWebhookWiring(objects, { namespace, serviceName: webhook?.clientConfig.service.name ?? '', secretName: 'baremetal-operator-webhook-server-cert', configurations: [configuration] });
   });
 
