@@ -8,13 +8,14 @@ import { startIsolatedBmc, stopIsolatedBmc } from '../../support/stack-control.t
 import { readStackEnv } from '../../support/stack-env.ts';
 import { waitFor } from '../../support/wait-for.ts';
 import {
-  getHost, hostEvents, inState, recordsSince, serverRecords, sushyPowerState, tearDownHostTest, waitForHost, type Host,
+  getHost, hostEventCounts, hostEvents, inState, recordsSince, serverRecords, sushyPowerState, tearDownHostTest, waitForHost, type Host,
 } from '../baremetalhost/hosts.ts';
 
 // The BMC stops answering: the stack's isolated sushy-tools, the Redfish BMC of servers 68 and 69
 // only (test-stack.ts ISOLATED_BMC_SERVERS), is stopped while host `provisioning` (server 68)
-// deploys and host `spare` (69) is asked to inspect, and again while both hosts are deleted. No other server's BMC
-// goes away, so this file runs side by side with the others.
+// deploys and host `spare` (69) is asked to inspect, again while both sit idle (provisioned and
+// available), and again while both hosts are deleted. No other server's BMC goes away, so this
+// file runs side by side with the others.
 const env = readStackEnv();
 const kubectl = new Kubectl(env);
 const ironic = new RawIronic(env.ironicUrl);
@@ -135,6 +136,47 @@ describe('a BMC that stops answering', () => {
     expect(spareIronic.inspection_finished_at).toEqual(expect.any(String));
     expect(await hostEvents(kubectl, namespace, 'spare')).toContain('BMCAnswering: the BMC is answering again');
   }, minutes(14));
+
+  it('idle: Ironic\'s power sync puts both nodes in maintenance for a power failure, both hosts say so, and all recover', async () => {
+    const expected = { provisioning: { state: 'provisioned', power: 'On', poweredOn: true }, spare: { state: 'available', power: 'Off', poweredOn: false } } as const;
+    const nodes = new Map(await Promise.all(HOST_NAMES.map(async (name) => {
+      const host = await waitForHost(kubectl, namespace, name, healthy(expected[name].state), { timeoutMs: minutes(1) });
+      return [name, host.status!.provisioning!.ID!] as const;
+    })));
+    const answered = async (name: HostName) => (await hostEventCounts(kubectl, namespace, name)).get('BMCAnswering: the BMC is answering again') ?? 0;
+    const answeredBefore = new Map(await Promise.all(HOST_NAMES.map(async (name) => [name, await answered(name)] as const)));
+    const recordsBefore = new Map(await Promise.all(HOST_NAMES.map(async (name) => [name, await serverRecords(env, SERVERS[name].uuid)] as const)));
+    const failing = await withBmcDown(() => Promise.all(HOST_NAMES.map(async (name) => {
+      // Nothing is asked of either node: only Ironic's periodic power sync reaches for the BMC.
+      const node = await waitFor(async () => {
+        const current = await ironic.node(nodes.get(name)!);
+        return current.fault === 'power failure' ? current : undefined;
+      }, { timeoutMs: minutes(5), intervalMs: 1_000, what: `Ironic to set the power failure fault on ${name}'s node` });
+      const host = await waitForHost(kubectl, namespace, name, (candidate) => manageable(candidate)?.reason === 'PowerFailure', { timeoutMs: minutes(2) });
+      return { name, node, host };
+    })));
+    const bmc = new URL(SERVERS.provisioning.bmcUrl).host;
+    for (const { name, node, host } of failing) {
+      expect(node.maintenance).toBe(true);
+      expect(node.maintenance_reason).toContain(bmc);
+      expect(manageable(host)).toMatchObject({ status: 'False', reason: 'PowerFailure', message: `the BMC is not answering: ${node.maintenance_reason}` });
+      expect(host.status?.provisioning?.state).toBe(expected[name].state);
+    }
+    expect(JSON.stringify(failing)).not.toContain(env.bmcCredentials!.password);
+
+    // Back: Ironic lifts the faults (power failure recovery), the hosts say the BMC answers, and
+    // each server kept its power throughout: no power change, no inspection, no image written.
+    for (const name of HOST_NAMES) {
+      const recovered = await waitForHost(kubectl, namespace, name, healthy(expected[name].state), { timeoutMs: minutes(3) });
+      expect(recovered.status?.poweredOn).toBe(expected[name].poweredOn);
+      const node = await ironic.node(nodes.get(name)!);
+      expect([node.power_state, node.maintenance, node.fault ?? null]).toEqual([expected[name].poweredOn ? 'power on' : 'power off', false, null]);
+      expect(await sushyPowerState({ ...env, sushyUrl: SERVERS[name].bmcUrl }, SERVERS[name].uuid)).toBe(expected[name].power);
+      const server = recordsSince(await serverRecords(env, SERVERS[name].uuid), recordsBefore.get(name)!);
+      expect([server.boots, server.imageWrites, server.inspections]).toEqual([[], [], []]);
+      expect(await answered(name)).toBeGreaterThan(answeredBefore.get(name)!);
+    }
+  }, minutes(12));
 
   it('deletes both hosts while the BMC is down again, and Ironic keeps no node of theirs', async () => {
     const nodes = await Promise.all(HOST_NAMES.map(async (name) => (await nodeOf(name))!));
