@@ -20,7 +20,7 @@ import { OPERATOR_NAME, compileOperatorSettings, switchSecretNames } from './set
 import type { OperatorSettings } from './settings.ts';
 import {
   BAREMETALHOST_WEBHOOK_PATH, BMCEVENTSUBSCRIPTION_WEBHOOK_PATH, DATAIMAGE_WEBHOOK_PATH, HOSTCLAIM_WEBHOOK_PATH, HOSTFIRMWARECOMPONENTS_WEBHOOK_PATH,
-  HOSTNETWORKATTACHMENT_WEBHOOK_PATH, cachedAttachmentReferences, reviewBareMetalHost, reviewBMCEventSubscription, reviewDataImage, reviewHostClaim,
+  HOSTNETWORKATTACHMENT_WEBHOOK_PATH, hostAttachmentReferences, reviewBareMetalHost, reviewBMCEventSubscription, reviewDataImage, reviewHostClaim,
   reviewHostFirmwareComponents, reviewHostNetworkAttachment,
 } from './webhooks/index.ts';
 
@@ -45,8 +45,13 @@ function setupWebhooks(manager: Manager, settings: OperatorSettings, logger: Log
   const subscriptionLogger = logger.child({ webhook: 'BMCEventSubscription' });
   const claimLogger = logger.child({ webhook: 'HostClaim' });
   const attachmentLogger = logger.child({ webhook: 'HostNetworkAttachment' });
-  // The BareMetalHost controller's cache: an attachment in use is found without a request per review.
-  const findAttachmentReferences = cachedAttachmentReferences(manager.informer(BareMetalHostResource));
+  // The BareMetalHost controller's cache: an attachment in use is found without a request per
+  // review; a standby replica (no cache until it leads) asks the API server.
+  const hostClient = manager.client(BareMetalHostResource);
+  const findAttachmentReferences = hostAttachmentReferences({
+    cache: manager.informer(BareMetalHostResource),
+    listHosts: async () => (await hostClient.list(settings.watchNamespace ? { namespace: settings.watchNamespace } : {})).items,
+  });
   for (const cipher of settings.tlsCipherSuites?.insecure ?? []) logger.warn('use of insecure cipher detected', { cipher });
   const server = new WebhookServer({
     port: settings.webhookPort,

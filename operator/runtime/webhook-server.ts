@@ -13,6 +13,8 @@ import type { ConversionHandler } from './conversion-review.ts';
 import { readServingCertificate, servingCertificatePath } from './serving-certificate.ts';
 
 export type AdmissionHandler = (request: AdmissionRequest) => AdmissionResponseBody;
+/** A handler that waits for something first (e.g. a look-up through the API server). */
+export type AsyncAdmissionHandler = (request: AdmissionRequest) => Promise<AdmissionResponseBody>;
 
 export interface WebhookServerOptions {
   /** 0 would pick any port; the operator never starts the server with --webhook-port=0. */
@@ -27,7 +29,7 @@ export interface WebhookServerOptions {
   /** OpenSSL's key exchange groups (--tls-curve-preferences, translated); Node's default when unset. */
   ecdhCurve?: string;
   /** By URL path, e.g. `/validate-metal3-io-v1alpha1-baremetalhost`. */
-  handlers: Record<string, AdmissionHandler>;
+  handlers: Record<string, AdmissionHandler | AsyncAdmissionHandler>;
   /** CRD conversion webhooks by URL path, e.g. `/convert`. */
   conversionHandlers?: Record<string, ConversionHandler>;
   logger: Logger;
@@ -164,7 +166,7 @@ export class WebhookServer implements Runnable {
       if (admission !== undefined) {
         const review = admissionReviewSchema.safeParse(body);
         if (!review.success) return reply(400, { message: `not an admission.k8s.io/v1 AdmissionReview: ${review.error.issues[0]?.message ?? ''}` });
-        return reply(200, admission(review.data.request));
+        return reply(200, await admission(review.data.request));
       }
       const review = conversionReviewSchema.safeParse(body);
       if (!review.success) return reply(400, { message: `not an apiextensions.k8s.io/v1 ConversionReview: ${review.error.issues[0]?.message ?? ''}` });

@@ -12,7 +12,7 @@ export const HOSTNETWORKATTACHMENT_WEBHOOK_PATH = '/validate-metal3-io-v1alpha1-
 
 export interface HostNetworkAttachmentReviewDeps {
   logger: Logger;
-  /** The BareMetalHost interfaces referring to an attachment (the operator's host cache). */
+  /** The BareMetalHost interfaces referring to an attachment (the operator's host cache, or the API on a standby). */
   findReferences: FindAttachmentReferences;
 }
 
@@ -40,9 +40,9 @@ function sameSpec(a: HostNetworkAttachmentSpec | undefined, b: HostNetworkAttach
 }
 
 /** The references, or the error that stopped the look-up (the caller then refuses). */
-function lookUp(find: FindAttachmentReferences, attachment: AttachmentName): { references: string[] } | { error: string } {
+async function lookUp(find: FindAttachmentReferences, attachment: AttachmentName): Promise<{ references: string[] } | { error: string }> {
   try {
-    return { references: find(attachment) };
+    return { references: await find(attachment) };
   } catch (error) {
     return { error: (error as Error).message };
   }
@@ -52,7 +52,7 @@ function lookUp(find: FindAttachmentReferences, attachment: AttachmentName): { r
  * BMO's validateUpdate: the new spec's rules; then, if the spec changed, no BareMetalHost may
  * refer to the attachment (the spec is fixed while in use; metadata-only updates always pass).
  */
-function reviewUpdate(request: AdmissionRequest, deps: HostNetworkAttachmentReviewDeps): AdmissionResponseBody {
+async function reviewUpdate(request: AdmissionRequest, deps: HostNetworkAttachmentReviewDeps): Promise<AdmissionResponseBody> {
   const updated = parseAttachment(request, request.object);
   if (!updated.ok) return updated.response;
   const old = parseAttachment(request, request.oldObject);
@@ -62,7 +62,7 @@ function reviewUpdate(request: AdmissionRequest, deps: HostNetworkAttachmentRevi
   const violations = validateHostNetworkAttachment(updated.attachment);
   // A spec that is wrong anyway is refused before any host is looked at.
   if (violations.length > 0) return verdict(request, { target, violations, logger: deps.logger });
-  const found = lookUp(deps.findReferences, target);
+  const found = await lookUp(deps.findReferences, target);
   const message = 'error' in found
     ? `failed to check BMH references, cannot safely allow update: ${found.error}`
     : found.references.length > 0 ? `HostNetworkAttachment spec is immutable while referenced by BMH interfaces: ${found.references.join(', ')}` : undefined;
@@ -75,9 +75,9 @@ function reviewUpdate(request: AdmissionRequest, deps: HostNetworkAttachmentRevi
 }
 
 /** BMO's validateDelete: refused while a BareMetalHost interface refers to the attachment, with a warning naming them. */
-function reviewDelete(request: AdmissionRequest, deps: HostNetworkAttachmentReviewDeps): AdmissionResponseBody {
+async function reviewDelete(request: AdmissionRequest, deps: HostNetworkAttachmentReviewDeps): Promise<AdmissionResponseBody> {
   const target = attachmentName(request, request.oldObject);
-  const found = lookUp(deps.findReferences, target);
+  const found = await lookUp(deps.findReferences, target);
   if ('error' in found) {
     const message = `failed to check BMH references: ${found.error}`;
     deps.logger.info('validate delete: denied', { ...target, reason: message });
@@ -92,7 +92,7 @@ function reviewDelete(request: AdmissionRequest, deps: HostNetworkAttachmentRevi
 }
 
 /** Answers an AdmissionReview for a HostNetworkAttachment: create, update and delete, as BMO's webhook. */
-export function reviewHostNetworkAttachment(request: AdmissionRequest, deps: HostNetworkAttachmentReviewDeps): AdmissionResponseBody {
+export async function reviewHostNetworkAttachment(request: AdmissionRequest, deps: HostNetworkAttachmentReviewDeps): Promise<AdmissionResponseBody> {
   switch (request.operation) {
     case 'CREATE': {
       const created = parseAttachment(request, request.object);

@@ -8,5 +8,5 @@ export { BMCEVENTSUBSCRIPTION_WEBHOOK_PATH, reviewBMCEventSubscription, validate
 export { HOSTCLAIM_WEBHOOK_PATH, reviewHostClaim, validateHostClaim } from './hostclaim-validator.ts';
 export { HOSTNETWORKATTACHMENT_WEBHOOK_PATH, reviewHostNetworkAttachment } from './hostnetworkattachment-validator.ts';
 export type { HostNetworkAttachmentReviewDeps } from './hostnetworkattachment-validator.ts';
-export { cachedAttachmentReferences, validateHostNetworkAttachment } from './hostnetworkattachment/index.ts';
+export { hostAttachmentReferences, validateHostNetworkAttachment } from './hostnetworkattachment/index.ts';
 export type { FindAttachmentReferences } from './hostnetworkattachment/index.ts';

@@ -11,9 +11,9 @@ export interface AttachmentName {
 
 /**
  * Each BareMetalHost interface referring to the attachment, as BMO lists them: `ns/host[iface]`.
- * Throws when the hosts cannot be read, and the webhook then refuses (fails closed).
+ * Rejects when the hosts cannot be read, and the webhook then refuses (fails closed).
  */
-export type FindAttachmentReferences = (attachment: AttachmentName) => string[];
+export type FindAttachmentReferences = (attachment: AttachmentName) => Promise<string[]>;
 
 /** Only what a reference needs of a host, so no other part of it can make it unreadable here. */
 const referringHostSchema = z.looseObject({
@@ -43,23 +43,28 @@ export function attachmentReferences(attachment: AttachmentName, hosts: readonly
 
 const issueText = (issues: readonly z.core.$ZodIssue[]) => issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
 
-/** Where the operator keeps BareMetalHosts: the manager's shared informer. */
+/** Where the operator keeps BareMetalHosts: the manager's shared informer, filled while it leads. */
 export interface HostCache {
   hasSynced(): boolean;
   list(): KubeObject[];
 }
 
+export interface HostSources {
+  cache: HostCache;
+  /** The hosts from the API server, for a replica whose cache is not filled (a standby). */
+  listHosts(): Promise<KubeObject[]>;
+}
+
 /**
  * References found in the operator's BareMetalHost cache (as BMO reads its manager's cache),
- * not by listing hosts on every request. A cache not filled yet, or a host that cannot be
- * read, is an error: allowing then could cut an attachment from under a host.
+ * not by listing hosts on every request; a standby replica, whose cache fills only once it
+ * leads, lists them from the API server instead. A host that cannot be read is an error:
+ * allowing then could cut an attachment from under a host.
  */
-export function cachedAttachmentReferences(hosts: HostCache): FindAttachmentReferences {
-  return (attachment) => {
-    if (!hosts.hasSynced()) {
-      throw new Error('the BareMetalHost cache of this replica is not synced (hosts are cached once it leads and has listed them)');
-    }
-    const readable = hosts.list().map((object) => {
+export function hostAttachmentReferences(sources: HostSources): FindAttachmentReferences {
+  return async (attachment) => {
+    const hosts = sources.cache.hasSynced() ? sources.cache.list() : await sources.listHosts();
+    const readable = hosts.map((object) => {
       const parsed = safeParseCached(referringHostSchema, object);
       if (!parsed.success) {
         throw new Error(`BareMetalHost ${object.metadata.namespace ?? ''}/${object.metadata.name ?? ''} cannot be read: ${issueText(parsed.error.issues)}`);

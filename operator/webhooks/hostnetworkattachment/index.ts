@@ -1,3 +1,3 @@
 export { validateHostNetworkAttachment, vlanEntryProblem } from './vlan-rules.ts';
-export { attachmentReferences, cachedAttachmentReferences } from './host-references.ts';
-export type { AttachmentName, FindAttachmentReferences, HostCache } from './host-references.ts';
+export { attachmentReferences, hostAttachmentReferences } from './host-references.ts';
+export type { AttachmentName, FindAttachmentReferences, HostCache, HostSources } from './host-references.ts';

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { prepareOperatorWebhook, type OperatorWebhook } from '../../../hack/stack/operator-webhook.ts';
@@ -127,5 +128,39 @@ describe('HostNetworkAttachment validating webhook', () => {
     }, { timeoutMs: 60_000, intervalMs: 250, what: 'the delete allowed once the host no longer refers to the attachment' });
     const gone = await hna('get', 'hostnetworkattachment', STORAGE);
     expect(gone.stderr).toContain('NotFound');
+  });
+
+  it('answers on a standby replica too, listing the hosts from the API server (its cache fills only once it leads)', async () => {
+    expect((await apply(attachment('backup', TRUNK))).stderr).toBe('');
+    const host = {
+      apiVersion: 'metal3.io/v1alpha1', kind: 'BareMetalHost', metadata: { name: 'web-1', namespace },
+      spec: { online: false, networkInterfaces: [{ name: 'eno2', hostNetworkAttachment: { name: 'backup' } }] },
+    };
+    expect((await apply(host)).stderr).toBe('');
+    // Two replicas with leader election, as a Deployment rolling over: the first leads, the second
+    // (started once the first holds the Lease) serves the webhook.
+    await operator?.stop();
+    const election = { PROVISIONER: 'fixture', LEADER_ELECT: 'true', LEADER_ELECTION_ID: 'hna-webhook', LEADER_ELECTION_NAMESPACE: namespace };
+    const leader = startOperatorProcess({ env, namespace, label: `webhook-leader-${namespace}`, extraEnv: election });
+    try {
+      await waitFor(async () => {
+        const lease = await kubectl.run(['get', 'lease', 'hna-webhook', '-n', namespace, '-o', 'jsonpath={.spec.holderIdentity}']);
+        return lease.code === 0 && lease.stdout.trim() !== '' ? true : undefined;
+      }, { timeoutMs: 60_000, what: 'the first replica to hold the Lease' });
+      const standbyLabel = `webhook-standby-${namespace}`;
+      operator = startOperatorProcess({ env, namespace, label: standbyLabel, extraEnv: { ...election, ...webhook!.operatorEnv } });
+      const deletion = await waitFor(async () => {
+        const attempt = await hna('delete', 'hostnetworkattachment', 'backup');
+        if (attempt.code === 0) throw new StopWaiting('the standby let an attachment in use be deleted');
+        return attempt.stderr.includes('admission webhook') ? attempt : undefined;
+      }, { timeoutMs: 60_000, intervalMs: 500, what: 'the standby replica\'s webhook to answer' });
+      expect(refusal(deletion.stderr)).toBe(
+        `${DENIED}hostnetworkattachments.metal3.io "backup" is forbidden: cannot delete attachment while referenced by BMH interfaces: ${namespace}/web-1[eno2]`);
+      const standbyLog = readFileSync(join(env.stateDir, 'logs', `operator-${standbyLabel}.log`), 'utf8');
+      expect(standbyLog).toContain('attempting to acquire leader lease');
+      expect(standbyLog).not.toContain('successfully acquired lease');
+    } finally {
+      await leader.stop();
+    }
   });
 });
