@@ -2,7 +2,7 @@
 // configuration of the switch's namespace from all of its BareMetalSwitches into the Secret
 // Ironic's networking service reads, and the SSH keys of key-authenticated switches into the
 // credentials Secret mounted beside it; the switch's Valid condition says whether it made it in.
-import { SWITCH_CONDITIONS, SWITCH_REASONS, bareMetalSwitchSchema } from '../../api/baremetalswitch.ts';
+import { BareMetalSwitchResource, SWITCH_CONDITIONS, SWITCH_REASONS, bareMetalSwitchSchema } from '../../api/baremetalswitch.ts';
 import type { BareMetalSwitch } from '../../api/baremetalswitch.ts';
 import { setCondition } from '../../runtime/conditions.ts';
 import type { Condition } from '../../runtime/conditions.ts';
@@ -117,7 +117,7 @@ export class BareMetalSwitchReconciler implements Reconciler {
       // An owner reference cannot cross namespaces (BMO fails the whole namespace's configuration here).
       return { ok: false, problem: { reason: 'credentials', message: `credentials secret ${secretName.namespace}/${secretName.name} must be in the switch's namespace ${ownNamespace}` } };
     }
-    const owner = { kind: bareMetalSwitch.kind ?? 'BareMetalSwitch', name: bareMetalSwitch.metadata.name ?? '', uid: bareMetalSwitch.metadata.uid ?? '' };
+    const owner = { kind: BareMetalSwitchResource.kind, name: bareMetalSwitch.metadata.name ?? '', uid: bareMetalSwitch.metadata.uid ?? '' };
     const secret = await this.#options.secrets.claim(secretName, { owner, finalizer: false, signal });
     if (!secret) return { ok: false, problem: { reason: 'credentials', message: `credentials secret ${secretName.namespace}/${secretName.name} not found`, retry: true } };
     return loginFromSecret(secretName.name, secret.data ?? {});
