@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { OPERATOR_IDENTITY } from '../../../hack/stack/controller-identity.ts';
 import { prepareOperatorWebhook, type OperatorWebhook } from '../../../hack/stack/operator-webhook.ts';
 import { repoRoot } from '../../../hack/stack/paths.ts';
 import { Kubectl, type KubectlResult } from '../../support/kubectl.ts';
@@ -140,12 +141,14 @@ describe('HostNetworkAttachment validating webhook', () => {
     // Two replicas with leader election, as a Deployment rolling over: the first leads, the second
     // (started once the first holds the Lease) serves the webhook.
     await operator?.stop();
-    const election = { PROVISIONER: 'fixture', LEADER_ELECT: 'true', LEADER_ELECTION_ID: 'hna-webhook', LEADER_ELECTION_NAMESPACE: namespace };
+    // The Lease goes where the operator's ServiceAccount may keep one, as in deploy/.
+    const lease = { name: `hna-webhook-${namespace}`, namespace: OPERATOR_IDENTITY.namespace };
+    const election = { PROVISIONER: 'fixture', LEADER_ELECT: 'true', LEADER_ELECTION_ID: lease.name, LEADER_ELECTION_NAMESPACE: lease.namespace };
     const leader = startOperatorProcess({ env, namespace, label: `webhook-leader-${namespace}`, extraEnv: election });
     try {
       await waitFor(async () => {
-        const lease = await kubectl.run(['get', 'lease', 'hna-webhook', '-n', namespace, '-o', 'jsonpath={.spec.holderIdentity}']);
-        return lease.code === 0 && lease.stdout.trim() !== '' ? true : undefined;
+        const held = await kubectl.run(['get', 'lease', lease.name, '-n', lease.namespace, '-o', 'jsonpath={.spec.holderIdentity}']);
+        return held.code === 0 && held.stdout.trim() !== '' ? true : undefined;
       }, { timeoutMs: 60_000, what: 'the first replica to hold the Lease' });
       const standbyLabel = `webhook-standby-${namespace}`;
       operator = startOperatorProcess({ env, namespace, label: standbyLabel, extraEnv: { ...election, ...webhook!.operatorEnv } });
@@ -161,6 +164,7 @@ describe('HostNetworkAttachment validating webhook', () => {
       expect(standbyLog).not.toContain('successfully acquired lease');
     } finally {
       await leader.stop();
+      await kubectl.run(['delete', 'lease', lease.name, '-n', lease.namespace, '--ignore-not-found']);
     }
   });
 });
