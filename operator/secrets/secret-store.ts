@@ -13,7 +13,7 @@ export interface SecretObject extends KubeObject {
   type?: string;
 }
 
-/** Label selector of the Secret cache: only Secrets a host claimed are cached and watched. */
+/** Label selector of the Secret cache: only Secrets a host or a switch claimed are cached and watched. */
 export const CLAIMED_SECRET_SELECTOR = `${ENVIRONMENT_LABEL}=${ENVIRONMENT_LABEL_VALUE}`;
 
 /** A metal3.io object that reads a Secret; BareMetalHost unless another kind is named. */
