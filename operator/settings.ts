@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { DEFAULT_MAX_PROVISIONING_RETRIES } from './controllers/baremetalhost/delays.ts';
+import type { SwitchSecretNames } from './controllers/baremetalswitch/index.ts';
 import { ConfigError, compileOptions, curvesFromGoNames, runtimeSettings, settingSchemas as s, tlsCipherSuitesSetting } from './runtime/index.ts';
 import type { CompiledSettings, RuntimeDefaults, RuntimeOptions, SettingsSource, SettingsSpec } from './runtime/index.ts';
 
@@ -319,8 +320,12 @@ export function compileOperatorSettings(source: SettingsSource, defaults = { con
     throw new ConfigError(['invalid setting TLS_MIN_VERSION (--tls-min-version): higher than --tls-max-version']);
   }
   if (settings.ironicNetworkingEnabled) {
-    const unset = (['IRONIC_SWITCH_CONFIGS_SECRET', 'IRONIC_SWITCH_CREDENTIALS_SECRET', 'IRONIC_SWITCH_CREDENTIALS_PATH'] as const)
-      .filter((name) => !switchSecretSettings(settings)[name]);
+    const switchSettings = {
+      IRONIC_SWITCH_CONFIGS_SECRET: settings.switchConfigsSecret,
+      IRONIC_SWITCH_CREDENTIALS_SECRET: settings.switchCredentialsSecret,
+      IRONIC_SWITCH_CREDENTIALS_PATH: settings.switchCredentialsPath,
+    };
+    const unset = Object.entries(switchSettings).filter(([, value]) => !value).map(([name]) => name);
     if (unset.length > 0) throw new ConfigError(unset.map((name) => `invalid setting ${name}: must be set when IRONIC_NETWORKING_ENABLED=true`));
   }
   if (settings.provisioner === 'ironic' && !settings.ironicEndpoint) {
@@ -329,16 +334,8 @@ export function compileOperatorSettings(source: SettingsSource, defaults = { con
   return settings;
 }
 
-function switchSecretSettings(settings: CompiledSettings<OperatorSettingsSpec>) {
-  return {
-    IRONIC_SWITCH_CONFIGS_SECRET: settings.switchConfigsSecret,
-    IRONIC_SWITCH_CREDENTIALS_SECRET: settings.switchCredentialsSecret,
-    IRONIC_SWITCH_CREDENTIALS_PATH: settings.switchCredentialsPath,
-  };
-}
-
 /** The BareMetalSwitch controller's Secret names, when IRONIC_NETWORKING_ENABLED (compileOperatorSettings checked they are set). */
-export function switchSecretNames(settings: OperatorSettings): { configSecretName: string; credentialsSecretName: string; credentialsPath: string } | undefined {
+export function switchSecretNames(settings: OperatorSettings): SwitchSecretNames | undefined {
   if (!settings.ironicNetworkingEnabled || !settings.switchConfigsSecret || !settings.switchCredentialsSecret || !settings.switchCredentialsPath) return undefined;
   return { configSecretName: settings.switchConfigsSecret, credentialsSecretName: settings.switchCredentialsSecret, credentialsPath: settings.switchCredentialsPath };
 }
