@@ -9,13 +9,14 @@ import { readStackEnv } from '../../support/stack-env.ts';
 import { ISOLATED_IPMI_BMC_SERVER } from '../../support/test-stack.ts';
 import { waitFor } from '../../support/wait-for.ts';
 import {
-  hostEventCounts, hostEvents, inState, recordsSince, serverRecords, sushyPowerState, tearDownHostTest, waitForHost, type Host,
+  getHost, hostEventCounts, hostEvents, inState, recordsSince, serverRecords, sushyPowerState, tearDownHostTest, waitForHost, type Host,
 } from '../baremetalhost/hosts.ts';
 
 // An IPMI BMC that stops answering: the stack's isolated IPMI BMC, in front of server 67's
 // Redfish system only (test-stack.ts ISOLATED_IPMI_BMC_SERVER), is stopped while Ironic deploys
-// the ipmi:// host on that server. The server keeps running behind it (its power lives in
-// sushy-tools, the agent simulator plays it), as behind a real BMC that drops off the network.
+// the ipmi:// host on that server, while the host sits idle, while it is asked to power off, and
+// while it is deleted. The server keeps running behind it (its power lives in sushy-tools, the
+// agent simulator plays it), as behind a real BMC that drops off the network.
 const env = readStackEnv();
 const kubectl = new Kubectl(env);
 const ironic = new RawIronic(env.ironicUrl);
@@ -49,7 +50,8 @@ beforeAll(async () => {
   if (!ipmiBmc) throw new Error('the test stack has no isolated IPMI BMC (test-stack.ts ISOLATED_IPMI_BMC_SERVER)');
   namespace = await createUniqueNamespace(kubectl, 'e2e-ipmi-bmc-outage');
   baseline = await serverRecords(env, SERVER.uuid);
-  operator = startOperatorProcess({ env, namespace, label: 'ipmi-bmc-outage' });
+  // A short deletion deadline: with the BMC gone, deletion stops waiting for power off and deprovisioning after a minute.
+  operator = startOperatorProcess({ env, namespace, label: 'ipmi-bmc-outage', extraEnv: { DELETION_TIMEOUT: '60s' } });
   await kubectl.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [
     { apiVersion: 'v1', kind: 'Secret', metadata: { name: `${HOST}-bmc`, namespace }, stringData: env.bmcCredentials! },
     { apiVersion: 'metal3.io/v1alpha1', kind: 'BareMetalHost',
@@ -104,8 +106,41 @@ describe('an IPMI BMC that stops answering', () => {
     expect(await hostEvents(kubectl, namespace, HOST)).toContain('BMCAnswering: the BMC is answering again');
   }, minutes(14));
 
-  it('idle: Ironic\'s power sync puts the node in maintenance for a power failure, the host says so, and both recover', async () => {
+  it('a power change: the power off fails while the BMC is gone, is retried, and turns the server off once it is back', async () => {
     const before = await waitForHost(kubectl, namespace, HOST, healthy('provisioned'), { timeoutMs: minutes(1) });
+    const nodeUuid = before.status!.provisioning!.ID!;
+    expect(before.status?.poweredOn).toBe(true);
+    const answeredBefore = (await hostEventCounts(kubectl, namespace, HOST)).get('BMCAnswering: the BMC is answering again') ?? 0;
+    const failing = await withIpmiBmcDown(async () => {
+      await kubectl.ok(['patch', 'bmh', HOST, '-n', namespace, '--type=merge', '-p', JSON.stringify({ spec: { online: false } })]);
+      const host = await waitForHost(kubectl, namespace, HOST,
+        (candidate) => candidate.status?.errorType === 'power management error' && manageable(candidate)?.reason === 'PowerFailure',
+        { timeoutMs: minutes(3) });
+      return { host, node: await ironic.node(nodeUuid), power: await sushyPowerState(env, SERVER.uuid) };
+    });
+    console.log(`ironic after a power off with the IPMI BMC down: ${JSON.stringify({ power_state: failing.node.power_state,
+      target_power_state: failing.node.target_power_state, last_error: failing.node.last_error, maintenance: failing.node.maintenance })}`);
+    // Ironic could not reach the BMC, so the server is still on; the host says why, with Ironic's words.
+    expect(failing.power).toBe('On');
+    expect(failing.host.status?.errorMessage).toMatch(/IPMI call failed/);
+    expect(failing.host.status?.poweredOn).toBe(true);
+    expect(manageable(failing.host)?.message).toMatch(/^the BMC is not answering: .*IPMI call failed/);
+    expect(JSON.stringify(failing)).not.toContain(env.bmcCredentials!.password);
+
+    // Back: the operator retries the power off, the server goes off through the IPMI BMC, and the error clears.
+    const off = await waitForHost(kubectl, namespace, HOST, (candidate) => healthy('provisioned')(candidate) && candidate.status?.poweredOn === false,
+      { timeoutMs: minutes(4) });
+    expect(off.status?.errorMessage ?? '').toBe('');
+    const node = await ironic.node(nodeUuid);
+    expect([node.provision_state, node.power_state, node.last_error ?? null]).toEqual(['active', 'power off', null]);
+    expect(await sushyPowerState(env, SERVER.uuid)).toBe('Off');
+    expect((await hostEventCounts(kubectl, namespace, HOST)).get('BMCAnswering: the BMC is answering again') ?? 0).toBeGreaterThan(answeredBefore);
+  }, minutes(8));
+
+  it('idle: Ironic\'s power sync puts the node in maintenance for a power failure, the host says so, and both recover', async () => {
+    // The host is provisioned and off (the power change above), so the power sync expects 'power off'.
+    const before = await waitForHost(kubectl, namespace, HOST, healthy('provisioned'), { timeoutMs: minutes(1) });
+    expect(before.status?.poweredOn).toBe(false);
     const nodeUuid = before.status!.provisioning!.ID!;
     const answered = async () => (await hostEventCounts(kubectl, namespace, HOST)).get('BMCAnswering: the BMC is answering again') ?? 0;
     const answeredBefore = await answered();
@@ -128,13 +163,34 @@ describe('an IPMI BMC that stops answering', () => {
     expect(JSON.stringify(failing)).not.toContain(env.bmcCredentials!.password);
 
     // Back: Ironic lifts the fault (power failure recovery), the host says the BMC answers, and the
-    // server stayed on throughout: no power change, no new image.
+    // server stayed off throughout: no power change, no new image.
     const recovered = await waitForHost(kubectl, namespace, HOST, healthy('provisioned'), { timeoutMs: minutes(3) });
-    expect(recovered.status?.poweredOn).toBe(true);
+    expect(recovered.status?.poweredOn).toBe(false);
     const node = await ironic.node(nodeUuid);
-    expect([node.provision_state, node.power_state, node.maintenance, node.fault ?? null]).toEqual(['active', 'power on', false, null]);
-    expect(await sushyPowerState(env, SERVER.uuid)).toBe('On');
+    expect([node.provision_state, node.power_state, node.maintenance, node.fault ?? null]).toEqual(['active', 'power off', false, null]);
+    expect(await sushyPowerState(env, SERVER.uuid)).toBe('Off');
     expect(recordsSince(await serverRecords(env, SERVER.uuid), baseline).imageWrites).toHaveLength(1);
     expect(await answered()).toBeGreaterThan(answeredBefore);
   }, minutes(10));
+
+  it('deletion: with the BMC gone the host is still deleted, and Ironic keeps no node of it', async () => {
+    const nodeUuid = (await getHost(kubectl, namespace, HOST))!.status!.provisioning!.ID!;
+    expect((await ironic.node(nodeUuid)).uuid).toBe(nodeUuid);
+    const recordsBefore = await serverRecords(env, SERVER.uuid);
+    const events = await withIpmiBmcDown(async () => {
+      await kubectl.ok(['delete', 'bmh', HOST, '-n', namespace, '--wait=false']);
+      await waitFor(async () => ((await getHost(kubectl, namespace, HOST)) === undefined ? true : undefined),
+        { timeoutMs: minutes(5), intervalMs: 1_000, what: 'the host to be deleted' });
+      return kubectl.ok(['get', 'events', '-n', namespace, '-o', 'jsonpath={range .items[*]}{.reason}: {.message}{"\\n"}{end}']);
+    });
+    const gone = await fetch(`${env.ironicUrl}/v1/nodes/${nodeUuid}`, { headers: { 'x-openstack-ironic-api-version': '1.95' } });
+    expect(gone.status).toBe(404);
+    // Past the deadline the power off and deprovisioning Ironic could not do were skipped, but the
+    // node's removal was forced rather than given up on; the server itself was left as it was.
+    expect(events).toMatch(/CleanupSkipped: giving up on host clean up \(deletion has been running for more than 1m\)/);
+    expect(events).not.toContain('giving up on removing the host from the provisioner');
+    const server = recordsSince(await serverRecords(env, SERVER.uuid), recordsBefore);
+    expect([server.boots, server.imageWrites, server.inspections]).toEqual([[], [], []]);
+    expect(await sushyPowerState(env, SERVER.uuid)).toBe('Off');
+  }, minutes(7));
 });
