@@ -8,15 +8,19 @@ import { startProcess, waitUntil, type ProcessSpec, type TrackedProcess } from '
 
 export interface KubeBinaries {
   kubeApiServer: string;
+  kubeControllerManager: string;
   kubectl: string;
   etcd: string;
 }
 
-/** Builds (or reuses from the cache) the pinned kube-apiserver, kubectl and etcd. */
+/** Builds (or reuses from the cache) the pinned kube-apiserver, kube-controller-manager, kubectl and etcd. */
 export async function buildKubeBinaries(): Promise<KubeBinaries> {
   const out = (await run('bash', [join(repoRoot, 'hack', 'kube', 'build.sh')], { component: 'kube build' })).trim();
   const bin = out.split('\n').at(-1) ?? '';
-  return { kubeApiServer: join(bin, 'kube-apiserver'), kubectl: join(bin, 'kubectl'), etcd: join(bin, 'etcd') };
+  return {
+    kubeApiServer: join(bin, 'kube-apiserver'), kubeControllerManager: join(bin, 'kube-controller-manager'),
+    kubectl: join(bin, 'kubectl'), etcd: join(bin, 'etcd'),
+  };
 }
 
 export interface KubeStarted {

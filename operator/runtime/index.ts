@@ -116,6 +116,7 @@ export {
   setOwnerReference,
 } from './object-references.ts';
 export type { ObjectReference } from './object-references.ts';
+export { ensureOwnerReference } from './owner-patch.ts';
 export { formatMicroTime } from './micro-time.ts';
 export { deepEqual } from './deep-equal.ts';
 export { safeParseCached } from './parse-cached.ts';

@@ -14,7 +14,8 @@ const host = (annotations: Record<string, string> = {}): KubeObject => ({
   apiVersion: 'metal3.io/v1alpha1', kind: 'BareMetalHost', metadata: { ...NAME, uid: 'host-uid', annotations },
   spec: { online: true }, status: { provisioning: { ID: 'node-1', state: 'provisioned' } },
 });
-const owner = { apiVersion: 'metal3.io/v1alpha1', kind: 'BareMetalHost', name: 'host-0', uid: 'host-uid', controller: true, blockOwnerDeletion: true };
+// A plain owner reference, as BMO's SetOwnerReference writes it: no controller, no blockOwnerDeletion.
+const owner = { apiVersion: 'metal3.io/v1alpha1', kind: 'BareMetalHost', name: 'host-0', uid: 'host-uid' };
 const image = (metadata: Record<string, unknown> = {}): KubeObject => ({
   apiVersion: 'metal3.io/v1alpha1', kind: 'DataImage', metadata: { ...NAME, uid: 'di-uid', resourceVersion: '7', ...metadata }, spec: { url: 'http://127.0.0.1/data.iso' },
 });
@@ -41,13 +42,24 @@ function setUp(options: { image?: KubeObject; host?: KubeObject; readings?: Prov
 }
 
 describe('DataImage controller', () => {
-  it('makes the host its controller owner, then adds BMO\'s finalizer', async () => {
+  it('makes the host an owner, then adds BMO\'s finalizer', async () => {
     const first = setUp({ image: image(), host: host() });
     expect(await first.reconcile()).toEqual({ requeueNow: true });
     expect(first.patches).toEqual([{ patch: { metadata: { ownerReferences: [owner], resourceVersion: '7' } } }]);
     const second = setUp({ image: image({ ownerReferences: [owner] }), host: host() });
     expect(await second.reconcile()).toEqual({ requeueNow: true });
     expect(second.patches[0]?.patch).toEqual([{ op: 'test', path: '/metadata/resourceVersion', value: '7' }, { op: 'add', path: '/metadata/finalizers', value: [DATAIMAGE_FINALIZER] }]);
+  });
+
+  it('adds the host beside another owner, and replaces a reference to an earlier host of the same name', async () => {
+    const other = { apiVersion: 'example.com/v1', kind: 'Bundle', name: 'b', uid: 'bundle-uid', controller: true };
+    const shared = setUp({ image: image({ ownerReferences: [other] }), host: host() });
+    expect(await shared.reconcile()).toEqual({ requeueNow: true });
+    expect(shared.patches).toEqual([{ patch: { metadata: { ownerReferences: [other, owner], resourceVersion: '7' } } }]);
+    const stale = setUp({ image: image({ ownerReferences: [{ ...owner, uid: 'earlier-host-uid' }] }), host: host() });
+    await stale.reconcile();
+    expect(stale.patches).toEqual([{ patch: { metadata: { ownerReferences: [owner], resourceVersion: '7' } } }]);
+    expect([...shared.events, ...stale.events]).toEqual([]);
   });
 
   it('keeps a deleted DataImage while the image is attached, and lets it go once detached', async () => {

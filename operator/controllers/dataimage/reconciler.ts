@@ -1,5 +1,5 @@
-// BMO's DataImageReconciler: the DataImage belongs to the BareMetalHost of the same name (its
-// controller owner), carries dataimage.metal3.io while it exists, and is let go only once the
+// BMO's DataImageReconciler: the DataImage belongs to the BareMetalHost of the same name (a plain
+// owner reference, as BMO's), carries dataimage.metal3.io while it exists, and is let go only once the
 // image is out of the host's virtual CD. Attaching and detaching is the host controller's work
 // (when the host next powers on); this one waits for it.
 import { DETACHED_ANNOTATION, PAUSED_ANNOTATION } from '../../api/annotations.ts';
@@ -14,8 +14,7 @@ import type { EventRecorder } from '../../runtime/event-recorder.ts';
 import { addFinalizer, hasFinalizer, removeFinalizer } from '../../runtime/finalizers.ts';
 import type { Informer } from '../../runtime/informer.ts';
 import type { KubeObject } from '../../runtime/kube-object.ts';
-import { objectName } from '../../runtime/kube-object.ts';
-import { AlreadyOwnedError, isControlledBy, setControllerReference } from '../../runtime/object-references.ts';
+import { ensureOwnerReference } from '../../runtime/owner-patch.ts';
 import type { ReconcileContext, Reconciler, Request, Result } from '../../runtime/reconciler.ts';
 import type { ResourceClient } from '../../runtime/resource-client.ts';
 import { patchStatus } from '../../runtime/status.ts';
@@ -57,7 +56,9 @@ export class DataImageReconciler implements Reconciler {
       log.info('host associated with dataImage is paused, no work to do');
       return {};
     }
-    if (!isControlledBy(image, host)) return this.#adopt(image, host, { log, signal });
+    // The host becomes an owner as BMO makes it one: not the controller and not blocking the host's
+    // deletion, so a foreground deletion of the host never waits on the image's finalizer.
+    if ((await ensureOwnerReference(client, image, host, { signal })).written) return { requeueNow: true };
     const deleting = image.metadata.deletionTimestamp !== undefined;
     if (!deleting && !hasFinalizer(image, DATAIMAGE_FINALIZER)) {
       log.info('adding finalizer');
@@ -72,23 +73,6 @@ export class DataImageReconciler implements Reconciler {
       return {};
     }
     return deleting ? this.#release(image, host, { log, signal }) : {};
-  }
-
-  /** The host becomes the controller owner, as BMO sets it; a merge patch guarded by resourceVersion. */
-  async #adopt(image: DataImage, host: BareMetalHost, { log, signal }: Pick<ReconcileContext, 'log' | 'signal'>): Promise<Result> {
-    let owned: DataImage;
-    try {
-      owned = setControllerReference(image, host);
-    } catch (error) {
-      if (!(error instanceof AlreadyOwnedError)) throw error;
-      log.info('dataImage has another controller, not handling it', { reason: error.message });
-      this.#options.events.event(image, { type: 'Warning', reason: 'AlreadyOwned', action: 'SetOwner', note: error.message });
-      return {};
-    }
-    await this.#options.images.client.patch(objectName(image), {
-      metadata: { ownerReferences: owned.metadata.ownerReferences, resourceVersion: image.metadata.resourceVersion },
-    }, { type: 'merge', signal });
-    return { requeueNow: true };
   }
 
   /** Deleted: the finalizer goes once the host's virtual media is empty (the host controller detaches it at its next power-on). */

@@ -35,8 +35,12 @@ function setUp(options: { cache?: 'current' | 'before-status' | 'before-create' 
       if (!stored) throw Object.assign(new Error('not found'), { status: 404, reason: 'NotFound', code: 404 });
       return stored;
     },
-    patch: async (_name: unknown, patch: { status: unknown }) =>
-      (stored = { ...stored!, metadata: { ...stored!.metadata, resourceVersion: String(++version) }, status: patch.status } as KubeObject),
+    patch: async (_name: unknown, patch: { status?: unknown; metadata?: { ownerReferences?: unknown } }) =>
+      (stored = {
+        ...stored!,
+        metadata: { ...stored!.metadata, ...(patch.metadata?.ownerReferences ? { ownerReferences: patch.metadata.ownerReferences } : {}), resourceVersion: String(++version) },
+        ...(patch.status ? { status: patch.status } : {}),
+      } as KubeObject),
   } as unknown as ResourceClient<KubeObject>;
   // A lagging cache has not seen the create, or has seen it but not the status write.
   const cached = () => ({ current: stored, 'before-status': asCreated, 'before-create': undefined })[options.cache ?? 'current'];
@@ -62,7 +66,7 @@ function setUp(options: { cache?: 'current' | 'before-status' | 'before-create' 
     await reconciler.reconcile(NAME, { log: silentLogger(), signal: new AbortController().signal, reconcileID: 'r', controller: 'hostfirmwarecomponents' });
     return reads > before;
   };
-  return { pass, stored: () => stored, gets: () => gets };
+  return { pass, client, stored: () => stored, gets: () => gets };
 }
 
 describe('HostFirmwareComponents reads', () => {
@@ -103,4 +107,16 @@ describe('HostFirmwareComponents reads', () => {
       expect(run.stored()?.status).toMatchObject({ components: COMPONENTS });
     },
   );
+
+  it('owns what it creates and what a user made before, with a plain owner reference as BMO\'s', async () => {
+    const plainOwner = [{ apiVersion: 'metal3.io/v1alpha1', kind: 'BareMetalHost', name: 'host-0', uid: 'host-uid' }];
+    const created = setUp();
+    await created.pass(host('preparing'), { firmware: 1 });
+    expect(created.stored()?.metadata.ownerReferences).toEqual(plainOwner);
+    const userMade = setUp();
+    const updates = [{ component: 'bios', url: 'http://127.0.0.1/bios.bin' }];
+    await userMade.client.create({ apiVersion: 'metal3.io/v1alpha1', kind: 'HostFirmwareComponents', metadata: { ...NAME }, spec: { updates } });
+    await userMade.pass(host('preparing'), { firmware: 1 });
+    expect(userMade.stored()).toMatchObject({ metadata: { ownerReferences: plainOwner }, spec: { updates } });
+  });
 });

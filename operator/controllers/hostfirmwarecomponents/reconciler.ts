@@ -12,7 +12,8 @@ import type { EventRecorder } from '../../runtime/event-recorder.ts';
 import type { Informer } from '../../runtime/informer.ts';
 import type { KubeObject } from '../../runtime/kube-object.ts';
 import { keyOf, objectKey } from '../../runtime/kube-object.ts';
-import { setControllerReference } from '../../runtime/object-references.ts';
+import { setOwnerReference } from '../../runtime/object-references.ts';
+import { ensureOwnerReference } from '../../runtime/owner-patch.ts';
 import type { ReconcileContext, Reconciler, Request, Result } from '../../runtime/reconciler.ts';
 import type { ResourceClient } from '../../runtime/resource-client.ts';
 import { RecentWrites } from '../../runtime/recent-writes.ts';
@@ -78,6 +79,8 @@ export class HostFirmwareComponentsReconciler implements Reconciler {
       hfc ??= await this.#create(host);
       log.debug('read the firmware components', { node: host.status?.provisioning.ID, components: components.map((c) => `${c.component}=${c.currentVersion ?? ''}`) });
     }
+    // One a user made (to ask for updates) before the host had it becomes the host's too, as with BMO.
+    hfc = await this.#ownedByHost(hfc, host, signal);
     const computed = computeComponentsStatus(hfc, components as FirmwareComponentStatus[], now);
     if (computed.changed) {
       // Without a fresh read only the verdict is written, never components from a possibly stale cache.
@@ -100,9 +103,18 @@ export class HostFirmwareComponentsReconciler implements Reconciler {
     return parsed.success ? parsed.data : undefined;
   }
 
+  async #ownedByHost(hfc: HostFirmwareComponents, host: BareMetalHost, signal: AbortSignal): Promise<HostFirmwareComponents> {
+    const { object, written } = await ensureOwnerReference(this.#options.components.client, hfc, host, { signal });
+    if (!written) return hfc;
+    const stored = hostFirmwareComponentsSchema.parse(object);
+    this.#recent.remember(objectKey(hfc), hfc.metadata.resourceVersion, stored);
+    return stored;
+  }
+
   async #create(host: BareMetalHost): Promise<HostFirmwareComponents> {
     const name = { namespace: host.metadata.namespace ?? '', name: host.metadata.name ?? '' };
-    const fresh = setControllerReference({ apiVersion: METAL3_API_VERSION, kind: HostFirmwareComponentsResource.kind, metadata: { ...name }, spec: { updates: [] } }, host);
+    // A plain owner reference, as BMO's: the host's deletion takes it, without waiting for it.
+    const fresh = setOwnerReference({ apiVersion: METAL3_API_VERSION, kind: HostFirmwareComponentsResource.kind, metadata: { ...name }, spec: { updates: [] } }, host);
     try {
       const created = hostFirmwareComponentsSchema.parse(await this.#options.components.client.create(fresh));
       this.#recent.rememberCreated(objectKey(host), created);

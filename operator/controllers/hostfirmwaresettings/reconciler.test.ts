@@ -45,8 +45,10 @@ function objects(options: { cacheLags?: boolean } = {}) {
       gets++;
       return stored.get(key(name)) ?? Promise.reject(notFound());
     },
-    patch: async (name: ObjectName, patch: { status: Record<string, unknown> }) => {
-      const object = versioned({ ...stored.get(key(name))!, status: { ...(stored.get(key(name))!.status as object), ...patch.status } });
+    patch: async (name: ObjectName, patch: { status?: Record<string, unknown>; metadata?: { ownerReferences?: unknown } }) => {
+      const current = stored.get(key(name))!;
+      const metadata = patch.metadata?.ownerReferences ? { ...current.metadata, ownerReferences: patch.metadata.ownerReferences } : current.metadata;
+      const object = versioned({ ...current, metadata, status: { ...(current.status as object), ...patch.status } } as KubeObject);
       stored.set(key(name), object);
       return object;
     },
@@ -116,5 +118,17 @@ describe('HostFirmwareSettings reads', () => {
     expect(await run.pass(host('preparing', 'Vendor'), { bios: 1 })).toBe(false);
     expect(run.settings.gets()).toBe(0);
     expect(run.settings.all()[0]?.status).toMatchObject({ settings: { ProcTurboMode: 'Enabled' } });
+  });
+
+  it('owns what it creates and what a user made before, with a plain owner reference as BMO\'s', async () => {
+    const plainOwner = [{ apiVersion: 'metal3.io/v1alpha1', kind: 'BareMetalHost', name: 'host-0', uid: 'host-uid' }];
+    const created = setUp();
+    await created.pass(host('available'));
+    expect(created.settings.all()[0]?.metadata.ownerReferences).toEqual(plainOwner);
+    const userMade = setUp();
+    await userMade.settings.client.create({ apiVersion: 'metal3.io/v1alpha1', kind: 'HostFirmwareSettings', metadata: { ...NAME }, spec: { settings: { ProcTurboMode: 'Disabled' } } });
+    await userMade.pass(host('available'));
+    expect(userMade.settings.all()).toHaveLength(1);
+    expect(userMade.settings.all()[0]).toMatchObject({ metadata: { ownerReferences: plainOwner }, spec: { settings: { ProcTurboMode: 'Disabled' } } });
   });
 });

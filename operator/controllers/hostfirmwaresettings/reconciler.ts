@@ -12,8 +12,8 @@ import type { EventRecorder } from '../../runtime/event-recorder.ts';
 import type { Informer } from '../../runtime/informer.ts';
 import type { KubeObject } from '../../runtime/kube-object.ts';
 import { keyOf, objectKey } from '../../runtime/kube-object.ts';
-import type { Logger } from '../../runtime/logger.ts';
-import { setControllerReference } from '../../runtime/object-references.ts';
+import { setOwnerReference } from '../../runtime/object-references.ts';
+import { ensureOwnerReference } from '../../runtime/owner-patch.ts';
 import type { ReconcileContext, Reconciler, Request, Result } from '../../runtime/reconciler.ts';
 import type { ResourceClient } from '../../runtime/resource-client.ts';
 import { RecentWrites } from '../../runtime/recent-writes.ts';
@@ -54,7 +54,7 @@ export class HostFirmwareSettingsReconciler implements Reconciler {
     const parsed = safeParseCached(bareMetalHostSchema, cachedHost);
     if (!parsed.success || !hasFirmwareToRead(parsed.data)) return {};
     const host = parsed.data;
-    const hfs = await this.#ensureSettings(host, log);
+    const hfs = await this.#ensureSettings(host, { log, signal });
     const now = new Date(this.#options.clock.now());
     const uid = host.metadata.uid ?? '';
     const refreshes = this.#options.provisioner.firmwareRefreshes({ host: firmwareHostIdentity(host) });
@@ -112,12 +112,16 @@ export class HostFirmwareSettingsReconciler implements Reconciler {
     };
   }
 
-  /** BMO creates it empty at registration, owned by the host; here on the first look after registration. */
-  async #ensureSettings(host: BareMetalHost, log: Logger): Promise<HostFirmwareSettings> {
+  /**
+   * BMO creates it empty at registration, owned by the host (a plain owner reference: the host's
+   * deletion takes it, without waiting for it); here on the first look after registration. One a
+   * user made before (to ask for settings) becomes the host's too, as with BMO.
+   */
+  async #ensureSettings(host: BareMetalHost, { log, signal }: Pick<ReconcileContext, 'log' | 'signal'>): Promise<HostFirmwareSettings> {
     const name = { namespace: host.metadata.namespace ?? '', name: host.metadata.name ?? '' };
     const cached = safeParseCached(hostFirmwareSettingsSchema, this.#recent.freshest(objectKey(host), this.#options.settings.cache.get(name)));
-    if (cached.success) return cached.data;
-    const fresh = setControllerReference(
+    if (cached.success) return this.#ownedByHost(cached.data, host, signal);
+    const fresh = setOwnerReference(
       { apiVersion: METAL3_API_VERSION, kind: HostFirmwareSettingsResource.kind, metadata: { ...name }, spec: { settings: {} } },
       host,
     );
@@ -129,8 +133,16 @@ export class HostFirmwareSettingsReconciler implements Reconciler {
     } catch (error) {
       // Created by someone (a user, before the host registered) and not cached yet.
       const existing = await this.#options.settings.client.get(name).catch(() => undefined);
-      if (existing) return hostFirmwareSettingsSchema.parse(existing);
+      if (existing) return this.#ownedByHost(hostFirmwareSettingsSchema.parse(existing), host, signal);
       throw error;
     }
+  }
+
+  async #ownedByHost(hfs: HostFirmwareSettings, host: BareMetalHost, signal: AbortSignal): Promise<HostFirmwareSettings> {
+    const { object, written } = await ensureOwnerReference(this.#options.settings.client, hfs, host, { signal });
+    if (!written) return hfs;
+    const stored = hostFirmwareSettingsSchema.parse(object);
+    this.#recent.remember(objectKey(hfs), hfs.metadata.resourceVersion, stored);
+    return stored;
   }
 }

@@ -159,7 +159,7 @@ describe('DataImage: a virtual CD for a provisioned host', () => {
     expect((await applyDataImage('attached', ISO_URL)).stderr).toBe('');
     // The DataImage controller made the host its owner and added BMO's finalizer.
     const adopted = await waitForDataImage('attached', (found) => (found?.metadata.finalizers ?? []).includes('dataimage.metal3.io'), 'to get its finalizer');
-    expect(adopted?.metadata.ownerReferences).toEqual([expect.objectContaining({ kind: 'BareMetalHost', name: 'attached', controller: true })]);
+    expect(adopted?.metadata.ownerReferences).toEqual([{ apiVersion: 'metal3.io/v1alpha1', kind: 'BareMetalHost', name: 'attached', uid: expect.any(String) }]);
 
     await reboot('attached');
     const cd = await waitForCd('attached', true);
