@@ -395,6 +395,26 @@ describe('the BareMetalHost reconciler', () => {
     expect(h.claims).toEqual([{ name: 'bmc-secret', finalizer: false, owner: 'host-0' }]);
   });
 
+  it('keeps the finalizer on a BMC Secret another live host still uses, and lets it go with the last one', async () => {
+    const deletingHost = () => host({ metadata: { deletionTimestamp: '2026-05-01T11:59:00Z' }, status: registeredStatus('deleting') });
+    const other = (name: string, metadata: Record<string, unknown> = {}) => host({ metadata: { name, uid: `${name}-uid`, ...metadata } });
+    const shared = new ScriptedProvisioner();
+    withNode(shared, { namespace: 'test', name: 'host-0' });
+    const kept = harness({ host: deletingHost(), provisioner: shared }).h;
+    kept.otherHosts = [other('host-1'), other('host-2', { namespace: 'elsewhere' })];
+    expect(await kept.reconcile()).toEqual({});
+    expect(kept.releasedSecrets).toEqual([]);
+    expect(kept.releasedHardwareData).toEqual(['test/host-0']);
+    const last = new ScriptedProvisioner();
+    withNode(last, { namespace: 'test', name: 'host-0' });
+    const released = harness({ host: deletingHost(), provisioner: last }).h;
+    // Hosts being deleted too, or logging in with another Secret, do not keep it.
+    released.otherHosts = [other('host-1', { deletionTimestamp: '2026-05-01T11:58:00Z' }),
+      host({ metadata: { name: 'host-3', uid: 'host-3-uid' }, spec: { bmc: { address: BMC_ADDRESS, credentialsName: 'other-secret' } } })];
+    expect(await released.reconcile()).toEqual({});
+    expect(released.releasedSecrets).toEqual(['test/bmc-secret']);
+  });
+
   it('leaves a host it already released alone, not claiming its Secret again', async () => {
     // One pass went from available to the release; the watch event of the finalizer removal shows
     // the host as stored then: still available, no finalizer of ours, not deleted yet.

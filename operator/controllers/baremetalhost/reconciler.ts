@@ -468,11 +468,25 @@ export class BareMetalHostReconciler implements Reconciler {
     const { host } = pass;
     const namespace = host.metadata.namespace ?? '';
     const credentialsName = host.spec.bmc?.credentialsName;
-    if (credentialsName) await this.#options.secrets.release({ namespace, name: credentialsName });
+    if (credentialsName) {
+      // BMO drops the finalizer whichever host goes, leaving a Secret other hosts still log in
+      // with open to deletion; here the last host to use it lets it go.
+      const users = this.#otherHostsUsing(host, credentialsName);
+      if (users.length === 0) await this.#options.secrets.release({ namespace, name: credentialsName });
+      else pass.log.info('BMC Secret still used by other hosts; keeping its finalizer', { secret: credentialsName, hosts: users });
+    }
     await this.#options.hardwareData.release({ namespace, name: host.metadata.name ?? '' });
     await this.#options.preprovisioningImages?.release({ namespace, name: host.metadata.name ?? '' });
     await pass.session.removeFinalizer();
     pass.log.info('cleanup is complete, removed finalizer');
+  }
+
+  /** Names of the other hosts of the namespace, not being deleted, whose BMC logs in with this Secret. */
+  #otherHostsUsing(host: Host, secretName: string): string[] {
+    return this.#options.hosts.cache.list(host.metadata.namespace ?? '')
+      .filter((other) => other.metadata.uid !== host.metadata.uid && !other.metadata.deletionTimestamp
+        && (other.spec as { bmc?: { credentialsName?: string } } | undefined)?.bmc?.credentialsName === secretName)
+      .map((other) => other.metadata.name ?? '');
   }
 
   /** `state`: the state the step that asked for the event began in (the pass's first by default). */

@@ -105,6 +105,9 @@ describe('Kubernetes\' garbage collector after hosts are deleted', () => {
       { timeoutMs: minutes(2), intervalMs: 500, what: 'the FirmwareSchema to lose the deleted settings\' reference' });
     const secret = await read('secret', SECRET);
     expect(secret?.metadata.ownerReferences).toEqual([expect.objectContaining({ kind: 'BareMetalHost', name: 'second', uid: uid.second })]);
+    // The second host still logs in with it, so the operator kept its finalizer (BMO drops it
+    // whichever host goes): a deletion of the Secret would wait for the last host.
+    expect(secret?.metadata.finalizers).toContain('baremetalhost.metal3.io/secret');
     expect(owners(await read('firmwareschema', schema))).toEqual(['HostFirmwareSettings/second']);
     expect(owners(await read('hostfirmwaresettings', 'second'))).toEqual(['BareMetalHost/second']);
     // The host left is untouched.

@@ -60,6 +60,8 @@ export class ReconcilerHarness {
   readonly secrets = new Map<string, SecretObject>();
   hardwareData: HardwareData | undefined;
   host: KubeObject | undefined;
+  /** Other hosts the cache holds besides `host` (the same namespace unless they say otherwise). */
+  otherHosts: KubeObject[] = [];
   /** Thrown by every spec patch, when set (e.g. a conflict). */
   specPatchError: Error | undefined;
   readonly reconciler: BareMetalHostReconciler;
@@ -121,7 +123,8 @@ export class ReconcilerHarness {
       flush: async () => {},
     };
     this.reconciler = new BareMetalHostReconciler({
-      hosts: { client, cache: { get: () => this.host, list: () => (this.host ? [this.host] : []) }, ownWrites: this.ownWrites },
+      hosts: { client, cache: { get: () => this.host, list: (namespace?: string) => [...(this.host ? [this.host] : []), ...this.otherHosts]
+        .filter((candidate) => namespace === undefined || candidate.metadata.namespace === namespace) }, ownWrites: this.ownWrites },
       secrets,
       hardwareData,
       provisioner: options.provisioner,
