@@ -12,8 +12,8 @@ import { getHost, inState, tearDownHostTest, waitForHost } from './hosts.ts';
 // it runs alone, see exclusive-files.ts). It follows the owner references the operator writes,
 // as BMO writes them: the host owns its HostFirmwareSettings (one made by a user before the
 // host among them), HostFirmwareComponents, DataImage and BMC Secret, the settings own the
-// FirmwareSchema they share. Two hosts on servers 82-83
-// (borrowed from operator-kills' large run) share one BMC Secret.
+// FirmwareSchema they share. Two hosts on servers 82-83 (borrowed from operator-kills' large
+// run) share one BMC Secret.
 const env = readStackEnv();
 const kubectl = new Kubectl(env);
 const minutes = (n: number) => n * 60_000;
@@ -114,9 +114,10 @@ describe('Kubernetes\' garbage collector after hosts are deleted', () => {
     expect((await getHost(kubectl, namespace, 'second'))?.status).toMatchObject({ provisioning: { state: 'available' }, operationalStatus: 'OK' });
 
     // The last host goes, deleted in the foreground (`kubectl delete --cascade=foreground`): the
-    // collector deletes its dependents first, waiting only for those whose reference blocks the
-    // owner's deletion (none, as BMO writes them), so the deletion does not hang on them. The
-    // Secret and the schema have no owner left and go too.
+    // collector deletes its dependents first and waits only for those whose reference blocks the
+    // owner's deletion; as BMO writes them that is the HardwareData alone, which the operator lets
+    // go as it deletes the host, so nothing hangs. The Secret and the schema have no owner left
+    // and go too.
     await kubectl.ok(['delete', 'bmh', 'second', '-n', namespace, '--wait=false', '--cascade=foreground']);
     await waitFor(async () => ((await getHost(kubectl, namespace, 'second')) === undefined ? true : undefined),
       { timeoutMs: minutes(3), intervalMs: 1_000, what: 'host second to be deleted' });
