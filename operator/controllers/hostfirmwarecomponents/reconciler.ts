@@ -104,11 +104,8 @@ export class HostFirmwareComponentsReconciler implements Reconciler {
   }
 
   async #ownedByHost(hfc: HostFirmwareComponents, host: BareMetalHost, signal: AbortSignal): Promise<HostFirmwareComponents> {
-    const { object, written } = await ensureOwnerReference(this.#options.components.client, hfc, host, { signal });
-    if (!written) return hfc;
-    const stored = hostFirmwareComponentsSchema.parse(object);
-    this.#recent.remember(objectKey(hfc), hfc.metadata.resourceVersion, stored);
-    return stored;
+    const { object, written } = await ensureOwnerReference(this.#options.components.client, hfc, host, { signal, recent: this.#recent });
+    return written ? hostFirmwareComponentsSchema.parse(object) : hfc;
   }
 
   async #create(host: BareMetalHost): Promise<HostFirmwareComponents> {

@@ -139,10 +139,7 @@ export class HostFirmwareSettingsReconciler implements Reconciler {
   }
 
   async #ownedByHost(hfs: HostFirmwareSettings, host: BareMetalHost, signal: AbortSignal): Promise<HostFirmwareSettings> {
-    const { object, written } = await ensureOwnerReference(this.#options.settings.client, hfs, host, { signal });
-    if (!written) return hfs;
-    const stored = hostFirmwareSettingsSchema.parse(object);
-    this.#recent.remember(objectKey(hfs), hfs.metadata.resourceVersion, stored);
-    return stored;
+    const { object, written } = await ensureOwnerReference(this.#options.settings.client, hfs, host, { signal, recent: this.#recent });
+    return written ? hostFirmwareSettingsSchema.parse(object) : hfs;
   }
 }
