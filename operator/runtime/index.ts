@@ -108,7 +108,6 @@ export type { Condition, ConditionInput, ConditionStatus } from './conditions.ts
 export {
   AlreadyOwnedError,
   getControllerOf,
-  isControlledBy,
   objectReference,
   ownerReference,
   removeOwnerReference,

@@ -49,11 +49,6 @@ export function getControllerOf(obj: KubeObject): OwnerReference | undefined {
   return obj.metadata.ownerReferences?.find((ref) => ref.controller === true);
 }
 
-export function isControlledBy(obj: KubeObject, owner: KubeObject): boolean {
-  const ref = getControllerOf(obj);
-  return ref !== undefined && ref.uid === owner.metadata.uid;
-}
-
 function checkScope(obj: KubeObject, owner: KubeObject): void {
   // Namespaced owners must live in the dependent's namespace; cluster-scoped ones anywhere.
   if (owner.metadata.namespace && owner.metadata.namespace !== obj.metadata.namespace) {
