@@ -13,6 +13,10 @@ export interface SampleClusterOptions {
   workerReplicas: number;
   /** A Metal3DataTemplate the workers render their meta and network data from (sample-data-template.ts). */
   workerDataTemplate?: string;
+  /** CAPM3's nodeReuse on the workers' template: a released host is kept for the MachineDeployment's next Machine. */
+  workerNodeReuse?: boolean;
+  /** The MachineDeployment's rolling update (Cluster API's default is maxSurge 1, maxUnavailable 0). */
+  workerRollingUpdate?: { maxSurge: number; maxUnavailable: number };
 }
 
 export interface WorkerHealthCheckOptions {
@@ -28,10 +32,10 @@ const CAPI_API_VERSION = 'cluster.x-k8s.io/v1beta2';
 
 /** The Metal3MachineTemplate every worker is cloned from; a new one with another image rolls the MachineDeployment. */
 export function workerTemplate(options: { namespace: string; name: string; image: { url: string; sha256: string };
-  hostSelector: Record<string, string>; dataTemplate?: string }): Record<string, unknown> {
+  hostSelector: Record<string, string>; dataTemplate?: string; nodeReuse?: boolean }): Record<string, unknown> {
   return {
     apiVersion: INFRA_API_VERSION, kind: 'Metal3MachineTemplate', metadata: { name: options.name, namespace: options.namespace },
-    spec: { template: { spec: {
+    spec: { ...(options.nodeReuse ? { nodeReuse: true } : {}), template: { spec: {
       image: { url: options.image.url, checksum: options.image.sha256, checksumType: 'sha256', diskFormat: 'raw' },
       hostSelector: { matchLabels: options.hostSelector },
       // Released workers go straight back to the pool; the operator's own tests cover cleaning.
@@ -98,9 +102,11 @@ export function sampleClusterObjects(options: SampleClusterOptions): Record<stri
       spec: { clusterName: name, bootstrap: { dataSecretName: `${name}-control-plane-bootstrap` },
         infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'Metal3Machine', name: controlPlaneMachine } } },
     workerTemplate({ namespace, name: `${name}-workers-v1`, image, hostSelector: options.workerHostSelector,
-      ...(options.workerDataTemplate ? { dataTemplate: options.workerDataTemplate } : {}) }),
+      ...(options.workerDataTemplate ? { dataTemplate: options.workerDataTemplate } : {}),
+      ...(options.workerNodeReuse ? { nodeReuse: true } : {}) }),
     { apiVersion: CAPI_API_VERSION, kind: 'MachineDeployment', metadata: { name: `${name}-workers`, namespace, labels: watchLabels },
       spec: { clusterName: name, replicas: options.workerReplicas, selector: {},
+        ...(options.workerRollingUpdate ? { rollout: { strategy: { type: 'RollingUpdate', rollingUpdate: options.workerRollingUpdate } } } : {}),
         template: { metadata: { labels: watchLabels }, spec: { clusterName: name,
           bootstrap: { dataSecretName: `${name}-workers-bootstrap` },
           infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'Metal3MachineTemplate', name: `${name}-workers-v1` } } } } },

@@ -1,6 +1,6 @@
 import type { BareMetalHost } from '../../../operator/api/index.ts';
 import type { Result } from '../../../operator/runtime/index.ts';
-import { LabelSelectorError, compileLabelSelector, isNotFound, objectName } from '../../../operator/runtime/index.ts';
+import { LabelSelectorError, compileLabelSelector, findCondition, isNotFound, objectName } from '../../../operator/runtime/index.ts';
 import {
   CLUSTER_NAME_LABEL, HOST_ANNOTATION, clusterInfrastructureProvisioned, providerIdFor,
 } from '../../api/index.ts';
@@ -8,7 +8,7 @@ import {
   chooseHost, claimHost, consumedBy, describeNoHost, hostAddresses, hostSpecChanges,
   labelSecret, patchHeldHost, pauseAnnotationChanges, reuseLabelValue,
 } from '../../baremetal/index.ts';
-import type { HostData } from '../../baremetal/index.ts';
+import type { HostChoice, HostData } from '../../baremetal/index.ts';
 import { linkNode } from '../../remote/node-link.ts';
 import { annotatedHost } from './held-host.ts';
 import { machineData } from './machine-data.ts';
@@ -17,6 +17,12 @@ import type { MachineDeps, MachineScope } from './machine-context.ts';
 import { machineSpecProblems } from './validate.ts';
 
 const CLAIM_ATTEMPTS = 3;
+const ASSOCIATED = 'AssociateBareMetalHostSuccess';
+/** CAPM3's reason when the host was the one kept for this machine's owner; kept while the association lasts. */
+const ASSOCIATED_VIA_NODE_REUSE = 'AssociateBareMetalHostViaNodeReuseSuccess';
+
+/** How a host was chosen, for the association's reason. */
+type ChosenVia = Extract<HostChoice, { kind: 'chosen' }>['via'];
 
 /** Waits for what the machine needs, claims a host, keeps its spec, and reports provisioning and the Node. */
 export async function reconcileNormal(scope: MachineScope, deps: MachineDeps): Promise<Result> {
@@ -56,11 +62,15 @@ export async function reconcileNormal(scope: MachineScope, deps: MachineDeps): P
   // with one, image and data are written only once the rendered Secrets exist (they need the host).
   const fromSpec = m3m.spec.dataTemplate?.name ? undefined : await machineData(deps.data, { m3m, status, signal: scope.signal });
   let host = await currentHost(scope, deps);
-  if (!host) {
+  let associatedReason: string;
+  if (host) {
+    associatedReason = await keptAssociationReason(scope, deps);
+  } else {
     const claimData = fromSpec?.kind === 'ready' ? { ...data.hostData, ...withoutKind(fromSpec) } : {};
     const claimed = await claimAHost(scope, deps, { selector, data: claimData });
     if ('result' in claimed) return claimed.result;
     host = claimed.host;
+    associatedReason = claimed.via === 'node-reuse' ? ASSOCIATED_VIA_NODE_REUSE : ASSOCIATED;
   }
 
   const rendered = fromSpec ?? await machineData(deps.data, { m3m, status, signal: scope.signal });
@@ -77,7 +87,7 @@ export async function reconcileNormal(scope: MachineScope, deps: MachineDeps): P
     }, scope.signal);
   }
   status.next.userData = data.hostData.userData;
-  status.condition({ type: 'AssociateBareMetalHost', status: 'True', reason: 'AssociateBareMetalHostSuccess', message: `claimed ${host.metadata.name}` });
+  status.condition({ type: 'AssociateBareMetalHost', status: 'True', reason: associatedReason, message: `claimed ${host.metadata.name}` });
   const addresses = hostAddresses(host);
   if (addresses.length) status.next.addresses = addresses;
   if (rendered.kind === 'waiting') {
@@ -100,6 +110,22 @@ export async function reconcileNormal(scope: MachineScope, deps: MachineDeps): P
   }
   status.next.initialization = { provisioned: true };
   return linkWorkloadNode(scope, deps, { host, providerID });
+}
+
+/**
+ * The reason the association got when the host was claimed, kept as CAPM3 keeps it. The pass
+ * right after a claim is woken by the claim's annotation and may read a cached copy without the
+ * status that pass wrote after it; only then is the live object read.
+ */
+async function keptAssociationReason(scope: MachineScope, deps: MachineDeps): Promise<string> {
+  const trueReason = (conditions: Parameters<typeof findCondition>[0]) => {
+    const associated = findCondition(conditions, 'AssociateBareMetalHost');
+    return associated?.status === 'True' ? associated.reason : undefined;
+  };
+  const cached = trueReason(scope.status.next.conditions);
+  if (cached) return cached;
+  const live = await deps.metal3Machines.client.get(objectName(scope.m3m), { signal: scope.signal });
+  return trueReason(live.status?.conditions) ?? ASSOCIATED;
 }
 
 async function hostData(scope: MachineScope, deps: MachineDeps): Promise<{ hostData: HostData } | { waiting: string; requeue: boolean }> {
@@ -139,7 +165,7 @@ async function claimAHost(
   scope: MachineScope,
   deps: MachineDeps,
   options: { selector: ReturnType<typeof compileLabelSelector>; data: HostData },
-): Promise<{ host: BareMetalHost } | { result: Result }> {
+): Promise<{ host: BareMetalHost; via: ChosenVia } | { result: Result }> {
   const { m3m, status } = scope;
   const reuse = await reuseLabelValue(scope.machine, deps.machineSets, scope.signal);
   const claimant = {
@@ -179,7 +205,7 @@ async function claimAHost(
       metadata: { annotations: { [HOST_ANNOTATION]: `${scope.namespace}/${host.metadata.name}` } },
     }, { type: 'merge', signal: scope.signal });
     scope.log.info('claimed host', { host: host.metadata.name, via: choice.via });
-    return { host };
+    return { host, via: choice.via };
   }
   status.condition({ type: 'AssociateBareMetalHost', status: 'False', reason: 'AssociateBareMetalHostFailed',
     message: `lost ${CLAIM_ATTEMPTS} claim races in a row; retrying` });

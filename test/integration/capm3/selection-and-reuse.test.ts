@@ -153,10 +153,14 @@ describe('host selection and release rules of the Metal3Machine controller (real
 
     await workerOf('a-0', poolA);
     let kept = (await scene.claimedBy('a-0')).metadata.name;
+    await scene.reason('a-0', 'AssociateBareMetalHost', 'AssociateBareMetalHostSuccess');
     for (let round = 1; round <= 3; round++) {
       const previous = `a-${round - 1}`;
       await setHostState(objects, kept, 'provisioned');
-      await scene.machine(previous, 'provisioned', (m3m) => m3m.status?.initialization?.provisioned === true);
+      const provisioned = await scene.machine(previous, 'provisioned', (m3m) => m3m.status?.initialization?.provisioned === true);
+      // The association's reason outlives the pass that claimed the host, as CAPM3's does.
+      expect(condition(provisioned, 'AssociateBareMetalHost')?.reason)
+        .toBe(round === 1 ? 'AssociateBareMetalHostSuccess' : 'AssociateBareMetalHostViaNodeReuseSuccess');
 
       // Cluster API deletes the Metal3Machine; BMO deprovisions the host.
       await kubectl.ok(['delete', 'm3m', previous, '-n', namespace, '--wait=false']);
@@ -185,6 +189,8 @@ describe('host selection and release rules of the Metal3Machine controller (real
       expect(taken.metadata.labels?.[REUSE_LABEL]).toBeUndefined();
       expect(taken.metadata.labels?.['cluster.x-k8s.io/cluster-name']).toBe('c1');
       expect(taken.spec.image).toMatchObject({ url: IMAGE.url, format: 'qcow2' });
+      // CAPM3's reason for a host taken through node reuse.
+      await scene.reason(next, 'AssociateBareMetalHost', 'AssociateBareMetalHostViaNodeReuseSuccess');
       kept = taken.metadata.name;
     }
 
