@@ -4,6 +4,7 @@ import { Controller } from './controller.ts';
 import { TerminalError } from './errors.ts';
 import { requestForObject, requestsForOwner } from './event-handlers.ts';
 import { Informer } from './informer.ts';
+import { KubeHttpError } from './kube-client.ts';
 import type { WatchEventType } from './kube-client.ts';
 import { keyOf } from './kube-object.ts';
 import type { KubeObject, OwnerReference, ResourceType } from './kube-object.ts';
@@ -104,6 +105,28 @@ describe('Controller', () => {
     await flushPromises();
     await clock.advance(60_000);
     expect(calls).toEqual(['ns/a']);
+  });
+
+  it('does not retry a create its namespace refused for being deleted: the deletion wakes the object', async () => {
+    const { calls, controller, clock } = startController(async () => {
+      throw new KubeHttpError(403, 'POST failed', JSON.stringify({ kind: 'Status', code: 403, reason: 'Forbidden',
+        details: { causes: [{ reason: 'NamespaceTerminating', field: 'metadata.namespace' }] } }));
+    });
+    controller.enqueue('ns/a');
+    await flushPromises();
+    await clock.advance(60_000);
+    expect(calls).toEqual(['ns/a']);
+    expect(controller.queue.numRequeues('ns/a')).toBe(0);
+  });
+
+  it('still retries other refusals (403 without that cause)', async () => {
+    const { calls, controller, clock } = startController(async () => {
+      throw new KubeHttpError(403, 'POST failed', JSON.stringify({ kind: 'Status', code: 403, reason: 'Forbidden' }));
+    });
+    controller.enqueue('ns/a');
+    await flushPromises();
+    await clock.advance(100);
+    expect(calls.length).toBeGreaterThan(1);
   });
 
   it('requeues after the requested delay', async () => {

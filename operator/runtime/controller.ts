@@ -6,7 +6,7 @@ import { isTerminalError } from './errors.ts';
 import { keysForEvent } from './event-handlers.ts';
 import type { MapFunc } from './event-handlers.ts';
 import type { Informer } from './informer.ts';
-import { isConflict, toKubeError } from './kube-errors.ts';
+import { isConflict, isNamespaceTerminating, toKubeError } from './kube-errors.ts';
 import { keyOf, parseKey } from './kube-object.ts';
 import type { KubeObject, ObjectName } from './kube-object.ts';
 import type { Logger } from './logger.ts';
@@ -207,6 +207,11 @@ export class Controller {
       } else if (terminal) {
         this.queue.forget(key);
         log.error('Reconciler error', { error, terminal: true });
+      } else if (isNamespaceTerminating(error)) {
+        // A retry would be refused the same way; the namespace's deletion reaches the object soon and wakes it.
+        this.queue.forget(key);
+        log.info('the namespace is being deleted, so the pass could not create what it needed; waiting for the deletion to reach this object',
+          { kubeError: toKubeError(error) });
       } else {
         this.queue.addRateLimited(key);
         // Conflicts are routine with a cache that lags the API: retry quietly.

@@ -5,6 +5,7 @@ import type { EventObject } from './event-recorder.ts';
 import type { KubeRequest, KubeTransport } from './kube-client.ts';
 import type { KubeObject } from './kube-object.ts';
 import { createResourceClient } from './resource-client.ts';
+import type { Logger } from './logger.ts';
 import { EventResource } from './resources.ts';
 import { FakeClock, flushPromises } from './testing/fake-clock.ts';
 
@@ -23,7 +24,7 @@ const notFound = () => new ApiException(404, 'PATCH failed', '{"kind":"Status","
  * Records every request. Answers come from `reply` (default: a create echoes the Event it
  * was sent, a patch answers `{}`), so each test scripts only what it needs.
  */
-function setup(reply?: (request: KubeRequest) => unknown) {
+function setup(reply?: (request: KubeRequest) => unknown, logger?: Logger) {
   const requests: KubeRequest[] = [];
   const transport: KubeTransport = {
     async request<T>(request: KubeRequest): Promise<T> {
@@ -42,6 +43,7 @@ function setup(reply?: (request: KubeRequest) => unknown) {
     clock,
     seriesWindowMs: 60_000,
     maxPendingWrites: 5,
+    ...(logger ? { logger } : {}),
   });
   // Most tests look at what was written: queue, then wait for the writes.
   const recorder = {
@@ -203,6 +205,27 @@ describe('event recorder', () => {
     refuse = false;
     await recorder.event(host, { type: 'Normal', reason: 'X', action: 'Y' });
     expect(requests.map((r) => r.method)).toEqual(['POST', 'POST']);
+  });
+
+  it('logs a refusal at warn, but one from a namespace being deleted (it refuses every new event) only at debug', async () => {
+    const lines: string[] = [];
+    const logger: Logger = {
+      error: (message) => lines.push(`error ${message}`),
+      warn: (message) => lines.push(`warn ${message}`),
+      info: (message) => lines.push(`info ${message}`),
+      debug: (message) => lines.push(`debug ${message}`),
+      child: () => logger,
+    };
+    const terminating = JSON.stringify({ kind: 'Status', code: 403, reason: 'Forbidden',
+      message: 'unable to create new content in namespace ns because it is being terminated',
+      details: { causes: [{ reason: 'NamespaceTerminating', field: 'metadata.namespace', message: 'namespace ns is being terminated' }] } });
+    const { recorder } = setup((request) => {
+      const body = (request.body as EventObject).reason === 'Terminating' ? terminating : '{"code":403,"reason":"Forbidden"}';
+      throw new ApiException(403, 'forbidden', body, {});
+    }, logger);
+    await recorder.event(host, { type: 'Normal', reason: 'Refused', action: 'Y' });
+    await recorder.event(host, { type: 'Normal', reason: 'Terminating', action: 'Y' });
+    expect(lines).toEqual(['warn could not record event', 'debug could not record event']);
   });
 
   it('cuts notes to the 1 KiB API limit and files cluster-scoped objects under default', async () => {

@@ -1,7 +1,7 @@
 import type { Clock } from './clock.ts';
 import { systemClock } from './clock.ts';
 import { EventCorrelator } from './event-correlator.ts';
-import { isNotFound, toKubeError } from './kube-errors.ts';
+import { isNamespaceTerminating, isNotFound, toKubeError } from './kube-errors.ts';
 import type { KubeObject, ObjectName } from './kube-object.ts';
 import { keyOf } from './kube-object.ts';
 import type { Logger } from './logger.ts';
@@ -158,7 +158,9 @@ export function createEventRecorder(options: EventRecorderOptions): EventRecorde
         .then(() => write(key, regarding, input))
         .catch((error: unknown) => {
           correlator.forget(key);
-          logger.warn('could not record event', { reason: input.reason, error: toKubeError(error) });
+          // A namespace being deleted refuses every new event: expected, not worth a warning each.
+          const logAt = isNamespaceTerminating(error) ? logger.debug.bind(logger) : logger.warn.bind(logger);
+          logAt('could not record event', { reason: input.reason, error: toKubeError(error) });
         });
       chains.set(key, next);
       pending.add(next);

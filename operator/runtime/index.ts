@@ -24,6 +24,7 @@ export {
   isAlreadyExists,
   isConflict,
   isForbidden,
+  isNamespaceTerminating,
   isGone,
   isInvalid,
   isNotFound,

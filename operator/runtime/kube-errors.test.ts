@@ -6,6 +6,7 @@ import {
   isConflict,
   isGone,
   isInvalid,
+  isNamespaceTerminating,
   isNotFound,
   toKubeError,
 } from './kube-errors.ts';
@@ -53,5 +54,15 @@ describe('toKubeError', () => {
   it('maps network errors to code 0', () => {
     expect(toKubeError(new Error('ECONNREFUSED'))).toEqual({ code: 0, reason: 'Unknown', message: 'ECONNREFUSED', causes: [] });
     expect(isNotFound(new Error('x'))).toBe(false);
+  });
+});
+
+describe('isNamespaceTerminating', () => {
+  it('is the 403 whose cause says the namespace is being deleted, not any other refusal', () => {
+    const terminating = JSON.stringify({ kind: 'Status', code: 403, reason: 'Forbidden',
+      details: { causes: [{ reason: 'NamespaceTerminating', field: 'metadata.namespace', message: 'namespace ns is being terminated' }] } });
+    expect(isNamespaceTerminating(new ApiException(403, 'forbidden', terminating, {}))).toBe(true);
+    expect(isNamespaceTerminating(new ApiException(403, 'forbidden', status(403, 'Forbidden', 'RBAC says no'), {}))).toBe(false);
+    expect(isNamespaceTerminating(new ApiException(404, 'not found', status(404, 'NotFound', 'gone'), {}))).toBe(false);
   });
 });

@@ -126,6 +126,15 @@ export function isInvalid(error: unknown): boolean {
   return e.reason === 'Invalid' || e.code === 422;
 }
 
+/**
+ * A create refused because its namespace is being deleted (403 with the `NamespaceTerminating`
+ * cause): nothing new can be made there again, and every object in it is about to be deleted.
+ */
+export function isNamespaceTerminating(error: unknown): boolean {
+  const e = toKubeError(error);
+  return e.code === 403 && e.causes.some((cause) => cause.reason === 'NamespaceTerminating');
+}
+
 export function isForbidden(error: unknown): boolean {
   const e = toKubeError(error);
   return e.reason === 'Forbidden' || e.code === 403;

@@ -16,5 +16,6 @@ export const EXCLUSIVE_FILES: readonly { path: string; why: string }[] = [
   { path: 'test/e2e/baremetalhost/hostclaim.test.ts', why: 'runs an operator over every namespace (HostClaims cross them), which would take other files\' hosts' },
   { path: 'test/integration/capm3/conversion.test.ts', why: 'points the provider CRDs (cluster-wide) at its process and back: the API server rebuilds their storage each time, ending every watch on them' },
   { path: 'test/e2e/baremetalhost/garbage-collection.test.ts', why: "runs Kubernetes' garbage collector, which would collect other files' objects whose owners they deleted" },
+  { path: 'test/e2e/baremetalhost/namespace-deletion.test.ts', why: "runs Kubernetes' namespace controller and garbage collector, which would empty other files' namespaces as they delete them" },
   { path: 'test/integration/bench/bench-smoke.test.ts', why: 'the benchmark: its timings and process figures must not include other files\' load' },
 ];

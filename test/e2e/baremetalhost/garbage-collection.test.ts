@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startGarbageCollector, type GarbageCollector } from '../../../hack/stack/garbage-collector.ts';
+import { startKubeControllers, type KubeControllers } from '../../../hack/stack/kube-controllers.ts';
 import { Kubectl } from '../../support/kubectl.ts';
 import { createUniqueNamespace } from '../../support/namespaces.ts';
 import { startOperatorProcess, type OperatorProcess } from '../../support/operator-process.ts';
@@ -28,7 +28,7 @@ interface Dependent { metadata: { name: string; uid: string; ownerReferences?: O
 
 let namespace = '';
 let operator: OperatorProcess | undefined;
-let collector: GarbageCollector | undefined;
+let collector: KubeControllers | undefined;
 
 /** The object as stored, or undefined once it is gone. */
 async function read(kind: string, name: string): Promise<Dependent | undefined> {
@@ -52,7 +52,7 @@ async function firmwareSchemaName(): Promise<string> {
 }
 
 beforeAll(async () => {
-  collector = await startGarbageCollector({ env, stateDir: env.stateDir, name: 'garbage-collector-e2e' });
+  collector = await startKubeControllers({ env, stateDir: env.stateDir, name: 'garbage-collector-e2e', controllers: ['garbage-collector-controller'] });
   namespace = await createUniqueNamespace(kubectl, 'e2e-garbage-collection');
   operator = startOperatorProcess({ env, namespace, label: 'garbage-collection' });
   await kubectl.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [
