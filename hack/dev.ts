@@ -24,6 +24,7 @@ import { prepareOperatorWebhook } from './stack/operator-webhook.ts';
 import { providerConversion, type ProviderConversion } from './stack/provider-conversion.ts';
 import { prepareProviderWebhook, type ProviderWebhook } from './stack/provider-webhook.ts';
 import { isAlive, startProcess, stopProcess, type TrackedProcess } from './stack/processes.ts';
+import { startKubeControllers } from './stack/kube-controllers.ts';
 import { readState, envShellFile } from './stack/state.ts';
 import { stackDown, stackUp } from './stack/stack.ts';
 
@@ -62,6 +63,11 @@ if (withCluster) {
 await kubectl(env, ['wait', '--for=condition=Established', 'crd/baremetalhosts.metal3.io', 'crd/hardwaredata.metal3.io']);
 await kubectl(env, ['create', 'namespace', namespace]).catch(() => undefined);
 mkdirSync(join(stateDir, 'logs'), { recursive: true });
+// What a cluster does on deletions and the stack alone does not: dependents of a deleted owner
+// are collected, and `kubectl delete namespace` empties the namespace and ends.
+const kubeControllers = await startKubeControllers({ env, stateDir, name: 'kube-controllers',
+  controllers: ['garbage-collector-controller', 'namespace-controller'] });
+say(`dev: Kubernetes' garbage collector and namespace controller running (log ${kubeControllers.process.logPath})`);
 
 // The processes run as installed controllers do: each with a token of its ServiceAccount from
 // deploy/, bound only by the roles there (never the admin kubeconfig), so a missing permission
@@ -150,6 +156,7 @@ const shutdown = async () => {
   await conversion?.unregister().catch((error: unknown) => say(`dev: could not turn the provider CRDs' conversion off: ${String(error)}`));
   for (const started of [...processes].reverse()) await stopProcess(started);
   await capi?.stop();
+  await kubeControllers.stop();
   if (startedStack && !values['keep-stack']) {
     say('dev: stopping the stack');
     await stackDown(stateDir);

@@ -37,12 +37,20 @@ export interface SecretAccess {
   release(name: ObjectName): Promise<void>;
 }
 
+/** What the BareMetalHost controller needs besides: the Secrets a host claimed and no longer uses. */
+export interface ClaimedSecretAccess extends SecretAccess {
+  /** Names of the claimed Secrets of the namespace that carry this owner's reference, as the cache holds them. */
+  heldBy(namespace: string, ownerUid: string): string[];
+  /** Takes the owner's reference off the Secret, and our finalizer too unless `keepFinalizer`; nothing if it is gone. */
+  letGo(name: ObjectName, options: { ownerUid: string; keepFinalizer: boolean; signal?: AbortSignal }): Promise<void>;
+}
+
 /**
  * BMO's SecretManager: finds Secrets in the labelled cache or, for Secrets not claimed
  * yet, claims them (label, owner reference, finalizer) straight through the API, and
  * releases them on host deletion. Values are never logged.
  */
-export class SecretStore implements SecretAccess {
+export class SecretStore implements ClaimedSecretAccess {
   readonly #client: ResourceClient<SecretObject>;
   readonly #cache: Informer<SecretObject>;
   readonly #recent: RecentWrites<SecretObject>;
@@ -101,6 +109,27 @@ export class SecretStore implements SecretAccess {
     if (!secret?.metadata.finalizers?.includes(SECRET_FINALIZER)) return;
     try {
       await this.#write(name, { replacedVersion: secret.metadata.resourceVersion, metadataPatch: { '$deleteFromPrimitiveList/finalizers': [SECRET_FINALIZER] } });
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+    }
+  }
+
+  heldBy(namespace: string, ownerUid: string): string[] {
+    return this.#cache.list(namespace)
+      .filter((secret) => secret.metadata.ownerReferences?.some((ref) => ref.uid === ownerUid))
+      .map((secret) => secret.metadata.name ?? '');
+  }
+
+  async letGo(name: ObjectName, options: { ownerUid: string; keepFinalizer: boolean; signal?: AbortSignal }): Promise<void> {
+    const secret = await this.#find(name);
+    if (!secret) return;
+    const patch: Record<string, unknown> = {};
+    // Strategic merge: ownerReferences merge by uid, so only this owner's entry goes.
+    if (secret.metadata.ownerReferences?.some((ref) => ref.uid === options.ownerUid)) patch.ownerReferences = [{ $patch: 'delete', uid: options.ownerUid }];
+    if (!options.keepFinalizer && secret.metadata.finalizers?.includes(SECRET_FINALIZER)) patch['$deleteFromPrimitiveList/finalizers'] = [SECRET_FINALIZER];
+    if (Object.keys(patch).length === 0) return;
+    try {
+      await this.#write(name, { replacedVersion: secret.metadata.resourceVersion, metadataPatch: patch, signal: options.signal });
     } catch (error) {
       if (!isNotFound(error)) throw error;
     }

@@ -415,6 +415,29 @@ describe('the BareMetalHost reconciler', () => {
     expect(released.releasedSecrets).toEqual(['test/bmc-secret']);
   });
 
+  it('lets go of the BMC Secret a host logged in with before its credentialsName changed, keeping the finalizer while another host uses it', async () => {
+    const heldByHost = (name: string) => ({ metadata: { name, namespace: 'test', resourceVersion: '3', ownerReferences: [{ apiVersion: 'metal3.io/v1alpha1', kind: 'BareMetalHost', name: 'host-0', uid: 'uid-0' }] } });
+    const provisioner = new ScriptedProvisioner();
+    withNode(provisioner, { namespace: 'test', name: 'host-0' });
+    const switched = harness({ provisioner, host: host({ status: registeredStatus('provisioned', {
+      goodCredentials: { credentials: { name: 'old-secret', namespace: 'test' }, credentialsVersion: '3' },
+      triedCredentials: { credentials: { name: 'old-secret', namespace: 'test' }, credentialsVersion: '3' } }) }) }).h;
+    switched.secrets.set('test/bmc-secret', { ...bmcSecret(), metadata: { ...heldByHost('bmc-secret').metadata, resourceVersion: '10' } });
+    switched.secrets.set('test/old-secret', heldByHost('old-secret'));
+    switched.otherHosts = [host({ metadata: { name: 'host-1', uid: 'uid-1' }, spec: { bmc: { address: BMC_ADDRESS, credentialsName: 'old-secret' } } })];
+    await switched.reconcile();
+    expect(switched.secretsLetGo).toEqual([{ secret: 'test/old-secret', ownerUid: 'uid-0', keepFinalizer: true }]);
+
+    // Deleted before a pass let go of it (an operator restart in between): the deletion does.
+    const deleting = new ScriptedProvisioner();
+    withNode(deleting, { namespace: 'test', name: 'host-0' });
+    const deleted = harness({ provisioner: deleting, host: host({ metadata: { deletionTimestamp: '2026-05-01T11:59:00Z' }, status: registeredStatus('deleting') }) }).h;
+    deleted.secrets.set('test/old-secret', heldByHost('old-secret'));
+    expect(await deleted.reconcile()).toEqual({});
+    expect(deleted.secretsLetGo).toEqual([{ secret: 'test/old-secret', ownerUid: 'uid-0', keepFinalizer: false }]);
+    expect(deleted.releasedSecrets).toEqual(['test/bmc-secret']);
+  });
+
   it('leaves a host it already released alone, not claiming its Secret again', async () => {
     // One pass went from available to the release; the watch event of the finalizer removal shows
     // the host as stored then: still available, no finalizer of ours, not deleted yet.

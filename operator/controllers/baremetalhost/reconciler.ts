@@ -55,7 +55,7 @@ import type { PollBounds } from './poll-schedule.ts';
 import type { OwnWrites } from '../../runtime/own-writes.ts';
 import { RecentWrites } from '../../runtime/recent-writes.ts';
 import { requeueFor, wakeByDeadline } from './requeue.ts';
-import type { SecretAccess } from '../../secrets/index.ts';
+import type { ClaimedSecretAccess } from '../../secrets/index.ts';
 import type { HostCredentials, StateContext, StateMachineSettings } from './state-context.ts';
 import type { UpdatePolicyAccess } from './update-policy-store.ts';
 import type { PreprovisioningImageAccess } from './preprovisioning-image-store.ts';
@@ -71,7 +71,7 @@ export interface BareMetalHostReconcilerOptions {
     /** Host writes whose events wake nobody (the pass that made them acted on them); the controller's filter. */
     ownWrites: OwnWrites;
   };
-  secrets: SecretAccess;
+  secrets: ClaimedSecretAccess;
   hardwareData: HardwareDataAccess;
   /** The host's HostFirmwareSettings (same name), for the changes preparing applies. */
   firmwareSettings?: { get(name: ObjectName): HostFirmwareSettings | undefined };
@@ -269,6 +269,7 @@ export class BareMetalHostReconciler implements Reconciler {
         readDataImage: () => this.#options.dataImages?.get(pass.request),
         writeDataImageStatus: async (image, status) => this.#options.dataImages?.writeStatus(image, status),
         acquireUpdatePolicy: async () => this.#options.updatePolicies?.acquire(pass.session.latest),
+        letGoOfFormerCredentials: () => this.#letGoOfFormerSecrets(pass),
         ...(this.#options.preprovisioningImages ? { preprovisioningImage: async (wanted) => this.#options.preprovisioningImages!.acquire(pass.session.latest, wanted) } : {}),
       },
       takeProvisioningSlot: () => this.#slots.take(keyOf(pass.request)),
@@ -475,10 +476,25 @@ export class BareMetalHostReconciler implements Reconciler {
       if (users.length === 0) await this.#options.secrets.release({ namespace, name: credentialsName });
       else pass.log.info('BMC Secret still used by other hosts; keeping its finalizer', { secret: credentialsName, hosts: users });
     }
+    // Ones it logged in with before its credentialsName changed, if a pass then did not let go of them.
+    await this.#letGoOfFormerSecrets(pass);
     await this.#options.hardwareData.release({ namespace, name: host.metadata.name ?? '' });
     await this.#options.preprovisioningImages?.release({ namespace, name: host.metadata.name ?? '' });
     await pass.session.removeFinalizer();
     pass.log.info('cleanup is complete, removed finalizer');
+  }
+
+  /** The BMC Secrets the host claimed and no longer names: see HostPorts.letGoOfFormerCredentials. */
+  async #letGoOfFormerSecrets(pass: Pass): Promise<void> {
+    const { host } = pass;
+    const namespace = host.metadata.namespace ?? '';
+    const current = host.spec.bmc?.credentialsName;
+    for (const name of this.#options.secrets.heldBy(namespace, host.metadata.uid ?? '')) {
+      if (name === current) continue;
+      const users = this.#otherHostsUsing(host, name);
+      await this.#options.secrets.letGo({ namespace, name }, { ownerUid: host.metadata.uid ?? '', keepFinalizer: users.length > 0, signal: pass.signal });
+      pass.log.info('let go of a BMC Secret the host no longer uses', { secret: name, ...(users.length ? { stillUsedBy: users } : {}) });
+    }
   }
 
   /** Names of the other hosts of the namespace, not being deleted, whose BMC logs in with this Secret. */

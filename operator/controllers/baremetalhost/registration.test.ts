@@ -38,6 +38,24 @@ describe('registration before every handler', () => {
     expect(host.status.operationHistory?.register).toMatchObject({ start: '2026-05-01T12:00:00Z', end: '2026-05-01T12:00:00Z' });
   });
 
+  it('lets go of the former Secret once credentials from a newly named one are good, and only then', async () => {
+    const provisioner = new ScriptedProvisioner();
+    withNode(provisioner, { namespace: 'test', name: 'host-0' });
+    const renamed = hostFor({ status: registeredStatus('provisioned', { goodCredentials: { credentials: { name: 'old-secret', namespace: 'test' }, credentialsVersion: '7' } }) });
+    const context = contextFor(provisioner);
+    expect(await ensureRegistered(renamed, context)).toBeUndefined();
+    expect(renamed.status.goodCredentials?.credentials?.name).toBe('bmc-secret');
+    expect(context.formerCredentialsLetGo).toBe(1);
+    // The same Secret edited, the first credentials ever, and new ones the BMC refused: nothing to let go.
+    const edited = contextFor(provisioner, { credentials: credentialsFor('11') });
+    await ensureRegistered(hostFor({ status: registeredStatus('provisioned') }), edited);
+    const first = contextFor(provisioner);
+    await ensureRegistered(hostFor({ status: registeredStatus('registering', { goodCredentials: undefined }) }), first);
+    const refused = contextFor(new ScriptedProvisioner().script('register', failed('Failed to get power state: 401')));
+    await ensureRegistered(hostFor({ status: registeredStatus('provisioned', { goodCredentials: { credentials: { name: 'old-secret', namespace: 'test' }, credentialsVersion: '7' } }) }), refused);
+    expect([edited, first, refused].map((c) => c.formerCredentialsLetGo)).toEqual([0, 0, 0]);
+  });
+
   it('keeps the good credentials when registration with new ones fails', async () => {
     const provisioner = new ScriptedProvisioner().script('register', failed('Failed to get power state: 401'));
     const host = hostFor({ status: registeredStatus('available') });

@@ -158,6 +158,8 @@ async function registerHost(host: Host, context: StateContext, credentials: Host
 
   const newCredentials = !credentialsMatch(status.goodCredentials, credentials.secret);
   if (newCredentials) {
+    const formerName = status.goodCredentials?.credentials?.name;
+    if (formerName !== undefined && formerName !== credentials.secret.name) await context.ports.letGoOfFormerCredentials();
     status.goodCredentials = credentialsStatusFor(credentials.secret);
     publish(context, normal('BMCAccessValidated', 'Verified access to BMC'));
     changed = true;

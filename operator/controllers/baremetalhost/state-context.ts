@@ -55,6 +55,12 @@ export interface HostPorts {
    */
   acquireUpdatePolicy(): Promise<HostUpdatePolicySpec | undefined>;
   /**
+   * Lets go of the BMC Secrets the host claimed before its credentialsName changed: their
+   * owner reference to the host goes, and our finalizer unless another live host logs in with
+   * them (BMO keeps both until the host is deleted, so deleting a replaced Secret hangs).
+   */
+  letGoOfFormerCredentials(): Promise<void>;
+  /**
    * BMO's getPreprovImage, only with --build-preprov-image: the host's PreprovisioningImage
    * created or brought in line with `wanted`, and its image once ready for it.
    */

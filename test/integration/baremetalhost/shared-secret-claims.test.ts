@@ -66,6 +66,23 @@ describe('claiming one Secret from many hosts', () => {
     expect((await secrets.get({ namespace, name: 'old-claim' })).metadata.finalizers).toEqual([FOREIGN_FINALIZER]);
   });
 
+  it('lets one host go of a Secret: only its owner reference, and our finalizer unless asked to keep it', async () => {
+    await secrets.create({ metadata: { name: 'replaced', namespace, finalizers: [FOREIGN_FINALIZER], ownerReferences: [foreignOwner] } });
+    for (const index of [0, 1]) await store.claim({ namespace, name: 'replaced' }, { owner: { name: `host-${index}`, uid: hostUid(index) }, finalizer: true });
+    const refs = async () => ((await secrets.get({ namespace, name: 'replaced' })).metadata.ownerReferences ?? []).map((ref) => ref.uid).sort();
+    const finalizers = async () => [...((await secrets.get({ namespace, name: 'replaced' })).metadata.finalizers ?? [])].sort();
+
+    await store.letGo({ namespace, name: 'replaced' }, { ownerUid: hostUid(0), keepFinalizer: true });
+    expect(await refs()).toEqual([foreignOwner.uid, hostUid(1)].sort());
+    expect(await finalizers()).toEqual([SECRET_FINALIZER, FOREIGN_FINALIZER].sort());
+    await store.letGo({ namespace, name: 'replaced' }, { ownerUid: hostUid(1), keepFinalizer: false });
+    expect(await refs()).toEqual([foreignOwner.uid]);
+    expect(await finalizers()).toEqual([FOREIGN_FINALIZER]);
+    // Nothing left to take, and a Secret that is gone: no write, no error.
+    await store.letGo({ namespace, name: 'replaced' }, { ownerUid: hostUid(1), keepFinalizer: false });
+    await store.letGo({ namespace, name: 'never-there' }, { ownerUid: hostUid(1), keepFinalizer: false });
+  });
+
   it('answers undefined for a Secret that does not exist, and creates none', async () => {
     expect(await store.claim({ namespace, name: 'missing-bmc' }, { owner: { name: 'host-0', uid: hostUid(0) }, finalizer: true })).toBeUndefined();
     const read = await secrets.get({ namespace, name: 'missing-bmc' }).then(() => 'found', (error: unknown) => (isNotFound(error) ? 'not found' : String(error)));

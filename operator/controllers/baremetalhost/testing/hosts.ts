@@ -52,6 +52,8 @@ export interface TestContext extends StateContext {
   updatePolicy: HostUpdatePolicySpec | undefined;
   /** How many times the policy was acquired. */
   policyLookups: number;
+  /** How many times the host let go of the BMC Secrets it no longer names. */
+  formerCredentialsLetGo: number;
 }
 
 /** A state context with recording ports, a fixed clock and valid credentials. */
@@ -86,6 +88,9 @@ export function contextFor(provisioner: Provisioner, overrides: Partial<StateCon
         context.policyLookups += 1;
         return context.updatePolicy;
       },
+      letGoOfFormerCredentials: async () => {
+        context.formerCredentialsLetGo += 1;
+      },
     },
     takeProvisioningSlot: () => true,
     now: () => TEST_NOW,
@@ -100,6 +105,7 @@ export function contextFor(provisioner: Provisioner, overrides: Partial<StateCon
     dataImageWrites,
     updatePolicy: undefined,
     policyLookups: 0,
+    formerCredentialsLetGo: 0,
     ...overrides,
   };
   return context;

@@ -12,7 +12,7 @@ import type { PatchOptions, ResourceClient } from '../../../runtime/resource-cli
 import type { HardwareDataAccess } from '../hardware-data-store.ts';
 import { createHostMetrics } from '../metrics.ts';
 import { BareMetalHostReconciler } from '../reconciler.ts';
-import type { SecretAccess, SecretObject } from '../../../secrets/index.ts';
+import type { ClaimedSecretAccess, SecretObject } from '../../../secrets/index.ts';
 import { TEST_NOW } from './hosts.ts';
 import type { PollBounds } from '../poll-schedule.ts';
 
@@ -55,6 +55,8 @@ export class ReconcilerHarness {
   /** When set, claiming a Secret fails with it (e.g. a 409 from another host's claim). */
   claimError: unknown;
   readonly releasedSecrets: string[] = [];
+  /** Secrets the host no longer uses that it let go of (letGo), in order. */
+  readonly secretsLetGo: Array<{ secret: string; ownerUid: string; keepFinalizer: boolean }> = [];
   readonly releasedHardwareData: string[] = [];
   readonly replacedHardwareData: string[] = [];
   readonly secrets = new Map<string, SecretObject>();
@@ -94,7 +96,7 @@ export class ReconcilerHarness {
         };
       },
     } as unknown as ResourceClient<KubeObject>;
-    const secrets: SecretAccess = {
+    const secrets: ClaimedSecretAccess = {
       claim: async (name, claim) => {
         const secret = this.secrets.get(keyOf(name));
         if (!secret) return undefined;
@@ -104,6 +106,12 @@ export class ReconcilerHarness {
       },
       release: async (name) => {
         this.releasedSecrets.push(keyOf(name));
+      },
+      heldBy: (namespace, ownerUid) => [...this.secrets.values()]
+        .filter((secret) => secret.metadata.namespace === namespace && secret.metadata.ownerReferences?.some((ref) => ref.uid === ownerUid))
+        .map((secret) => secret.metadata.name ?? ''),
+      letGo: async (name, letGo) => {
+        this.secretsLetGo.push({ secret: keyOf(name), ownerUid: letGo.ownerUid, keepFinalizer: letGo.keepFinalizer });
       },
     };
     const hardwareData: HardwareDataAccess = {
