@@ -50,9 +50,12 @@ describe('SecretStore.replaceData', () => {
 });
 
 describe('SecretStore.heldBy', () => {
-  it('names the cached Secrets of the namespace that carry the owner\'s reference', () => {
-    const owned = (name: string, namespace: string, uid: string): SecretObject => ({ metadata: { name, namespace, ownerReferences: [{ apiVersion: 'metal3.io/v1alpha1', kind: 'BareMetalHost', name: 'h', uid }] } });
-    const all = [owned('current', 'metal3', 'uid-h'), owned('former', 'metal3', 'uid-h'), owned('other-host', 'metal3', 'uid-x'), owned('elsewhere', 'other', 'uid-h')];
+  it('names the cached Secrets of the namespace the owner holds: its reference and our finalizer', () => {
+    const owned = (name: string, namespace: string, uid: string, finalizers = ['baremetalhost.metal3.io/secret']): SecretObject =>
+      ({ metadata: { name, namespace, finalizers, ownerReferences: [{ apiVersion: 'metal3.io/v1alpha1', kind: 'BareMetalHost', name: 'h', uid }] } });
+    // A Secret the host reads without holding it (a PreprovisioningImage's network data) has no finalizer of ours.
+    const all = [owned('current', 'metal3', 'uid-h'), owned('former', 'metal3', 'uid-h'), owned('other-host', 'metal3', 'uid-x'),
+      owned('elsewhere', 'other', 'uid-h'), owned('network-data', 'metal3', 'uid-h', [])];
     const cache = { list: (namespace?: string) => all.filter((secret) => secret.metadata.namespace === namespace), get: () => undefined } as unknown as Informer<SecretObject>;
     const store = new SecretStore({ client: {} as ResourceClient<SecretObject>, cache });
     expect(store.heldBy('metal3', 'uid-h')).toEqual(['current', 'former']);

@@ -39,7 +39,10 @@ export interface SecretAccess {
 
 /** What the BareMetalHost controller needs besides: the Secrets a host claimed and no longer uses. */
 export interface ClaimedSecretAccess extends SecretAccess {
-  /** Names of the claimed Secrets of the namespace that carry this owner's reference, as the cache holds them. */
+  /**
+   * Names of the Secrets of the namespace this owner holds with our finalizer (its owner
+   * reference and the finalizer, as on a BMC Secret), as the cache holds them.
+   */
   heldBy(namespace: string, ownerUid: string): string[];
   /** Takes the owner's reference off the Secret, and our finalizer too unless `keepFinalizer`; nothing if it is gone. */
   letGo(name: ObjectName, options: { ownerUid: string; keepFinalizer: boolean; signal?: AbortSignal }): Promise<void>;
@@ -116,7 +119,7 @@ export class SecretStore implements ClaimedSecretAccess {
 
   heldBy(namespace: string, ownerUid: string): string[] {
     return this.#cache.list(namespace)
-      .filter((secret) => secret.metadata.ownerReferences?.some((ref) => ref.uid === ownerUid))
+      .filter((secret) => secret.metadata.finalizers?.includes(SECRET_FINALIZER) && secret.metadata.ownerReferences?.some((ref) => ref.uid === ownerUid))
       .map((secret) => secret.metadata.name ?? '');
   }
 

@@ -416,7 +416,8 @@ describe('the BareMetalHost reconciler', () => {
   });
 
   it('lets go of the BMC Secret a host logged in with before its credentialsName changed, keeping the finalizer while another host uses it', async () => {
-    const heldByHost = (name: string) => ({ metadata: { name, namespace: 'test', resourceVersion: '3', ownerReferences: [{ apiVersion: 'metal3.io/v1alpha1', kind: 'BareMetalHost', name: 'host-0', uid: 'uid-0' }] } });
+    const heldByHost = (name: string) => ({ metadata: { name, namespace: 'test', resourceVersion: '3', finalizers: ['baremetalhost.metal3.io/secret'],
+      ownerReferences: [{ apiVersion: 'metal3.io/v1alpha1', kind: 'BareMetalHost', name: 'host-0', uid: 'uid-0' }] } });
     const provisioner = new ScriptedProvisioner();
     withNode(provisioner, { namespace: 'test', name: 'host-0' });
     const switched = harness({ provisioner, host: host({ status: registeredStatus('provisioned', {

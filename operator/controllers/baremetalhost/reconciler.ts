@@ -488,9 +488,9 @@ export class BareMetalHostReconciler implements Reconciler {
   async #letGoOfFormerSecrets(pass: Pass): Promise<void> {
     const { host } = pass;
     const namespace = host.metadata.namespace ?? '';
-    const current = host.spec.bmc?.credentialsName;
+    const inUse = new Set([host.spec.bmc?.credentialsName, host.spec.preprovisioningNetworkDataName]);
     for (const name of this.#options.secrets.heldBy(namespace, host.metadata.uid ?? '')) {
-      if (name === current) continue;
+      if (inUse.has(name)) continue;
       const users = this.#otherHostsUsing(host, name);
       await this.#options.secrets.letGo({ namespace, name }, { ownerUid: host.metadata.uid ?? '', keepFinalizer: users.length > 0, signal: pass.signal });
       pass.log.info('let go of a BMC Secret the host no longer uses', { secret: name, ...(users.length ? { stillUsedBy: users } : {}) });

@@ -1,5 +1,6 @@
 import { Registry } from 'prom-client';
 import type { BareMetalHostInput } from '../../../api/baremetalhost.ts';
+import { SECRET_FINALIZER } from '../../../api/finalizers.ts';
 import type { HardwareData } from '../../../api/hardwaredata.ts';
 import type { Provisioner } from '../../../provisioner/provisioner.ts';
 import type { EventInput, EventRecorder } from '../../../runtime/event-recorder.ts';
@@ -108,7 +109,8 @@ export class ReconcilerHarness {
         this.releasedSecrets.push(keyOf(name));
       },
       heldBy: (namespace, ownerUid) => [...this.secrets.values()]
-        .filter((secret) => secret.metadata.namespace === namespace && secret.metadata.ownerReferences?.some((ref) => ref.uid === ownerUid))
+        .filter((secret) => secret.metadata.namespace === namespace && secret.metadata.finalizers?.includes(SECRET_FINALIZER)
+          && secret.metadata.ownerReferences?.some((ref) => ref.uid === ownerUid))
         .map((secret) => secret.metadata.name ?? ''),
       letGo: async (name, letGo) => {
         this.secretsLetGo.push({ secret: keyOf(name), ownerUid: letGo.ownerUid, keepFinalizer: letGo.keepFinalizer });
