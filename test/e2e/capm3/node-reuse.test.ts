@@ -165,4 +165,22 @@ describe('node reuse: a MachineDeployment rolled with maxSurge 0 gets its own se
     expect(decoy.status?.provisioning?.state).toBe('available');
     expect(await writtenUrls(DECOY_HOST.system)).toEqual([]);
   });
+
+  it('scaled to 0 the server stays booked for the MachineDeployment, and scaled to 1 it is its Machine\'s again', async () => {
+    await kubectl.ok(['scale', 'machinedeployment', MD, '-n', namespace, '--replicas=0']);
+    const booked = await waitFor(async () => {
+      const found = await host(KEPT_HOST.name);
+      return found.status?.provisioning?.state === 'available' && found.spec.consumerRef?.kind === 'Cluster' ? found : undefined;
+    }, { timeoutMs: minutes(4), intervalMs: 1_000, what: `${KEPT_HOST.name} to be deprovisioned and booked` });
+    expect(booked.metadata.labels?.[REUSE_LABEL]).toBe(`md-${MD}`);
+    expect(booked.spec.consumerRef).toMatchObject({ kind: 'Cluster', name: CLUSTER });
+    expect(await workerMachines()).toEqual([]);
+
+    await kubectl.ok(['scale', 'machinedeployment', MD, '-n', namespace, '--replicas=1']);
+    const again = await runningWorkerFrom(`${CLUSTER}-workers-v2`, 'the worker scaled up again');
+    expect(hostOf(again)).toBe(KEPT_HOST.name);
+    expect(await writtenUrls(KEPT_HOST.system)).toEqual([env.images[0]!.url, env.images[1]!.url, env.images[1]!.url]);
+    expect((await host(DECOY_HOST.name)).spec.consumerRef).toBeUndefined();
+    expect(await writtenUrls(DECOY_HOST.system)).toEqual([]);
+  });
 });
