@@ -94,21 +94,20 @@ export async function runProvider(run: ProviderRun): Promise<number> {
       ...(watchFilter ? { watchFilter } : {}),
     });
     setupMetal3ClusterController(manager, { maxConcurrentReconciles: settings.metal3ClusterConcurrency, requeueAfterMs: settings.requeueAfterMs, ...(watchFilter ? { watchFilter } : {}) });
-    setupMetal3MachineTemplateController(manager, { maxConcurrentReconciles: settings.metal3MachineTemplateConcurrency, ...(watchFilter ? { watchFilter } : {}) });
+    // As CAPM3: --watch-filter limits the Machine, Cluster and Data controllers, not the template, remediation and label sync ones.
+    setupMetal3MachineTemplateController(manager, { maxConcurrentReconciles: settings.metal3MachineTemplateConcurrency });
     setupMetal3RemediationController(manager, {
       maxConcurrentReconciles: settings.metal3RemediationConcurrency,
       workloadClusters,
       // Power and the workload Node are polled while waiting; never slower than the general requeue.
       pollMs: Math.min(REMEDIATION_POLL_MS, settings.requeueAfterMs),
       nodeRemoval: await managementNodeRemoval(manager.transport, logger),
-      ...(watchFilter ? { watchFilter } : {}),
     });
     setupMetal3DataTemplateController(manager, {
       maxConcurrentReconciles: settings.metal3DataTemplateConcurrency, requeueAfterMs: settings.requeueAfterMs, ...(watchFilter ? { watchFilter } : {}),
     });
     setupMetal3LabelSyncController(manager, {
       maxConcurrentReconciles: settings.metal3LabelSyncConcurrency, requeueAfterMs: settings.requeueAfterMs, workloadClusters,
-      ...(watchFilter ? { watchFilter } : {}),
     });
     setupMetal3DataController(manager, {
       maxConcurrentReconciles: settings.metal3DataConcurrency, requeueAfterMs: settings.requeueAfterMs,

@@ -31,6 +31,13 @@ describe('hostSpecChanges', () => {
       .toEqual({ customDeploy: { method: 'install_coreos' }, userData: data.userData, online: true });
   });
 
+  it('writes both an image and a custom deploy when the machine has both, as CAPM3 does', () => {
+    expect(hostSpecChanges(host(), machine({ image: IMAGE, customDeploy: { method: 'install_coreos' } }), data)).toEqual({
+      image: { url: IMAGE.url, checksum: IMAGE.checksum, checksumType: 'sha256', format: 'qcow2' },
+      customDeploy: { method: 'install_coreos' }, userData: data.userData, online: true,
+    });
+  });
+
   it('passes meta data and network data along with the user data', () => {
     const full: HostData = { ...data, metaData: { name: 'meta', namespace: 'ns' }, networkData: { name: 'net', namespace: 'ns' } };
     expect(hostSpecChanges(host(), machine({ image: IMAGE }), full)).toMatchObject({
@@ -76,6 +83,15 @@ describe('hostReleaseSpecChanges', () => {
     expect(hostReleaseSpecChanges(host({ ...provisioned, automatedCleaningMode: 'disabled' }), { fastTrack: true }))
       .toMatchObject({ image: null, online: false });
     expect(hostReleaseSpecChanges(host({ online: false }), { fastTrack: true })).toEqual({ online: true });
+  });
+
+  it('keeps a host that may not be powered off on, whatever the cleaning mode and fast track (BMO refuses online: false for it)', () => {
+    for (const fastTrack of [false, true]) {
+      expect(hostReleaseSpecChanges(host({ ...provisioned, disablePowerOff: true }), { fastTrack }))
+        .toEqual({ image: null, userData: null, metaData: null, networkData: null });
+      expect(hostReleaseSpecChanges(host({ ...provisioned, disablePowerOff: true, automatedCleaningMode: 'disabled' }), { fastTrack }))
+        .toEqual({ image: null, userData: null, metaData: null, networkData: null });
+    }
   });
 
   it('is empty once the host is released', () => {

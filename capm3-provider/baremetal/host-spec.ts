@@ -36,14 +36,15 @@ export function hostSpecChanges(host: BareMetalHost, machine: Metal3Machine, dat
   return changes;
 }
 
-/** The spec fields CAPM3 clears on release; `online` per cleaning mode and fast track. */
+/** The spec fields CAPM3 clears on release; `online` per power-off policy, cleaning mode and fast track. */
 export function hostReleaseSpecChanges(host: BareMetalHost, options: { fastTrack: boolean }): Record<string, unknown> {
   const changes: Record<string, unknown> = {};
   for (const field of ['image', 'customDeploy', 'userData', 'metaData', 'networkData'] as const) {
     if (host.spec[field] !== undefined) changes[field] = null;
   }
-  // Cleaning needs the host on only when it is cleaned; fast track keeps the ramdisk running.
-  const online = host.spec.automatedCleaningMode === 'disabled' ? false : options.fastTrack;
+  // A host that may not be powered off stays on (BMO's webhook refuses `online: false` for it);
+  // otherwise cleaning needs the host on only when it is cleaned, and fast track keeps the ramdisk running.
+  const online = host.spec.disablePowerOff === true || (host.spec.automatedCleaningMode !== 'disabled' && options.fastTrack);
   if (host.spec.online !== online) changes.online = online;
   return changes;
 }

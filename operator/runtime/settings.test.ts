@@ -62,6 +62,16 @@ describe('compileOptions', () => {
     expect(compileOptions({ argv: ['--leader-elect=false'] }, defaults).leaderElect).toBe(false);
   });
 
+  it('takes true and false in any case, and refuses 1 or yes, which BMO reads as false', () => {
+    expect(compileOptions({ env: { LEADER_ELECT: 'TRUE' } }, defaults).leaderElect).toBe(true);
+    expect(compileOptions({ env: { LEADER_ELECT: 'False' } }, defaults).leaderElect).toBe(false);
+    for (const value of ['1', 'yes', '0', 'no']) {
+      expect(problemsOf(() => compileOptions({ env: { LEADER_ELECT: value } }, defaults))).toEqual([
+        `invalid setting LEADER_ELECT (--leader-elect): expected true or false (BMO reads any other value as false) (got "${value}")`,
+      ]);
+    }
+  });
+
   it('names the variable and the flag of a bad setting', () => {
     expect(problemsOf(() => compileOptions({ env: { METRICS_BIND_ADDRESS: '8080' } }, defaults))).toEqual([
       'invalid setting METRICS_BIND_ADDRESS (--metrics-bind-address): "8080" is not host:port, :port or 0 (got "8080")',
@@ -75,7 +85,7 @@ describe('compileOptions', () => {
     expect(problems).toEqual([
       'unknown flag --nope (see --help)',
       'unexpected argument "stray"',
-      'invalid setting LEADER_ELECT (--leader-elect): expected true or false (got "maybe")',
+      'invalid setting LEADER_ELECT (--leader-elect): expected true or false (BMO reads any other value as false) (got "maybe")',
       expect.stringMatching(/^invalid setting SYNC_PERIOD \(--sync-period\): invalid duration "10"/),
       'invalid setting LOG_LEVEL (--log-level): expected one of error, warn, info, debug (got "loud")',
     ]);

@@ -110,14 +110,19 @@ export function compileSettings<S extends SettingsSpec>(spec: S, source: Setting
 export const settingSchemas = {
   string: () => z.string({ error: 'required' }).min(1, { error: 'must not be empty' }),
   optionalString: () => z.string().optional(),
+  /**
+   * true or false, in any case. BMO reads its switches as "equals true", so `1` or `yes` mean
+   * false there: refused here rather than read the other way (IRONIC_INSECURE=1 must not turn
+   * TLS verification off where BMO keeps it on).
+   */
   boolean: () =>
     z
       .string({ error: 'required' })
       .transform((value, ctx) => {
         const normalised = value.toLowerCase();
-        if (['true', '1', 'yes'].includes(normalised)) return true;
-        if (['false', '0', 'no'].includes(normalised)) return false;
-        ctx.issues.push({ code: 'custom', message: 'expected true or false', input: value });
+        if (normalised === 'true') return true;
+        if (normalised === 'false') return false;
+        ctx.issues.push({ code: 'custom', message: 'expected true or false (BMO reads any other value as false)', input: value });
         return z.NEVER;
       }),
   /** Milliseconds, from Go-style durations (`15s`, `1m30s`). */

@@ -18,6 +18,15 @@ export async function secretExists(secrets: ResourceClient<KubeObject>, name: { 
 }
 
 /**
+ * The YAML a rendered Secret holds. BMO reads it as YAML 1.1 (go-yaml v2), where an unquoted
+ * `yes`, `on`, `n` or `1_000` is a boolean or a number: such strings (a label's value, say) are
+ * quoted, as CAPM3's writer quotes them.
+ */
+export function renderedSecretText(content: unknown): string {
+  return stringify(content, { version: '1.1' });
+}
+
+/**
  * Writes a rendered Secret once (CAPM3 never re-renders: a changed template takes effect on new
  * machines), as YAML under `key`, owned by the Metal3Data and labelled with the cluster.
  */
@@ -36,7 +45,7 @@ export async function createRenderedSecret(
       ...(options.clusterName ? { labels: { [CLUSTER_NAME_LABEL]: options.clusterName } } : {}),
       ownerReferences: [{ apiVersion: INFRASTRUCTURE_API_VERSION, kind: 'Metal3Data', name: data.metadata.name ?? '', uid: data.metadata.uid ?? '', controller: true }],
     },
-    data: { [options.key]: Buffer.from(stringify(options.content)).toString('base64') },
+    data: { [options.key]: Buffer.from(renderedSecretText(options.content)).toString('base64') },
   };
   try {
     await secrets.create(secret as KubeObject, { signal: options.signal });

@@ -6,8 +6,6 @@ import { CLUSTER_NAME_LABEL, ClusterResource, MachineResource, Metal3ClusterReso
 import type { Cluster, Machine, Metal3Cluster, Metal3Machine } from '../../api/index.ts';
 import { consumedBy } from '../../baremetal/index.ts';
 import type { WorkloadClusters } from '../../remote/workload-clusters.ts';
-import { filteredReconciler } from '../../watch-filter.ts';
-import type { WatchFilter } from '../../watch-filter.ts';
 import { ownerClusterRef } from '../metal3cluster/cluster-links.ts';
 import { LABEL_SYNC_INTERVAL_MS, Metal3LabelSyncReconciler } from './reconciler.ts';
 
@@ -18,8 +16,6 @@ export interface Metal3LabelSyncControllerOptions {
   requeueAfterMs: number;
   /** The process's one set of workload cluster clients. */
   workloadClusters: WorkloadClusters;
-  /** Only hosts carrying this `cluster.x-k8s.io/watch-filter` value (CAPM3's --watch-filter). */
-  watchFilter?: WatchFilter;
 }
 
 /** A Machine's Node appearing or changing is what lets its host's labels reach it. */
@@ -30,6 +26,7 @@ const nodeRefChanged: Predicate<Machine> = {
 /**
  * BareMetalHosts (CAPM3's label sync, keyed by host), woken by their labels, annotations and
  * spec, by their cluster's Metal3Cluster (the prefixes, pausing) and by their Machine's Node.
+ * Not limited by --watch-filter, as in CAPM3: hosts are BMO's objects and carry no watch label.
  */
 export function setupMetal3LabelSyncController(manager: Manager, options: Metal3LabelSyncControllerOptions): Controller {
   const hosts = manager.informer<BareMetalHost>(BareMetalHostResource);
@@ -59,9 +56,9 @@ export function setupMetal3LabelSyncController(manager: Manager, options: Metal3
   const changed = or(generationChanged, labelChanged, annotationChanged);
   return manager
     .controller(METAL3_LABEL_SYNC_CONTROLLER)
-    .for(BareMetalHostResource, { predicates: options.watchFilter ? [changed, options.watchFilter.predicate] : [changed] })
+    .for(BareMetalHostResource, { predicates: [changed] })
     .watches(Metal3ClusterResource, metal3ClusterToHosts, { predicates: [annotationChanged] })
     .watches(MachineResource, machineToHosts, { predicates: [nodeRefChanged as Predicate] })
     .withOptions({ maxConcurrentReconciles: options.maxConcurrentReconciles })
-    .complete(filteredReconciler(reconciler, { cache: hosts, filter: options.watchFilter }));
+    .complete(reconciler);
 }

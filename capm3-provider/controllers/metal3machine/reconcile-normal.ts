@@ -103,7 +103,9 @@ export async function reconcileNormal(scope: MachineScope, deps: MachineDeps): P
   }
   status.condition({ type: 'HostProvisioned', status: 'True', reason: 'HostProvisioned', message: `${host.metadata.name} runs ${host.status?.provisioning?.image?.url ?? 'its image'}` });
 
-  const providerID = providerIdFor({ namespace: scope.namespace, hostName: host.metadata.name ?? '', machineName: m3m.metadata.name ?? '' });
+  // A providerID once set is kept, as CAPM3 keeps it: a legacy `metal3://<uuid>` or one a cloud
+  // provider wrote is what the Node carries, and a Node's providerID cannot change.
+  const providerID = m3m.spec.providerID || providerIdFor({ namespace: scope.namespace, hostName: host.metadata.name ?? '', machineName: m3m.metadata.name ?? '' });
   if (m3m.spec.providerID !== providerID) {
     await deps.metal3Machines.client.patch(objectName(m3m), { spec: { providerID } }, { type: 'merge', signal: scope.signal });
     deps.events.event(m3m, { type: 'Normal', reason: 'Provisioned', action: 'Provision', note: `${host.metadata.name} provisioned; providerID ${providerID}` });
@@ -131,10 +133,12 @@ async function keptAssociationReason(scope: MachineScope, deps: MachineDeps): Pr
 async function hostData(scope: MachineScope, deps: MachineDeps): Promise<{ hostData: HostData } | { waiting: string; requeue: boolean }> {
   const { m3m, machine } = scope;
   const bootstrap = machine.spec.bootstrap;
-  const secretName = m3m.spec.userData?.name ?? bootstrap?.dataSecretName;
-  if (!secretName) {
+  // CAPM3's order: nothing before the bootstrap data is ready; then the user data already
+  // recorded stays, else the bootstrap data Secret, which wins over spec.userData.
+  if (!bootstrap?.dataSecretName) {
     return { waiting: `Machine ${machine.metadata.name} has no bootstrap data yet (spec.bootstrap.dataSecretName)`, requeue: false };
   }
+  const secretName = m3m.status?.userData?.name || bootstrap.dataSecretName;
   try {
     await deps.secrets.get({ namespace: scope.namespace, name: secretName }, { signal: scope.signal });
   } catch (error) {

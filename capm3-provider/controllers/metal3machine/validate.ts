@@ -4,12 +4,10 @@ import { machineSpecErrors } from '../../webhooks/index.ts';
 
 /**
  * What CAPM3's webhook refuses, reported as a condition too: the webhook may be off
- * (--webhook-port=0) or the object may predate it. Plus one rule of our own: an image and a
- * custom deploy method together are ambiguous.
+ * (--webhook-port=0) or the object may predate it. An image with a custom deploy method is
+ * not among them: CAPM3 writes both to the host, and the method decides what the image is for.
  */
 export function machineSpecProblems(m3m: Metal3Machine): string[] {
-  const { image, customDeploy } = m3m.spec;
-  const exclusive = image && customDeploy ? ['spec.image and spec.customDeploy are mutually exclusive'] : [];
   const errors = machineSpecErrors(m3m.spec, { namespace: m3m.metadata.namespace, base: 'spec' });
-  return [...exclusive, ...errors.map((error) => `${error.field}: ${fieldErrorBody(error)}`)];
+  return errors.map((error) => `${error.field}: ${fieldErrorBody(error)}`);
 }

@@ -8,30 +8,25 @@ import { availableHostsPerTemplate } from './available-hosts.ts';
 import { clonedFromTemplate } from './cloned-from.ts';
 import { createTemplateMetrics } from './metrics.ts';
 import { Metal3MachineTemplateReconciler } from './reconciler.ts';
-import { filteredReconciler } from '../../watch-filter.ts';
-import type { WatchFilter } from '../../watch-filter.ts';
 
 export const METAL3_MACHINE_TEMPLATE_CONTROLLER = 'metal3machinetemplate';
 
 export interface Metal3MachineTemplateControllerOptions {
   maxConcurrentReconciles: number;
-  /** Only objects carrying this `cluster.x-k8s.io/watch-filter` value (CAPM3's --watch-filter). */
-  watchFilter?: WatchFilter;
 }
 
 /**
  * Metal3MachineTemplates, woken by their own spec and by the Metal3Machines cloned from them;
- * also exports the free hosts per template, from the template and host caches.
+ * also exports the free hosts per template, from the template and host caches. Not limited by
+ * --watch-filter, as in CAPM3.
  */
 export function setupMetal3MachineTemplateController(manager: Manager, options: Metal3MachineTemplateControllerOptions): Controller {
   const templates = manager.informer<Metal3MachineTemplate>(Metal3MachineTemplateResource);
   const hosts = manager.informer<BareMetalHost>(BareMetalHostResource);
-  const { watchFilter } = options;
   createTemplateMetrics(manager.registry, {
     counts: () => {
       if (!templates.hasSynced() || !hosts.hasSynced()) return undefined;
-      const ours = watchFilter ? templates.list().filter((template) => watchFilter.accepts(template)) : templates.list();
-      return availableHostsPerTemplate(ours, hosts.list());
+      return availableHostsPerTemplate(templates.list(), hosts.list());
     },
   });
   const reconciler = new Metal3MachineTemplateReconciler({
@@ -46,8 +41,8 @@ export function setupMetal3MachineTemplateController(manager: Manager, options: 
   const changed = or(generationChanged, annotationChanged);
   return manager
     .controller(METAL3_MACHINE_TEMPLATE_CONTROLLER)
-    .for(Metal3MachineTemplateResource, { predicates: options.watchFilter ? [changed, options.watchFilter.predicate] : [changed] })
+    .for(Metal3MachineTemplateResource, { predicates: [changed] })
     .watches(Metal3MachineResource, machineToTemplate, { predicates: [changed] })
     .withOptions({ maxConcurrentReconciles: options.maxConcurrentReconciles })
-    .complete(filteredReconciler(reconciler, { cache: templates, filter: options.watchFilter }));
+    .complete(reconciler);
 }

@@ -5,8 +5,6 @@ import { INFRASTRUCTURE_GROUP, MachineResource, Metal3MachineResource, Metal3Rem
 import type { Machine, Metal3Machine, Metal3Remediation } from '../../api/index.ts';
 import type { NodeRemoval } from '../../remediation/index.ts';
 import type { WorkloadClusters } from '../../remote/workload-clusters.ts';
-import { filteredReconciler } from '../../watch-filter.ts';
-import type { WatchFilter } from '../../watch-filter.ts';
 import { Metal3RemediationReconciler } from './reconciler.ts';
 
 export const METAL3_REMEDIATION_CONTROLLER = 'metal3remediation';
@@ -19,12 +17,13 @@ export interface Metal3RemediationControllerOptions {
   pollMs: number;
   /** From the management cluster's Kubernetes version, as CAPM3 decides it at start. */
   nodeRemoval: NodeRemoval;
-  watchFilter?: WatchFilter;
 }
 
 /**
  * Metal3Remediations (Cluster API's MachineHealthCheck creates one per unhealthy Machine,
  * named after it), woken by their own writes and by changes of the host their Machine holds.
+ * Not limited by --watch-filter, as in CAPM3: a remediation made from a template carries no
+ * watch label of its own.
  */
 export function setupMetal3RemediationController(manager: Manager, options: Metal3RemediationControllerOptions): Controller {
   const cache = manager.informer<Metal3Remediation>(Metal3RemediationResource);
@@ -53,8 +52,8 @@ export function setupMetal3RemediationController(manager: Manager, options: Meta
 
   return manager
     .controller(METAL3_REMEDIATION_CONTROLLER)
-    .for(Metal3RemediationResource, { predicates: options.watchFilter ? [options.watchFilter.predicate] : [] })
+    .for(Metal3RemediationResource)
     .watches(BareMetalHostResource, hostToRemediation)
     .withOptions({ maxConcurrentReconciles: options.maxConcurrentReconciles })
-    .complete(filteredReconciler(reconciler, { cache, filter: options.watchFilter }));
+    .complete(reconciler);
 }

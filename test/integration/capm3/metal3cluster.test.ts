@@ -251,4 +251,19 @@ describe('Metal3Cluster controller on the real API server (Cluster API objects c
     expect(theirs.status).toBeUndefined();
     expect(theirs.metadata.finalizers ?? []).toEqual([]);
   });
+
+  it('with --watch-filter still propagates a Metal3MachineTemplate without the filter label, as CAPM3 does', async () => {
+    // CAPM3 gives the filter to the Machine, Cluster and Data controllers only: the template controller sees every template.
+    const into = new ClusterApiObjects(kubectl, filteredNamespace);
+    const image = { url: 'http://127.0.0.1:1/image.qcow2', checksum: 'http://127.0.0.1:1/image.qcow2.sha256sum', checksumType: 'sha256', diskFormat: 'qcow2' };
+    await into.apply([{ apiVersion: INFRA, kind: 'Metal3Machine', metadata: { name: 'unlabelled-clone', namespace: filteredNamespace,
+      annotations: { 'cluster.x-k8s.io/cloned-from-name': 'unlabelled', 'cluster.x-k8s.io/cloned-from-groupkind': 'Metal3MachineTemplate.infrastructure.cluster.x-k8s.io' } },
+    spec: { image, automatedCleaningMode: 'metadata' } }]);
+    await into.apply([{ apiVersion: INFRA, kind: 'Metal3MachineTemplate', metadata: { name: 'unlabelled', namespace: filteredNamespace },
+      spec: { template: { spec: { image, automatedCleaningMode: 'disabled' } } } }]);
+    await waitFor(async () => {
+      const clone = await into.get<{ spec: { automatedCleaningMode?: string } }>('m3m', 'unlabelled-clone');
+      return clone.spec.automatedCleaningMode === 'disabled' ? clone : undefined;
+    }, { timeoutMs: 60_000, intervalMs: 300, what: 'the clone of an unlabelled template to take its automatedCleaningMode' });
+  });
 });

@@ -171,6 +171,29 @@ describe('Metal3Machine controller on the real API server (Cluster API objects c
     expect((await objects.get<Host>('bmh', 'big-1')).spec.image?.url).toBe(IMAGE.url);
   });
 
+  it('keeps a providerID the Metal3Machine already has (CAPM3 1.12\'s metal3://<uuid>) and gives the Node that one; bootstrap data wins over spec.userData', async () => {
+    const legacy = 'metal3://5a2f0c1e-8d4b-4c39-9e57-0b6f3d2a7c11';
+    await fakeHost(objects, 'legacy-host', { labels: { pool: 'legacy' } });
+    await objects.machine('m-legacy', { cluster: 'c1', dataSecretName: 'c1-bootstrap',
+      m3mSpec: { image: IMAGE, providerID: legacy, userData: { name: 'not-the-bootstrap-data' }, hostSelector: { matchLabels: { pool: 'legacy' } } } });
+    const claimed = await waitForHost('legacy-host', 'claimed by m-legacy', (host) => host.spec.consumerRef?.name === 'm-legacy');
+    // As CAPM3's getUserDataSecretName: the Machine's bootstrap data Secret overrides spec.userData.
+    expect(claimed.spec.userData).toEqual({ name: 'c1-bootstrap', namespace });
+    await workload.run(['delete', 'node', 'legacy-node', '--ignore-not-found']);
+    await workload.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'Node',
+      metadata: { name: 'legacy-node', labels: { 'metal3.io/uuid': claimed.metadata.uid } } }));
+    try {
+      await setHostState(objects, 'legacy-host', 'provisioned', { hardware: { hostname: 'legacy-node', nics: [] } });
+      const provisioned = await waitForMachine('m-legacy', 'provisioned', (m3m) => m3m.status?.initialization?.provisioned === true);
+      expect(provisioned.spec.providerID).toBe(legacy);
+      await waitFor(async () => ((await workload.ok(['get', 'node', 'legacy-node', '-o', 'jsonpath={.spec.providerID}'])) === legacy ? true : undefined),
+        { timeoutMs: 30_000, what: 'Node legacy-node to get the kept providerID' });
+      expect((await objects.get<M3M>('m3m', 'm-legacy')).spec.providerID).toBe(legacy);
+    } finally {
+      await workload.run(['delete', 'node', 'legacy-node', '--ignore-not-found']);
+    }
+  });
+
   it('refuses to guess when two Nodes claim the host, and links the Node once only one does', async () => {
     await fakeHost(objects, 'dup-host', { labels: { pool: 'dup' } });
     await objects.machine('m4', { cluster: 'c1', dataSecretName: 'c1-bootstrap', m3mSpec: { image: IMAGE, hostSelector: { matchLabels: { pool: 'dup' } } } });
