@@ -11,6 +11,12 @@ describe('annotation values', () => {
     expect(detachedArguments(hostFor({ metadata: { annotations: { [DETACHED_ANNOTATION]: '{"deleteAction":"later"}' } } }))).toMatchObject({ ok: false });
   });
 
+  it('delays the deletion of a detached host without the annotation (attached again first), not of a plain one', () => {
+    expect(deleteDelayedForDetached(hostFor({ status: { operationalStatus: 'detached' } }))).toBe(true);
+    expect(deleteDelayedForDetached(hostFor())).toBe(false);
+    expect(deleteDelayedForDetached(hostFor({ metadata: { annotations: { [DETACHED_ANNOTATION]: '' } }, status: { operationalStatus: 'detached' } }))).toBe(false);
+  });
+
   it('combines reboot requests: hard wins, forced-only filters', () => {
     const host = hostFor({
       metadata: {

@@ -34,10 +34,14 @@ export function detachedArguments(host: BareMetalHost): Parsed<DetachedAnnotatio
   return parseJson(value, detachedAnnotationArgumentsSchema, { strict: false });
 }
 
-/** `deleteAction: delay` holds the deletion of a detached host until the annotation changes. */
+/**
+ * `deleteAction: delay` holds the deletion of a detached host until the annotation changes; so
+ * does a detached host whose annotation is gone, which is attached again first (as BMO does).
+ */
 export function deleteDelayedForDetached(host: BareMetalHost): boolean {
   const args = detachedArguments(host);
-  return args?.ok === true && args.value.deleteAction === 'delay';
+  if (args === undefined) return host.status?.operationalStatus === 'detached';
+  return args.ok && args.value.deleteAction === 'delay';
 }
 
 export function isRebootAnnotation(key: string): boolean {

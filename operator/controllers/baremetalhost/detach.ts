@@ -11,6 +11,14 @@ import { publish } from './state-context.ts';
 
 const DETACHABLE = new Set(['provisioned', 'externally provisioned', 'ready', 'available']);
 
+/** Whether the detached annotation detaches the host now: at rest, or anywhere with `force`. */
+export function detachesNow(host: Host): boolean {
+  if (!hasDetachedAnnotation(host)) return false;
+  if (DETACHABLE.has(stateOf(host))) return true;
+  const args = detachedArguments(host);
+  return args?.ok === true && args.value.force === true;
+}
+
 async function detachHost(host: Host, context: StateContext, options: { force: boolean }): Promise<Action> {
   const status = host.status;
   const result = await context.provisioner.detach({ host: identityOf(host), force: options.force });

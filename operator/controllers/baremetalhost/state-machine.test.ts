@@ -123,6 +123,25 @@ describe('the state machine', () => {
       expect(context.metrics).toContainEqual({ metric: 'deleteDelayedForDetached' });
     });
 
+    it('deprovisions a host deleted mid-deployment whose detach still waits (not forced), as BMO; a forced detach skips it', async () => {
+      const waiting = hostFor({ metadata: { deletionTimestamp: DELETED_AT, annotations: { [DETACHED_ANNOTATION]: '' } }, status: registeredStatus('provisioning') });
+      expect(await reconcileState(waiting, contextFor(new ScriptedProvisioner()))).toEqual({ kind: 'complete', next: 'deprovisioning' });
+      const forced = hostFor({ metadata: { deletionTimestamp: DELETED_AT, annotations: { [DETACHED_ANNOTATION]: '{"force":true}' } }, status: registeredStatus('provisioning') });
+      expect(await reconcileState(forced, contextFor(new ScriptedProvisioner()))).toEqual({ kind: 'complete', next: 'deleting' });
+    });
+
+    it('attaches a detached host whose annotation is gone before deleting it, as BMO delays that deletion', async () => {
+      const reattaching = hostFor({ metadata: { deletionTimestamp: DELETED_AT }, status: registeredStatus('provisioned', { operationalStatus: 'detached' }) });
+      const context = contextFor(new ScriptedProvisioner());
+      const action = await reconcileState(reattaching, context);
+      expect(action.kind).toBe('update');
+      expect(reattaching.status.operationalStatus).toBe('OK');
+      expect(reattaching.status.provisioning.state).toBe('provisioned');
+      expect(context.metrics).toContainEqual({ metric: 'deleteDelayedForDetached' });
+      // Attached again, the next pass deprovisions it.
+      expect(await reconcileState(reattaching, contextFor(new ScriptedProvisioner()))).toEqual({ kind: 'complete', next: 'deprovisioning' });
+    });
+
     it('lets deprovisioning and powering off run on, unless registration keeps failing', async () => {
       const running = hostFor({ metadata: { deletionTimestamp: DELETED_AT }, status: registeredStatus('deprovisioning') });
       const provisioner = new ScriptedProvisioner();

@@ -9,7 +9,7 @@ import { objectName } from '../../runtime/kube-object.ts';
 import type { Manager } from '../../runtime/manager.ts';
 import { generationChanged } from '../../runtime/predicates.ts';
 import type { Predicate } from '../../runtime/predicates.ts';
-import { firmwareReadMarker } from './host-readable.ts';
+import { firmwareReadMarker, pausedOrDetachingChanged } from './host-readable.ts';
 import { HostFirmwareSettingsReconciler } from './reconciler.ts';
 import { FirmwareSchemaStore } from './schema-store.ts';
 
@@ -19,10 +19,10 @@ export const EVENT_SOURCE = 'metal3-hostfirmwaresettings-controller';
 /**
  * A host got a node, moved to another state, or started or ended servicing: the moments an
  * operation that refreshes Ironic's copies can have ended, so the reconcilers look whether to read
- * (read-schedule.ts).
+ * (read-schedule.ts). Also a pause or detach annotation coming or going, which stops or resumes them.
  */
 export const hostNodeOrStateChanged: Predicate = {
-  update: (oldHost, newHost) => firmwareReadMarker(oldHost) !== firmwareReadMarker(newHost),
+  update: (oldHost, newHost) => firmwareReadMarker(oldHost) !== firmwareReadMarker(newHost) || pausedOrDetachingChanged(oldHost, newHost),
   delete: () => false,
 };
 

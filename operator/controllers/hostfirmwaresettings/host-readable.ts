@@ -1,5 +1,6 @@
 // Which hosts have a node whose firmware is worth reading (BMO's skipReconcileSubresource,
 // plus registration, before Ironic has read the BMC).
+import { DETACHED_ANNOTATION, PAUSED_ANNOTATION } from '../../api/annotations.ts';
 import type { BareMetalHost } from '../../api/baremetalhost.ts';
 import type { HostIdentity } from '../../provisioner/provisioner.ts';
 import type { KubeObject } from '../../runtime/kube-object.ts';
@@ -12,8 +13,20 @@ export function hasFirmwareToRead(host: BareMetalHost): boolean {
     !host.metadata.deletionTimestamp &&
     !!status?.provisioning.ID &&
     status.operationalStatus !== 'detached' &&
-    !NOT_READABLE_STATES.has(status.provisioning.state)
+    !NOT_READABLE_STATES.has(status.provisioning.state) &&
+    !isPausedOrDetaching(host)
   );
+}
+
+/** BMO leaves the firmware of a paused host, or one being detached, alone. */
+function isPausedOrDetaching(host: KubeObject): boolean {
+  const annotations = host.metadata.annotations ?? {};
+  return PAUSED_ANNOTATION in annotations || DETACHED_ANNOTATION in annotations;
+}
+
+/** The host was paused or unpaused, or its detach annotation came or went: whether to read may have changed. */
+export function pausedOrDetachingChanged(oldHost: KubeObject, newHost: KubeObject): boolean {
+  return isPausedOrDetaching(oldHost) !== isPausedOrDetaching(newHost);
 }
 
 export function firmwareHostIdentity(host: BareMetalHost): HostIdentity {
