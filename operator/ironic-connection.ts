@@ -189,6 +189,10 @@ export function ironicProvisioner(deps: IronicProvisionerDeps): Provisioner {
       log: deps.logger.child({ component: 'ironic-provisioner' }),
       clock: deps.clock,
       provisioningNetworkDisabled: settings.provisioningNetworkDisabled,
+      forcePersistentBootDevice: {
+        ...(settings.liveIsoForcePersistentBootDevice ? { liveIso: settings.liveIsoForcePersistentBootDevice } : {}),
+        ...(settings.directDeployForcePersistentBootDevice ? { directDeploy: settings.directDeployForcePersistentBootDevice } : {}),
+      },
       pollIntervals: { shortMs: settings.ironicPollShortMs, longMs: settings.ironicPollLongMs },
       ...(settings.deployKernelUrl ? { deployKernelUrl: settings.deployKernelUrl } : {}),
       ...(settings.deployRamdiskUrl ? { deployRamdiskUrl: settings.deployRamdiskUrl } : {}),

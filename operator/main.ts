@@ -14,7 +14,7 @@ import type { ImageProvider } from './controllers/preprovisioningimage/index.ts'
 import { ironicFileProblems, ironicProvisioner } from './ironic-connection.ts';
 import { FixtureProvisioner } from './provisioner/fixture/index.ts';
 import type { Provisioner } from './provisioner/provisioner.ts';
-import { ConfigError, Manager, WebhookServer, createLogger, loadKubeConfig, setupSignalHandler, systemClock } from './runtime/index.ts';
+import { ConfigError, Manager, WebhookServer, createLogger, loadKubeConfig, setupSignalHandler, systemClock, watchedNamespaces } from './runtime/index.ts';
 import type { Logger, SignalProcess } from './runtime/index.ts';
 import { OPERATOR_NAME, compileOperatorSettings, switchSecretNames } from './settings.ts';
 import type { OperatorSettings } from './settings.ts';
@@ -50,7 +50,11 @@ function setupWebhooks(manager: Manager, settings: OperatorSettings, logger: Log
   const hostClient = manager.client(BareMetalHostResource);
   const findAttachmentReferences = hostAttachmentReferences({
     cache: manager.informer(BareMetalHostResource),
-    listHosts: async () => (await hostClient.list(settings.watchNamespace ? { namespace: settings.watchNamespace } : {})).items,
+    listHosts: async () => {
+      const namespaces = watchedNamespaces(settings.watchNamespace);
+      if (namespaces.length === 0) return (await hostClient.list({})).items;
+      return (await Promise.all(namespaces.map((namespace) => hostClient.list({ namespace })))).flatMap((list) => list.items);
+    },
   });
   for (const cipher of settings.tlsCipherSuites?.insecure ?? []) logger.warn('use of insecure cipher detected', { cipher });
   const server = new WebhookServer({

@@ -136,6 +136,14 @@ describe('operator settings', () => {
     });
   });
 
+  it('reads BMO\'s force_persistent_boot_device variables, spelled as BMO spells them', () => {
+    expect(compile({ IRONIC_ENDPOINT: 'http://127.0.0.1:6385' })).toMatchObject({ liveIsoForcePersistentBootDevice: undefined, directDeployForcePersistentBootDevice: undefined });
+    expect(compile({ IRONIC_ENDPOINT: 'http://127.0.0.1:6385', LIVE_ISO_FORCE_PERSISTENT_BOOT_DEVICE: 'Always', DIRECT_DEPLOY_FORCE_PERSISTENT_BOOT_DEVICE: 'Never' }))
+      .toMatchObject({ liveIsoForcePersistentBootDevice: 'Always', directDeployForcePersistentBootDevice: 'Never' });
+    expect(() => compile({ IRONIC_ENDPOINT: 'http://127.0.0.1:6385', LIVE_ISO_FORCE_PERSISTENT_BOOT_DEVICE: 'always' }))
+      .toThrow('invalid setting LIVE_ISO_FORCE_PERSISTENT_BOOT_DEVICE (--live-iso-force-persistent-boot-device): must be one of Default, Always or Never (got "always")');
+  });
+
   it('keeps the names it had before as aliases', () => {
     const settings = compile(
       { IRONIC_ENDPOINT: 'http://127.0.0.1:6385', LEADER_ELECTION_LEASE_DURATION: '4s', LEADER_ELECTION_RENEW_DEADLINE: '3s', LEADER_ELECTION_RETRY_PERIOD: '1s' },

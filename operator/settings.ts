@@ -16,7 +16,7 @@ const TLS_VERSIONS = { TLS12: 'TLSv1.2', TLS13: 'TLSv1.3' } as const;
 
 /**
  * The manager settings under BMO's flag and variable names (its main.go), the kubebuilder names
- * this operator had before kept as aliases. BMO's `--namespace` takes one namespace here.
+ * this operator had before kept as aliases. BMO's `--namespace` takes comma-separated namespaces too.
  */
 function bmoRuntimeNames() {
   const runtime = runtimeSettings(RUNTIME_DEFAULTS);
@@ -51,6 +51,12 @@ export const BMO_IRONIC_CLIENT_KEY_FILE = '/opt/metal3/certs/client/tls.key';
 /** BMO's default: one worker per CPU, at least 2 and at most 8. */
 export function defaultConcurrency(cpus: number = availableParallelism()): number {
   return Math.min(8, Math.max(2, cpus));
+}
+
+/** BMO's three values for force_persistent_boot_device, spelled exactly. */
+function persistentBootDevice(text: string): 'Default' | 'Always' | 'Never' {
+  if (text === 'Default' || text === 'Always' || text === 'Never') return text;
+  throw new Error('must be one of Default, Always or Never');
 }
 
 const httpUrl = () =>
@@ -243,6 +249,18 @@ export function operatorSettings(defaults: { concurrency: number }) {
       description: 'Hosts allowed to inspect, clean or deploy over the provisioning network at once (virtual media is not limited).',
       default: '20',
       schema: s.integer({ min: 1 }),
+    },
+    liveIsoForcePersistentBootDevice: {
+      env: 'LIVE_ISO_FORCE_PERSISTENT_BOOT_DEVICE',
+      flag: '--live-iso-force-persistent-boot-device',
+      description: 'Ironic\'s force_persistent_boot_device for live-ISO deployments: Default, Always or Never.',
+      schema: s.optionalTranslated<'Default' | 'Always' | 'Never'>(persistentBootDevice),
+    },
+    directDeployForcePersistentBootDevice: {
+      env: 'DIRECT_DEPLOY_FORCE_PERSISTENT_BOOT_DEVICE',
+      flag: '--direct-deploy-force-persistent-boot-device',
+      description: 'Ironic\'s force_persistent_boot_device for image deployments: Default, Always or Never.',
+      schema: s.optionalTranslated<'Default' | 'Always' | 'Never'>(persistentBootDevice),
     },
     provisioningNetworkDisabled: {
       env: 'PROVISIONING_NETWORK_DISABLED',

@@ -24,15 +24,17 @@ export const HOST_SELECTOR_OPERATORS = ['in', 'notin', 'exists', '!', '=', '==',
 export const hostSelectorRequirementSchema = z.object({
   key: z.string().min(1).max(512).describe('Label key the requirement applies to.'),
   operator: z.string().describe('One of in, notin, exists, !, =, ==, !=, gt, lt (case-insensitive); gt/lt compare integers.'),
-  values: z.array(z.string().min(1).max(512)).max(512).optional()
-    .describe('Values for in/notin/=/!=; exactly one integer for gt/lt; none for exists and !.'),
+  // Required, as in CAPM3: `exists` and `!` take `values: []`.
+  values: z.array(z.string().min(1).max(512)).max(512).meta({ 'x-kubernetes-list-type': 'set' })
+    .describe('Values for in/notin/=/!=; exactly one integer for gt/lt; none ([]) for exists and !.'),
 });
 export type HostSelectorRequirement = z.infer<typeof hostSelectorRequirementSchema>;
 
 export const hostSelectorSchema = z.object({
   matchLabels: z.record(z.string(), z.string()).optional().describe('Labels a host must carry with exactly these values.'),
-  matchExpressions: z.array(hostSelectorRequirementSchema).min(1).max(512).optional()
-    .describe('Further requirements on host labels, all of which must hold.'),
+  matchExpressions: z.array(hostSelectorRequirementSchema).min(1).max(512)
+    .meta({ 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['key'] }).optional()
+    .describe('Further requirements on host labels, all of which must hold; one per key.'),
 });
 export type HostSelector = z.infer<typeof hostSelectorSchema>;
 

@@ -94,7 +94,7 @@ export const networkLinksSchema = z.object({
       name: z.string().min(1).describe('Parameter name, rendered as bond_<name>.'),
       value: z.unknown().optional().describe('Any JSON value.'),
     })).optional().describe('Further bond parameters; may not override the structured ones.'),
-    bondLinks: z.array(z.string()).describe('IDs of the links bonded.'),
+    bondLinks: z.array(z.string()).optional().describe('IDs of the links bonded.'),
   })).optional().describe('Bonds.'),
   vlans: z.array(z.object({
     vlanID: z.int().min(0).max(4096).meta({ format: 'int32' }).describe('VLAN ID.'),

@@ -28,9 +28,9 @@ export const MIN_REMEDIATION_TIMEOUT_SECONDS = 10;
 
 export const remediationStrategySchema = z.object({
   type: z.enum([REBOOT_STRATEGY]).optional().describe('Remediation strategy; only Reboot (a power cycle through the host) exists.'),
-  retryLimit: z.int().min(1).max(1000).default(1).meta({ format: 'int32' })
+  retryLimit: z.int().min(1).default(1).meta({ format: 'int32' })
     .describe('Power cycles tried after the first one before the Machine is given up and replaced.'),
-  timeoutSeconds: z.int().min(MIN_REMEDIATION_TIMEOUT_SECONDS).max(86_400).default(DEFAULT_REMEDIATION_TIMEOUT_SECONDS)
+  timeoutSeconds: z.int().min(MIN_REMEDIATION_TIMEOUT_SECONDS).default(DEFAULT_REMEDIATION_TIMEOUT_SECONDS)
     .meta({ format: 'int32' })
     .describe('Seconds one power cycle has to bring the Node back healthy before the next is tried.'),
 });

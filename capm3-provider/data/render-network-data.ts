@@ -24,7 +24,8 @@ function renderLinks(links: NonNullable<NetworkDataTemplate['links']>, sources: 
   for (const bond of links.bonds ?? []) {
     const entry: Json = {
       type: 'bond', id: bond.id, mtu: bond.mtu ?? DEFAULT_MTU, bond_mode: bond.bondMode,
-      bond_xmit_hash_policy: bond.bondXmitHashPolicy ?? '', bond_links: bond.bondLinks,
+      // A bond without bondLinks renders them as null, as CAPM3's Go nil slice does.
+      bond_xmit_hash_policy: bond.bondXmitHashPolicy ?? '', bond_links: bond.bondLinks ?? null,
     };
     if (bond.name) entry.name = bond.name;
     if (bond.macAddress) entry.ethernet_mac_address = linkMac(bond.macAddress, sources, `bond ${bond.id}`);

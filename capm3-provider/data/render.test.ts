@@ -97,6 +97,12 @@ describe('renderNetworkData', () => {
     expect(rendered.services).toEqual([{ type: 'dns', address: '9.9.9.9' }, { type: 'dns', address: '8.8.8.8' }, { type: 'dns', address: '8.8.4.4' }]);
   });
 
+  it('renders a bond without bondLinks (optional, as in CAPM3) with bond_links null', () => {
+    const rendered = renderNetworkData({ links: { bonds: [{ id: 'bond0', bondMode: 'active-backup', macAddress: { string: '52:54:00:00:00:09' } }] } }, sources);
+    expect(rendered.links).toEqual([{ type: 'bond', id: 'bond0', mtu: 1500, bond_mode: 'active-backup', bond_xmit_hash_policy: '', bond_links: null,
+      ethernet_mac_address: '52:54:00:00:00:09' }]);
+  });
+
   it('renders empty lists without a template part', () => {
     expect(renderNetworkData({}, sources)).toEqual({ links: [], networks: [], services: [] });
   });

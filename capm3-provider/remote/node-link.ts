@@ -7,6 +7,8 @@ export interface NodeLinkRequest {
   hostUID: string;
   /** The host's hostname addresses, for the fallback match on `kubernetes.io/hostname`. */
   hostnames: readonly string[];
+  /** False with a cloud provider: it sets Node providerIDs, so only a Node that has ours is linked. */
+  setsProviderID: boolean;
   signal?: AbortSignal;
 }
 
@@ -29,6 +31,7 @@ export async function linkNode(request: NodeLinkRequest): Promise<NodeLinkOutcom
   const already = all.filter((node) => node.spec?.providerID === request.providerID);
   if (already.length > 1) return { kind: 'conflict', why: `${already.length} Nodes carry providerID ${request.providerID}` };
   if (already.length === 1) return { kind: 'linked', node: already[0]!.metadata.name ?? '', changed: false };
+  if (!request.setsProviderID) return { kind: 'waiting', why: `no Node carries providerID ${request.providerID} yet; the cloud controller manager sets it` };
 
   let candidates = all.filter((node) => node.metadata.labels?.[NODE_UUID_LABEL] === request.hostUID);
   let how = `label ${NODE_UUID_LABEL}=${request.hostUID}`;
@@ -48,4 +51,10 @@ export async function linkNode(request: NodeLinkRequest): Promise<NodeLinkOutcom
   }
   await request.nodes.patch({ name: node.metadata.name ?? '' }, { spec: { providerID: request.providerID } }, { type: 'strategic', ...options });
   return { kind: 'linked', node: node.metadata.name ?? '', changed: true };
+}
+
+/** Names of the workload Nodes whose spec.providerID is `providerID`. */
+export async function nodesWithProviderID(nodes: ResourceClient<KubeObject>, providerID: string, signal?: AbortSignal): Promise<string[]> {
+  const all = (await nodes.list(signal ? { signal } : {})).items as NodeObject[];
+  return all.filter((node) => node.spec?.providerID === providerID).map((node) => node.metadata.name ?? '');
 }

@@ -2,7 +2,7 @@
 # Builds the Cluster API core manager and clusterctl for the pinned release from the Go
 # module proxy into a cache outside the repo, keyed by version. Idempotent: a complete
 # cached build is reused. Prints two lines for callers:
-#   CAPI_BIN_DIR=<dir with capi-manager and clusterctl>
+#   CAPI_BIN_DIR=<dir with capi-manager, clusterctl and crd-name-check (clusterctl's CRD name check)>
 #   CAPI_MODULE_DIR=<the module's source: core/config/crd/bases, core/config/webhook/manifests.yaml>
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -20,12 +20,13 @@ report() {
 }
 
 # The module cache can be cleaned independently of our binaries; the manifests live there.
-if [[ -x "$out/capi-manager" && -x "$out/clusterctl" && -f "$module_dir_file" && -d "$(cat "$module_dir_file")/core/config/crd/bases" ]]; then
+if [[ -x "$out/capi-manager" && -x "$out/clusterctl" && -x "$out/crd-name-check" && -f "$module_dir_file" && -d "$(cat "$module_dir_file")/core/config/crd/bases" ]]; then
   report
   exit 0
 fi
 mkdir -p "$work" "$out"
 cp "$here/tools.go" "$work/tools.go"
+rm -rf "$work/crd-name-check" && cp -r "$here/crd-name-check" "$work/crd-name-check"
 # A consumer ignores the module's own `replace sigs.k8s.io/cluster-api/api => ./api`,
 # so both modules are required here at the same version.
 cat >"$work/go.mod" <<GOMOD
@@ -46,6 +47,7 @@ ldflags="-s -w -X sigs.k8s.io/cluster-api/version.gitVersion=$CAPI_VERSION -X si
 rm -rf "$out.tmp" && mkdir -p "$out.tmp"
 go build -trimpath -ldflags "$ldflags" -o "$out.tmp/capi-manager" sigs.k8s.io/cluster-api/core >&2
 go build -trimpath -ldflags "$ldflags" -o "$out.tmp/clusterctl" sigs.k8s.io/cluster-api/cmd/clusterctl >&2
+go build -trimpath -o "$out.tmp/crd-name-check" ./crd-name-check >&2
 go list -m -f '{{.Dir}}' sigs.k8s.io/cluster-api >"$module_dir_file"
 mv "$out.tmp/"* "$out/" && rmdir "$out.tmp"
 report

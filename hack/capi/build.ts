@@ -7,6 +7,8 @@ export interface ClusterApiBuild {
   /** The core manager (`sigs.k8s.io/cluster-api/core`). */
   manager: string;
   clusterctl: string;
+  /** clusterctl's CRD name preflight check over a components YAML on stdin (`crd-name-check/main.go`). */
+  crdNameCheck: string;
   /** The module's source in the Go module cache: CRDs and webhook manifests come from here. */
   moduleDir: string;
   crdDir: string;
@@ -23,6 +25,7 @@ export async function buildClusterApi(): Promise<ClusterApiBuild> {
   return {
     manager: join(binDir, 'capi-manager'),
     clusterctl: join(binDir, 'clusterctl'),
+    crdNameCheck: join(binDir, 'crd-name-check'),
     moduleDir,
     crdDir: join(moduleDir, 'core', 'config', 'crd', 'bases'),
     webhookManifests: join(moduleDir, 'core', 'config', 'webhook', 'manifests.yaml'),

@@ -141,7 +141,7 @@ export type { LogFormat, LogLevel, LogMeta, Logger, LoggerOptions } from './logg
 
 export { ConfigError, compileSettings, describeSettings, settingSchemas } from './settings.ts';
 export type { CompiledSettings, SettingSpec, SettingsSource, SettingsSpec } from './settings.ts';
-export { compileOptions, runtimeSettings, tlsCipherSuitesSetting } from './runtime-options.ts';
+export { compileOptions, runtimeSettings, tlsCipherSuitesSetting, watchedNamespaces } from './runtime-options.ts';
 export type { RuntimeDefaults, RuntimeOptions, RuntimeSettingsSpec } from './runtime-options.ts';
 export { setupSignalHandler } from './signals.ts';
 

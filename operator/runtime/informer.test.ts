@@ -344,3 +344,46 @@ describe('Informer', () => {
     expect(listerWatcher.watches).toHaveLength(1);
   });
 });
+
+describe('Informer over several namespaces (BMO\'s comma-separated WATCH_NAMESPACE)', () => {
+  const inNamespace = (namespace: string, name: string, resourceVersion: string): KubeObject =>
+    ({ ...toy(name, resourceVersion), metadata: { name, namespace, resourceVersion } });
+
+  it('is synced once every namespace is listed, watches each from its own version, and a relist of one leaves the other\'s objects', async () => {
+    const a = new ScriptedListerWatcher();
+    const b = new ScriptedListerWatcher();
+    a.replyToList({ items: [inNamespace('a', 'one', '10')], resourceVersion: '10' });
+    // b's first list fails (say, its Role is not there yet); the second answers.
+    b.replyToList({ error: new Error('forbidden') }, { items: [inNamespace('b', 'two', '12')], resourceVersion: '12' });
+    const clock = new FakeClock();
+    const informer = new Informer({ name: 'Toy', perNamespace: new Map([['a', a], ['b', b]]), clock, random: () => 0.5, backoff: { initialMs: 100, maxMs: 1000 } });
+    const events: string[] = [];
+    informer.addHandler({ onAdd: (o) => events.push(`add ${o.metadata.namespace}/${o.metadata.name}`), onDelete: (o) => events.push(`delete ${o.metadata.namespace}/${o.metadata.name}`) });
+    const controller = new AbortController();
+    const running = informer.run(controller.signal);
+    stops.push(async () => {
+      controller.abort();
+      await running;
+    });
+    await flushPromises();
+    expect(a.watches).toHaveLength(1);
+    expect(informer.hasSynced()).toBe(false);
+    await clock.advance(200);
+    await flushPromises();
+    expect(await informer.waitForSync()).toBe(true);
+    expect(a.watches.map((w) => w.resourceVersion)).toEqual(['10']);
+    expect(b.watches.map((w) => w.resourceVersion)).toEqual(['12']);
+    expect(informer.list().map((o) => `${o.metadata.namespace}/${o.metadata.name}`).sort()).toEqual(['a/one', 'b/two']);
+
+    // b's version expires: its relist no longer has two, and a's one stays.
+    a.lastWatch.emit('BOOKMARK', bookmark('15'));
+    b.replyToList({ items: [], resourceVersion: '20' });
+    b.lastWatch.end(new KubeStatusError({ kind: 'Status', code: 410, reason: 'Expired', message: 'too old' }));
+    await flushPromises();
+    await flushPromises();
+    expect(events).toContain('delete b/two');
+    expect(events).not.toContain('delete a/one');
+    expect(informer.list(undefined).map((o) => o.metadata.name)).toEqual(['one']);
+    expect(informer.lastSyncResourceVersion).toBe('15,20');
+  });
+});

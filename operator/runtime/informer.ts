@@ -19,10 +19,17 @@ export interface InformerHandler<T extends KubeObject = KubeObject> {
   onResync?(object: T): void;
 }
 
-export interface InformerOptions<T extends KubeObject> {
+/**
+ * Where the objects come from: one list+watch (a namespace or all), or one per namespace of a
+ * set (BMO's comma-separated WATCH_NAMESPACE), each with its own resourceVersion, into one cache.
+ */
+export type InformerSources<T extends KubeObject> =
+  | { listerWatcher: ListerWatcher<T> }
+  | { perNamespace: ReadonlyMap<string, ListerWatcher<T>> };
+
+export type InformerOptions<T extends KubeObject> = InformerSources<T> & {
   /** For logs, e.g. the kind. */
   name: string;
-  listerWatcher: ListerWatcher<T>;
   /** How often every cached object is offered again; 0 disables. */
   resyncPeriodMs?: number;
   /** Restart backoff after failures (client-go reflector: 800 ms doubling to 30 s). */
@@ -35,6 +42,15 @@ export interface InformerOptions<T extends KubeObject> {
    * cache TransformFunc): drop what no controller reads, so the cache holds one trimmed copy.
    */
   transform?: (object: T) => T;
+};
+
+/** One list+watch of an informer: all its namespaces (`namespace` undefined) or one. */
+interface Source<T extends KubeObject> {
+  namespace: string | undefined;
+  listerWatcher: ListerWatcher<T>;
+  backoff: Backoff;
+  resourceVersion: string;
+  synced: boolean;
 }
 
 /** The default trim: managedFields (often the largest part of an object) are never read. */
@@ -55,16 +71,14 @@ export function withoutManagedFields<T extends KubeObject>(object: T): T {
  */
 export class Informer<T extends KubeObject = KubeObject> {
   readonly name: string;
-  readonly #listerWatcher: ListerWatcher<T>;
+  readonly #sources: Source<T>[];
   readonly #resyncPeriodMs: number;
   readonly #clock: Clock;
   readonly #random: () => number;
   readonly #logger: Logger;
-  readonly #backoff: Backoff;
   readonly #transform: (object: T) => T;
   readonly #cache = new Map<string, T>();
   readonly #handlers = new Set<InformerHandler<T>>();
-  #resourceVersion = '';
   #synced = false;
   #syncWaiters: Array<() => void> = [];
   #resyncTimer: Timer | undefined;
@@ -73,18 +87,19 @@ export class Informer<T extends KubeObject = KubeObject> {
 
   constructor(options: InformerOptions<T>) {
     this.name = options.name;
-    this.#listerWatcher = options.listerWatcher;
     this.#resyncPeriodMs = options.resyncPeriodMs ?? 0;
     this.#clock = options.clock ?? systemClock;
     this.#random = options.random ?? Math.random;
     this.#transform = options.transform ?? ((object) => object);
     this.#logger = (options.logger ?? silentLogger()).child({ informer: options.name });
-    this.#backoff = new Backoff({
-      initialMs: options.backoff?.initialMs ?? 800,
-      maxMs: options.backoff?.maxMs ?? 30_000,
-      jitter: 0.2,
-      random: this.#random,
+    const source = (namespace: string | undefined, listerWatcher: ListerWatcher<T>): Source<T> => ({
+      namespace, listerWatcher, resourceVersion: '', synced: false,
+      backoff: new Backoff({ initialMs: options.backoff?.initialMs ?? 800, maxMs: options.backoff?.maxMs ?? 30_000, jitter: 0.2, random: this.#random }),
     });
+    this.#sources = 'perNamespace' in options
+      ? [...options.perNamespace].map(([namespace, listerWatcher]) => source(namespace, listerWatcher))
+      : [source(undefined, options.listerWatcher)];
+    if (this.#sources.length === 0) throw new Error(`informer ${options.name} has no namespace to watch`);
   }
 
   /** Failures that needed a backoff; exposed for tests and diagnostics. */
@@ -92,8 +107,9 @@ export class Informer<T extends KubeObject = KubeObject> {
     return this.#restarts;
   }
 
+  /** The resourceVersion each list+watch reached, comma-separated when there are several namespaces. */
   get lastSyncResourceVersion(): string {
-    return this.#resourceVersion;
+    return this.#sources.map((source) => source.resourceVersion).join(',');
   }
 
   get isRunning(): boolean {
@@ -143,43 +159,12 @@ export class Informer<T extends KubeObject = KubeObject> {
     return namespace === undefined ? all : all.filter((o) => o.metadata.namespace === namespace);
   }
 
-  /** Lists, watches and recovers until `signal` aborts. Never rejects. */
+  /** Lists, watches and recovers until `signal` aborts, each namespace on its own. Never rejects. */
   async run(signal: AbortSignal): Promise<void> {
     if (this.#running) throw new Error(`informer ${this.name} is already running`);
     this.#running = true;
-    let needsList = true;
     try {
-      while (!signal.aborted) {
-        const startedAt = this.#clock.now();
-        let receivedEvents = false;
-        try {
-          if (needsList) {
-            await this.#relist(signal);
-            needsList = false;
-          }
-          receivedEvents = await this.#watch(signal);
-          // A watch the server closed at once, without a single event, is a failure in
-          // disguise; back off instead of hot-looping on it.
-          if (!receivedEvents && this.#clock.now() - startedAt < 1000 && !signal.aborted) {
-            await sleep(this.#clock, this.#backoff.next(), signal);
-          }
-        } catch (error) {
-          if (signal.aborted) break;
-          if (isGone(error)) {
-            this.#logger.info('resource version expired; relisting', { resourceVersion: this.#resourceVersion });
-            needsList = true;
-            continue;
-          }
-          this.#restarts++;
-          const delayMs = this.#backoff.next();
-          this.#logger.warn(needsList ? 'list failed; retrying' : 'watch failed; resuming', {
-            error: toKubeError(error),
-            retryInMs: Math.round(delayMs),
-            resourceVersion: this.#resourceVersion,
-          });
-          await sleep(this.#clock, delayMs, signal);
-        }
-      }
+      await Promise.all(this.#sources.map((source) => this.#runSource(source, signal)));
     } finally {
       this.#resyncTimer?.cancel();
       this.#resyncTimer = undefined;
@@ -187,10 +172,47 @@ export class Informer<T extends KubeObject = KubeObject> {
     }
   }
 
-  async #relist(signal: AbortSignal): Promise<void> {
-    const { items, resourceVersion } = await this.#listerWatcher.list({ signal });
+  async #runSource(source: Source<T>, signal: AbortSignal): Promise<void> {
+    let needsList = true;
+    const where = source.namespace === undefined ? {} : { namespace: source.namespace };
+    while (!signal.aborted) {
+      const startedAt = this.#clock.now();
+      let receivedEvents = false;
+      try {
+        if (needsList) {
+          await this.#relist(source, signal);
+          needsList = false;
+        }
+        receivedEvents = await this.#watch(source, signal);
+        // A watch the server closed at once, without a single event, is a failure in
+        // disguise; back off instead of hot-looping on it.
+        if (!receivedEvents && this.#clock.now() - startedAt < 1000 && !signal.aborted) {
+          await sleep(this.#clock, source.backoff.next(), signal);
+        }
+      } catch (error) {
+        if (signal.aborted) break;
+        if (isGone(error)) {
+          this.#logger.info('resource version expired; relisting', { resourceVersion: source.resourceVersion, ...where });
+          needsList = true;
+          continue;
+        }
+        this.#restarts++;
+        const delayMs = source.backoff.next();
+        this.#logger.warn(needsList ? 'list failed; retrying' : 'watch failed; resuming', {
+          error: toKubeError(error),
+          retryInMs: Math.round(delayMs),
+          resourceVersion: source.resourceVersion,
+          ...where,
+        });
+        await sleep(this.#clock, delayMs, signal);
+      }
+    }
+  }
+
+  async #relist(source: Source<T>, signal: AbortSignal): Promise<void> {
+    const { items, resourceVersion } = await source.listerWatcher.list({ signal });
     if (signal.aborted) return;
-    this.#backoff.reset();
+    source.backoff.reset();
     const fresh = new Map(items.map((o) => [objectKey(o), this.#transform(o)] as const));
     for (const [key, object] of fresh) {
       const old = this.#cache.get(key);
@@ -200,32 +222,34 @@ export class Informer<T extends KubeObject = KubeObject> {
         this.#dispatch((h) => h.onUpdate?.(old, object));
       }
     }
+    // Gone since the last list: only this source's objects (another namespace has its own list).
     for (const [key, old] of [...this.#cache]) {
-      if (fresh.has(key)) continue;
+      if (fresh.has(key) || (source.namespace !== undefined && old.metadata.namespace !== source.namespace)) continue;
       this.#cache.delete(key);
       this.#dispatch((h) => h.onDelete?.(old, { finalStateUnknown: true }));
     }
-    this.#resourceVersion = resourceVersion;
-    if (!this.#synced) {
+    source.resourceVersion = resourceVersion;
+    source.synced = true;
+    if (!this.#synced && this.#sources.every((each) => each.synced)) {
       this.#synced = true;
-      this.#logger.debug('synced', { objects: fresh.size, resourceVersion });
+      this.#logger.debug('synced', { objects: this.#cache.size, resourceVersion: this.lastSyncResourceVersion });
       for (const resolve of this.#syncWaiters.splice(0)) resolve();
       this.#scheduleResync(signal);
     }
   }
 
   /** Returns whether any event (bookmarks included) arrived. */
-  async #watch(signal: AbortSignal): Promise<boolean> {
+  async #watch(source: Source<T>, signal: AbortSignal): Promise<boolean> {
     let received = false;
-    await this.#listerWatcher.watch({ resourceVersion: this.#resourceVersion, signal }, (event) => {
+    await source.listerWatcher.watch({ resourceVersion: source.resourceVersion, signal }, (event) => {
       received = true;
-      this.#backoff.reset();
-      this.#apply(event);
+      source.backoff.reset();
+      this.#apply(source, event);
     });
     return received;
   }
 
-  #apply(event: WatchEvent<T>): void {
+  #apply(source: Source<T>, event: WatchEvent<T>): void {
     const resourceVersion = event.object.metadata.resourceVersion;
     if (event.type !== 'BOOKMARK') {
       const object = this.#transform(event.object);
@@ -240,7 +264,7 @@ export class Informer<T extends KubeObject = KubeObject> {
         else this.#dispatch((h) => h.onAdd?.(object));
       }
     }
-    if (resourceVersion) this.#resourceVersion = resourceVersion;
+    if (resourceVersion) source.resourceVersion = resourceVersion;
   }
 
   #scheduleResync(signal: AbortSignal): void {

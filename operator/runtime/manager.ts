@@ -33,6 +33,7 @@ import { createResourceClient } from './resource-client.ts';
 import type { ResourceClient } from './resource-client.ts';
 import { EventResource, LeaseResource } from './resources.ts';
 import type { RuntimeOptions } from './runtime-options.ts';
+import { watchedNamespaces } from './runtime-options.ts';
 
 /** Anything the manager starts and stops with itself. */
 export interface Runnable {
@@ -158,14 +159,18 @@ export class Manager {
 
   /** The shared informer for a kind and selector; started with the controllers. */
   informer<T extends KubeObject = KubeObject>(resource: ResourceType, selector: InformerSelector = {}): Informer<T> {
-    const namespace = resource.namespaced ? (selector.namespace ?? this.options.watchNamespace) : undefined;
-    const key = [resource.group, resource.plural, namespace ?? '', selector.labelSelector ?? '', selector.fieldSelector ?? ''].join('|');
+    const namespaces = !resource.namespaced ? [] : selector.namespace !== undefined ? [selector.namespace] : watchedNamespaces(this.options.watchNamespace);
+    const key = [resource.group, resource.plural, namespaces.join(','), selector.labelSelector ?? '', selector.fieldSelector ?? ''].join('|');
     let informer = this.#informers.get(key);
     if (!informer) {
       if (this.#started) throw new Error(`informer for ${resource.kind} requested after the manager started`);
+      const listerWatcher = (namespace: string | undefined) => listerWatcherFor(this.client(resource), { ...selector, namespace });
       informer = new Informer<KubeObject>({
         name: resource.kind,
-        listerWatcher: listerWatcherFor(this.client(resource), { ...selector, namespace }),
+        // Several watched namespaces: one list+watch each, as controller-runtime's multi-namespace cache.
+        ...(namespaces.length > 1
+          ? { perNamespace: new Map(namespaces.map((namespace) => [namespace, listerWatcher(namespace)])) }
+          : { listerWatcher: listerWatcher(namespaces[0]) }),
         resyncPeriodMs: this.options.syncPeriodMs,
         clock: this.clock,
         logger: this.logger,

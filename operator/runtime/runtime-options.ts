@@ -112,7 +112,7 @@ export function runtimeSettings(defaults: RuntimeDefaults) {
     watchNamespace: {
       env: 'WATCH_NAMESPACE',
       flag: '--watch-namespace',
-      description: 'Only watch this namespace (default: all namespaces).',
+      description: 'Only watch this namespace, or these comma-separated namespaces (default: all namespaces).',
       schema: s.optionalString(),
     },
     logLevel: {
@@ -155,6 +155,11 @@ export function runtimeSettings(defaults: RuntimeDefaults) {
       schema: s.optionalString(),
     },
   } satisfies SettingsSpec;
+}
+
+/** The namespaces a watch namespace setting names: BMO's comma-separated list; none means all. */
+export function watchedNamespaces(watchNamespace: string | undefined): string[] {
+  return [...new Set((watchNamespace ?? '').split(',').map((name) => name.trim()).filter(Boolean))];
 }
 
 export type RuntimeSettingsSpec = ReturnType<typeof runtimeSettings>;

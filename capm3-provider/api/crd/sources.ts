@@ -24,6 +24,8 @@ const cluster: PrinterColumn = {
   name: 'Cluster', type: 'string', jsonPath: '.metadata.labels.cluster\\.x-k8s\\.io/cluster-name', description: 'Cluster it belongs to',
 };
 const common = { scope: 'Namespaced' as const, categories: ['cluster-api'], labels: { ...CONTRACT_LABELS } };
+const CLUSTERCTL_MOVE_LABEL = 'clusterctl.cluster.x-k8s.io/move';
+const CLUSTERCTL_SKIP_CRD_NAME_CHECK = 'clusterctl.cluster.x-k8s.io/skip-crd-name-preflight-check';
 
 /** CAPM3's deprecated v1beta1, still served: the API server asks the provider's /convert webhook for it. */
 function v1beta1(fields: Omit<OlderVersionSource, 'version' | 'description'> & { kind: string }): OlderVersionSource[] {
@@ -48,7 +50,7 @@ export const metal3ClusterCrdSource: CrdSource = {
   listKind: 'Metal3ClusterList',
   plural: Metal3ClusterResource.plural,
   singular: 'metal3cluster',
-  shortNames: ['m3c', 'm3cluster', 'm3clusters', 'metal3c'],
+  shortNames: ['m3c', 'm3cluster', 'm3clusters', 'metal3c', 'metal3cluster'],
   description: 'The bare-metal infrastructure of one Cluster API Cluster: its control plane endpoint and failure domains.',
   spec: metal3ClusterSpecSchema,
   specDescription: 'Desired state of the cluster infrastructure.',
@@ -97,7 +99,7 @@ export const metal3MachineCrdSource: CrdSource = {
   listKind: 'Metal3MachineList',
   plural: Metal3MachineResource.plural,
   singular: 'metal3machine',
-  shortNames: ['m3m', 'm3machine', 'm3machines', 'metal3m'],
+  shortNames: ['m3m', 'm3machine', 'm3machines', 'metal3m', 'metal3machine'],
   description: 'The bare-metal side of one Cluster API Machine: which BareMetalHost it claims and what is written to it.',
   spec: metal3MachineSpecSchema,
   specDescription: 'Desired state of the machine.',
@@ -128,7 +130,7 @@ export const metal3MachineTemplateCrdSource: CrdSource = {
   listKind: 'Metal3MachineTemplateList',
   plural: Metal3MachineTemplateResource.plural,
   singular: 'metal3machinetemplate',
-  shortNames: ['m3mt', 'm3machinetemplate', 'm3machinetemplates', 'metal3mt'],
+  shortNames: ['m3mt', 'm3machinetemplate', 'm3machinetemplates', 'metal3mt', 'metal3machinetemplate'],
   description: 'A Metal3Machine blueprint that MachineDeployments and control planes clone.',
   spec: metal3MachineTemplateSpecSchema,
   specDescription: 'The template and node reuse.',
@@ -168,7 +170,7 @@ export const metal3RemediationTemplateCrdSource: CrdSource = {
   listKind: 'Metal3RemediationTemplateList',
   plural: Metal3RemediationTemplateResource.plural,
   singular: 'metal3remediationtemplate',
-  shortNames: ['m3rt', 'm3remediationtemplate', 'm3remediationtemplates', 'metal3rt'],
+  shortNames: ['m3rt', 'm3remediationtemplate', 'm3remediationtemplates', 'metal3rt', 'metal3remediationtemplate'],
   description: 'A Metal3Remediation blueprint a MachineHealthCheck names in remediation.templateRef.',
   spec: metal3RemediationTemplateSpecSchema,
   specDescription: 'The template.',
@@ -189,13 +191,15 @@ export const metal3DataTemplateCrdSource: CrdSource = {
   listKind: 'Metal3DataTemplateList',
   plural: Metal3DataTemplateResource.plural,
   singular: 'metal3datatemplate',
-  shortNames: ['m3dt'],
+  shortNames: ['m3dt', 'm3datatemplate', 'm3datatemplates', 'metal3dt', 'metal3datatemplate'],
+  // clusterctl move takes every template, also one no Cluster owns.
+  labels: { ...common.labels, [CLUSTERCTL_MOVE_LABEL]: '' },
   description: 'How per-machine meta data and network data are rendered; every claim on it gets the lowest free index.',
   spec: metal3DataTemplateSpecSchema,
   specDescription: 'What the rendered Secrets hold.',
   status: metal3DataTemplateStatusSchema,
   statusDescription: 'Indexes given out, written by the provider.',
-  printerColumns: [age, cluster],
+  printerColumns: [cluster, age],
   olderVersions: v1beta1({
     kind: 'Metal3DataTemplate', spec: metal3DataTemplateSpecV1beta1Schema, specDescription: 'The meta data and network data to render.',
     status: metal3DataTemplateStatusV1beta1Schema, statusDescription: 'Indexes given out.', printerColumns: [cluster, age],
@@ -210,7 +214,7 @@ export const metal3DataClaimCrdSource: CrdSource = {
   listKind: 'Metal3DataClaimList',
   plural: Metal3DataClaimResource.plural,
   singular: 'metal3dataclaim',
-  shortNames: ['m3dc'],
+  shortNames: ['m3dc', 'm3dataclaim', 'm3dataclaims', 'metal3dc', 'metal3dataclaim'],
   description: 'A Metal3Machine\'s request for data rendered from a Metal3DataTemplate.',
   spec: metal3DataClaimSpecSchema,
   specDescription: 'The template.',
@@ -235,7 +239,9 @@ export const metal3DataCrdSource: CrdSource = {
   listKind: 'Metal3DataList',
   plural: Metal3DataResource.plural,
   singular: 'metal3data',
-  shortNames: ['m3d'],
+  shortNames: ['m3d', 'm3data', 'm3datas', 'metal3d', 'metal3data'],
+  // Kind Metal3Data pluralises to metal3data in clusterctl's eyes, not metal3datas: its name check is skipped, as CAPM3 does.
+  annotations: { [CLUSTERCTL_SKIP_CRD_NAME_CHECK]: '' },
   description: 'The data of one Metal3Machine rendered from a template: its index, its IP addresses and its meta/network data Secrets.',
   spec: metal3DataSpecSchema,
   specDescription: 'Index, claim, template and the rendered Secrets.',

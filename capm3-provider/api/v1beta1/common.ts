@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { customDeploySchema, hostSelectorSchema, machineAddressSchema, v1beta1ConditionSchema } from '../common.ts';
+import { machineAddressSchema, v1beta1ConditionSchema } from '../common.ts';
 import { conditionsSchema, rfc3339, secretReferenceSchema } from '../common.ts';
 
 /** The older, still served version; conversions to and from it go through the provider's /convert webhook. */
@@ -40,4 +40,18 @@ export const legacyStatusFields = {
     .describe('The v1beta2 conditions, during the move to v1beta2.'),
 };
 
-export { customDeploySchema, hostSelectorSchema, machineAddressSchema, secretReferenceSchema };
+/** v1beta1's host selector, without v1beta2's limits (an empty matchExpressions list, long values). */
+export const hostSelectorSchema = z.object({
+  matchLabels: z.record(z.string(), z.string()).optional().describe('Labels a host must carry with exactly these values.'),
+  matchExpressions: z.array(z.object({
+    key: z.string().describe('Label key the requirement applies to.'),
+    operator: z.string().describe('One of in, notin, exists, !, =, ==, !=, gt, lt (case-insensitive).'),
+    values: z.array(z.string()).describe('Values the operator compares with; [] for exists and !.'),
+  })).optional().describe('Further requirements on host labels, all of which must hold.'),
+});
+
+export const customDeploySchema = z.object({
+  method: z.string().describe('Name of the custom deploy step Ironic runs instead of writing an image.'),
+});
+
+export { machineAddressSchema, secretReferenceSchema };

@@ -9,7 +9,7 @@ import {
   labelSecret, patchHeldHost, pauseAnnotationChanges, reuseLabelValue,
 } from '../../baremetal/index.ts';
 import type { HostChoice, HostData } from '../../baremetal/index.ts';
-import { linkNode } from '../../remote/node-link.ts';
+import { linkNode, nodesWithProviderID } from '../../remote/node-link.ts';
 import { annotatedHost } from './held-host.ts';
 import { machineData } from './machine-data.ts';
 import type { MachineDataOutcome } from './machine-data.ts';
@@ -34,8 +34,10 @@ export async function reconcileNormal(scope: MachineScope, deps: MachineDeps): P
 
   const infraName = cluster.spec.infrastructureRef?.name;
   if (!infraName) return wait('WaitingforMetal3Cluster', `Cluster ${scope.clusterName} has no spec.infrastructureRef`);
+  let cloudProviderEnabled: boolean;
   try {
-    await deps.metal3Clusters.get({ namespace: scope.namespace, name: infraName }, { signal: scope.signal });
+    const metal3Cluster = await deps.metal3Clusters.get({ namespace: scope.namespace, name: infraName }, { signal: scope.signal });
+    cloudProviderEnabled = (metal3Cluster.spec as { cloudProviderEnabled?: boolean } | undefined)?.cloudProviderEnabled === true;
   } catch (error) {
     if (!isNotFound(error)) throw error;
     return wait('WaitingforMetal3Cluster', `Metal3Cluster ${scope.namespace}/${infraName} does not exist`, true);
@@ -106,12 +108,39 @@ export async function reconcileNormal(scope: MachineScope, deps: MachineDeps): P
   // A providerID once set is kept, as CAPM3 keeps it: a legacy `metal3://<uuid>` or one a cloud
   // provider wrote is what the Node carries, and a Node's providerID cannot change.
   const providerID = m3m.spec.providerID || providerIdFor({ namespace: scope.namespace, hostName: host.metadata.name ?? '', machineName: m3m.metadata.name ?? '' });
+  if (cloudProviderEnabled) {
+    // CAPM3 with a cloud provider: the cloud controller manager gives the Node its providerID;
+    // the machine takes it once a Node carries it, and no Node is written here.
+    const waiting = await waitForCloudProviderNode(scope, deps, providerID);
+    if (waiting) return waiting;
+  }
   if (m3m.spec.providerID !== providerID) {
     await deps.metal3Machines.client.patch(objectName(m3m), { spec: { providerID } }, { type: 'merge', signal: scope.signal });
     deps.events.event(m3m, { type: 'Normal', reason: 'Provisioned', action: 'Provision', note: `${host.metadata.name} provisioned; providerID ${providerID}` });
   }
   status.next.initialization = { provisioned: true };
-  return linkWorkloadNode(scope, deps, { host, providerID });
+  return linkWorkloadNode(scope, deps, { host, providerID, cloudProviderEnabled });
+}
+
+/** Undefined once a workload Node carries `providerID`; else what to wait with, said in NodeLinked. */
+async function waitForCloudProviderNode(scope: MachineScope, deps: MachineDeps, providerID: string): Promise<Result | undefined> {
+  const waiting = (reason: string, message: string): Result => {
+    scope.status.condition({ type: 'NodeLinked', status: 'False', reason, message });
+    return { requeueAfter: deps.settings.requeueAfterMs };
+  };
+  const client = await deps.workloadClusters.nodes({ namespace: scope.namespace, clusterName: scope.clusterName }, scope.signal);
+  if (client.kind === 'unavailable') return waiting('WaitingForWorkloadCluster', client.why);
+  let carriers: string[];
+  try {
+    carriers = await nodesWithProviderID(client.nodes, providerID, scope.signal);
+  } catch (error) {
+    scope.log.warn('workload cluster unreachable', { error: (error as Error).message });
+    return waiting('WorkloadClusterUnreachable', (error as Error).message);
+  }
+  if (carriers.length === 0) {
+    return waiting('WaitingForCloudProviderNode', `cloudProviderEnabled: no Node carries providerID ${providerID} yet; the cloud controller manager sets it`);
+  }
+  return undefined;
 }
 
 /**
@@ -219,7 +248,7 @@ async function claimAHost(
 async function linkWorkloadNode(
   scope: MachineScope,
   deps: MachineDeps,
-  options: { host: BareMetalHost; providerID: string },
+  options: { host: BareMetalHost; providerID: string; cloudProviderEnabled: boolean },
 ): Promise<Result> {
   if (scope.machine.status?.nodeRef?.name) {
     scope.status.condition({ type: 'NodeLinked', status: 'True', reason: 'NodeLinked', message: `Node ${scope.machine.status.nodeRef.name}` });
@@ -234,7 +263,8 @@ async function linkWorkloadNode(
   const hostnames = hostAddresses(options.host).filter((a) => a.type === 'Hostname').map((a) => a.address);
   let outcome;
   try {
-    outcome = await linkNode({ nodes: client.nodes, providerID: options.providerID, hostUID: options.host.metadata.uid ?? '', hostnames, signal: scope.signal });
+    outcome = await linkNode({ nodes: client.nodes, providerID: options.providerID, hostUID: options.host.metadata.uid ?? '', hostnames,
+      setsProviderID: !options.cloudProviderEnabled, signal: scope.signal });
   } catch (error) {
     scope.log.warn('workload cluster unreachable', { error: (error as Error).message });
     scope.status.condition({ type: 'NodeLinked', status: 'False', reason: 'WorkloadClusterUnreachable', message: (error as Error).message });

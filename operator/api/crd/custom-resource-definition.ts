@@ -16,6 +16,8 @@ export interface CrdSource {
   categories?: string[];
   /** CRD labels, e.g. Cluster API's `cluster.x-k8s.io/v1beta2` contract label. */
   labels?: Record<string, string>;
+  /** CRD annotations, e.g. clusterctl's `skip-crd-name-preflight-check`. */
+  annotations?: Record<string, string>;
   scope: 'Namespaced' | 'Cluster';
   description: string;
   spec: z.ZodType;
@@ -47,7 +49,7 @@ export interface OlderVersionSource {
 export interface CustomResourceDefinition {
   apiVersion: 'apiextensions.k8s.io/v1';
   kind: 'CustomResourceDefinition';
-  metadata: { name: string; labels?: Record<string, string> };
+  metadata: { name: string; labels?: Record<string, string>; annotations?: Record<string, string> };
   spec: {
     group: string;
     names: { kind: string; listKind: string; plural: string; singular: string; shortNames?: string[]; categories?: string[] };
@@ -99,7 +101,11 @@ export function buildCustomResourceDefinition(source: CrdSource): CustomResource
   return {
     apiVersion: 'apiextensions.k8s.io/v1',
     kind: 'CustomResourceDefinition',
-    metadata: { name: `${source.plural}.${source.group}`, ...(source.labels ? { labels: source.labels } : {}) },
+    metadata: {
+      name: `${source.plural}.${source.group}`,
+      ...(source.labels ? { labels: source.labels } : {}),
+      ...(source.annotations ? { annotations: source.annotations } : {}),
+    },
     spec: {
       group: source.group,
       names,

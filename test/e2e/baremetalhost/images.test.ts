@@ -32,6 +32,7 @@ interface IronicNodeDetails {
   uuid: string;
   deploy_interface: string;
   instance_info: Record<string, unknown>;
+  driver_info: Record<string, unknown>;
 }
 
 const nodeOf = async (id: string) => ironic.request<IronicNodeDetails>('GET', `/v1/nodes/${id}`);
@@ -65,7 +66,12 @@ beforeAll(async () => {
   namespace = await createUniqueNamespace(kubectl, 'e2e-images');
   for (const host of [LIVE, DISK]) baseline.set(host.system.uuid, await serverRecords(env, host.system.uuid));
   // No DEPLOY_ISO_URL: Ironic builds the IPA ISO for virtual media itself (see virtual-media.test.ts).
-  operator = startOperatorProcess({ env, namespace, label: 'e2e-images', extraEnv: { DEPLOY_ISO_URL: '' } });
+  operator = startOperatorProcess({ env, namespace, label: 'e2e-images', extraEnv: {
+    DEPLOY_ISO_URL: '',
+    // BMO's two variables, each reaching the node of its kind of deployment.
+    LIVE_ISO_FORCE_PERSISTENT_BOOT_DEVICE: 'Always',
+    DIRECT_DEPLOY_FORCE_PERSISTENT_BOOT_DEVICE: 'Never',
+  } });
   const bmcSecret = (name: string) => ({ apiVersion: 'v1', kind: 'Secret', metadata: { name: `${name}-bmc`, namespace }, type: 'Opaque', stringData: env.bmcCredentials! });
   await kubectl.ok(['apply', '-f', '-'], JSON.stringify({
     apiVersion: 'v1', kind: 'List', items: [
@@ -95,6 +101,7 @@ describe('image variants on real Ironic', () => {
     expect(node.instance_info).toMatchObject({ boot_iso: `${env.artifactsUrl}/images/live-os.iso` });
     expect(node.instance_info).not.toHaveProperty('image_source');
     expect(node.instance_info).not.toHaveProperty('configdrive');
+    expect(node.driver_info.force_persistent_boot_device).toBe('Always');
     const liveBoot = await waitForBoot(env, LIVE.system.uuid,
       { before: baseline.get(LIVE.system.uuid)!, accept: (boot) => boot.into === 'live-os', what: 'the server to boot the live ISO' });
     expect(liveBoot).toMatchObject({ bootDevice: 'Cd', media: expect.objectContaining({ kernel: '/vmlinuz', agentToken: false }) });
@@ -119,6 +126,7 @@ describe('image variants on real Ironic', () => {
   it('checksums: a sha512 value and a checksum file URL (auto) are verified and written; a wrong checksum fails clearly', async () => {
     const first = await waitForHost(kubectl, namespace, DISK.name, inState('provisioned'), { timeoutMs: minutes(5), failOnError: true });
     expect(first.status?.provisioning?.image).toMatchObject({ checksumType: 'sha512' });
+    expect((await nodeOf(first.status!.provisioning!.ID!)).driver_info.force_persistent_boot_device).toBe('Never');
     expect((await since(DISK)).imageWrites).toEqual([
       expect.objectContaining({ outcome: 'written', url: osImage.url, checksum: expect.objectContaining({ algorithm: 'sha512', actual: await sha512Of(osImage.url) }) }),
     ]);

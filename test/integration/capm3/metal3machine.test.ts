@@ -194,6 +194,33 @@ describe('Metal3Machine controller on the real API server (Cluster API objects c
     }
   });
 
+  it('with cloudProviderEnabled leaves the Node to the cloud provider and takes the providerID once a Node carries it', async () => {
+    await objects.cluster('cloud', { cloudProviderEnabled: true });
+    await objects.apply([workloadKubeconfigSecret(env, 'cloud', namespace)]);
+    await fakeHost(objects, 'cloud-host', { labels: { pool: 'cloud' } });
+    await objects.machine('m-cloud', { cluster: 'cloud', dataSecretName: 'c1-bootstrap', m3mSpec: { image: IMAGE, hostSelector: { matchLabels: { pool: 'cloud' } } } });
+    const claimed = await waitForHost('cloud-host', 'claimed by m-cloud', (host) => host.spec.consumerRef?.name === 'm-cloud');
+    // kubelet's Node, with the label that would let the provider link it itself without a cloud provider.
+    await workload.run(['delete', 'node', 'cloud-node', '--ignore-not-found']);
+    await workload.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'Node',
+      metadata: { name: 'cloud-node', labels: { 'metal3.io/uuid': claimed.metadata.uid } } }));
+    try {
+      await setHostState(objects, 'cloud-host', 'provisioned', { hardware: { hostname: 'cloud-node', nics: [] } });
+      const waiting = await waitForReason('m-cloud', 'NodeLinked', 'WaitingForCloudProviderNode');
+      expect(waiting.status?.initialization?.provisioned).not.toBe(true);
+      expect(waiting.spec.providerID).toBeUndefined();
+      expect(await workload.ok(['get', 'node', 'cloud-node', '-o', 'jsonpath={.spec.providerID}'])).toBe('');
+
+      // The cloud controller manager's part, played here.
+      const providerID = `metal3://${namespace}/cloud-host/m-cloud`;
+      await workload.ok(['patch', 'node', 'cloud-node', '--type=merge', '-p', JSON.stringify({ spec: { providerID } })]);
+      const provisioned = await waitForMachine('m-cloud', 'provisioned', (m3m) => m3m.status?.initialization?.provisioned === true);
+      expect(provisioned.spec.providerID).toBe(providerID);
+    } finally {
+      await workload.run(['delete', 'node', 'cloud-node', '--ignore-not-found']);
+    }
+  });
+
   it('refuses to guess when two Nodes claim the host, and links the Node once only one does', async () => {
     await fakeHost(objects, 'dup-host', { labels: { pool: 'dup' } });
     await objects.machine('m4', { cluster: 'c1', dataSecretName: 'c1-bootstrap', m3mSpec: { image: IMAGE, hostSelector: { matchLabels: { pool: 'dup' } } } });

@@ -32,7 +32,7 @@ export class ClusterApiObjects {
   }
 
   /** A Cluster with its Metal3Cluster, infrastructure marked provisioned as Cluster API would. */
-  async cluster(name: string, options: { infrastructureProvisioned?: boolean } = {}): Promise<{ uid: string }> {
+  async cluster(name: string, options: { infrastructureProvisioned?: boolean; cloudProviderEnabled?: boolean } = {}): Promise<{ uid: string }> {
     await this.apply([
       { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', metadata: { name, namespace: this.namespace },
         spec: { infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'Metal3Cluster', name } } },
@@ -42,7 +42,7 @@ export class ClusterApiObjects {
       { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2', kind: 'Metal3Cluster',
         metadata: { name, namespace: this.namespace, labels: { 'cluster.x-k8s.io/cluster-name': name },
           ownerReferences: [{ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', name, uid: cluster.metadata.uid }] },
-        spec: { controlPlaneEndpoint: { host: '127.0.0.1', port: 6443 } } },
+        spec: { controlPlaneEndpoint: { host: '127.0.0.1', port: 6443 }, ...(options.cloudProviderEnabled ? { cloudProviderEnabled: true } : {}) } },
     ]);
     if (options.infrastructureProvisioned !== false) {
       await this.patch('cluster', name, { status: { initialization: { infrastructureProvisioned: true } } }, { status: true });

@@ -24,6 +24,7 @@ describe('clusterctl provider files in deploy/capm3/clusterctl', () => {
   // clusterctl reads and writes its configuration under the home directory: keep it out of the user's.
   const home = mkdtempSync(join(tmpdir(), 'clusterctl-home-'));
   let clusterctl = '';
+  let crdNameCheck = '';
   let namespace = '';
 
   const runClusterctl = (args: string[], variables: Record<string, string>) =>
@@ -32,7 +33,7 @@ describe('clusterctl provider files in deploy/capm3/clusterctl', () => {
     kubectl.ok(['apply', '--server-side', '--force-conflicts', '--field-manager=clusterctl-test', '--dry-run=server', '-o', 'name', '-f', '-'], yaml);
 
   beforeAll(async () => {
-    clusterctl = (await buildClusterApi()).clusterctl;
+    ({ clusterctl, crdNameCheck } = await buildClusterApi());
     await installProviderCrds(kubectl, env);
     namespace = await createUniqueNamespace(kubectl, 'clusterctl');
   }, 900_000);
@@ -46,6 +47,17 @@ describe('clusterctl provider files in deploy/capm3/clusterctl', () => {
   it('infrastructure-components.yaml is the kustomize install with clusterctl variables, and is up to date', async () => {
     const expected = clusterctlComponents(await renderKustomization({ kubectl: env.kubectl, directory: COMPONENTS_KUSTOMIZATION }));
     expect(readFileSync(join(repoRoot, COMPONENTS_FILE), 'utf8')).toBe(expected);
+  });
+
+  it('passes clusterctl init\'s CRD name check: metal3datas carries the annotation that skips it, as in CAPM3', async () => {
+    // clusterctl computes metal3data (flect's plural of Metal3Data) and refuses metal3datas without the annotation.
+    const components = readFileSync(join(CLUSTERCTL_DIR, 'infrastructure-components.yaml'), 'utf8');
+    const report = await run(crdNameCheck, [], { component: 'crd-name-check', input: components });
+    expect(report).toContain('skipped metal3datas.infrastructure.cluster.x-k8s.io (clusterctl expects metal3data.infrastructure.cluster.x-k8s.io)');
+    expect(report).toContain('ok metal3machines.infrastructure.cluster.x-k8s.io');
+    const templates = parseManifests(components).find((object) => object.metadata?.name === 'metal3datatemplates.infrastructure.cluster.x-k8s.io');
+    // clusterctl move takes Metal3DataTemplates along even when no Cluster owns them.
+    expect(templates?.metadata?.labels).toMatchObject({ 'clusterctl.cluster.x-k8s.io/move': '' });
   });
 
   it('clusterctl lists the components\' variables and renders them, and the API server accepts every object', async () => {
