@@ -65,7 +65,7 @@ describe('machineData', () => {
     const status = new MachineStatus(machine, clock);
     expect(await machineData(clients().deps, { m3m: machine, status, signal })).toEqual({ kind: 'ready', networkData: { name: 'own-network', namespace: 'ns' } });
     expect(status.next.networkData).toEqual({ name: 'own-network', namespace: 'ns' });
-    expect(condition(status)).toBeUndefined();
+    expect(condition(status)).toMatchObject({ status: 'True', reason: 'SecretsSetExternally' });
   });
 
   it('makes a claim named like the machine, owned by it and holding its finalizer, and waits for it', async () => {

@@ -35,6 +35,8 @@ export async function machineData(
   if (!template) {
     status.next.metaData = fromSpec.metaData;
     status.next.networkData = fromSpec.networkData;
+    // CAPM3's reason when no template renders the data: the user's Secrets are what there is.
+    status.condition({ type: 'Metal3DataReady', status: 'True', reason: 'SecretsSetExternally', message: '' });
     return { kind: 'ready', ...definedRefs(fromSpec) };
   }
   const claim = await ensureClaim(clients, { m3m, template, signal });

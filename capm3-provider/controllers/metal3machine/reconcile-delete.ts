@@ -26,6 +26,7 @@ export interface DeleteScope {
  */
 export async function reconcileDelete(scope: DeleteScope, deps: MachineDeps): Promise<Result> {
   const { m3m, status } = scope;
+  status.condition({ type: 'AssociateMetal3MachineMetaData', status: 'False', reason: 'Deleting', message: '' });
   const host = await hostToRelease(m3m, deps.hosts, scope.signal);
   if (host) {
     const request: ReleaseRequest = { hosts: deps.hosts, secrets: deps.secrets, host, fastTrack: deps.settings.fastTrack, signal: scope.signal };

@@ -76,6 +76,8 @@ export async function reconcileNormal(scope: MachineScope, deps: MachineDeps): P
   }
 
   const rendered = fromSpec ?? await machineData(deps.data, { m3m, status, signal: scope.signal });
+  // CAPM3's condition for the data association (the claim made, or none needed), before the data is ready.
+  status.condition({ type: 'AssociateMetal3MachineMetaData', status: 'True', reason: 'AssociateMetal3MachineMetaDataSuccess', message: '' });
   const dataForHost: HostData = rendered.kind === 'ready' ? { ...data.hostData, ...withoutKind(rendered) } : {};
 
   // Held: keep our labels, spec and the Cluster's pause on the host, in one conditional write.

@@ -56,7 +56,8 @@ describe('an operator watching comma-separated namespaces', () => {
     ]);
     for (const [host, namespace, name] of [[a, first, 'in-first'], [b, second, 'in-second']] as const) {
       const node = await ironic.request<IronicNode>('GET', `/v1/nodes/${host.status!.provisioning!.ID!}`);
-      expect(node).toMatchObject({ name: `${namespace}~${name}`, provision_state: 'available' });
+      // BMO keeps an available host's node manageable until it is provisioned.
+      expect(node).toMatchObject({ name: `${namespace}~${name}`, provision_state: 'manageable' });
     }
     // Both watched hosts went the whole way, so the operator ran; the third has nothing of it.
     const stray = await kubectl.json<{ metadata: { finalizers?: string[] }; status?: unknown }>(['get', 'bmh', 'stray', '-n', unwatched, '-o', 'json']);

@@ -140,6 +140,9 @@ describe('Metal3Machine controller on the real API server (Cluster API objects c
       expect(free.metadata.annotations?.[BLOCK_MOVE]).toBeUndefined();
     }
     expect(condition(associated, 'Ready')?.status).toBe('False');
+    // CAPM3's conditions for the data: associated, and (no template) the spec's Secrets as they are.
+    expect(condition(associated, 'AssociateMetal3MachineMetaData')).toMatchObject({ status: 'True', reason: 'AssociateMetal3MachineMetaDataSuccess' });
+    expect(condition(associated, 'Metal3DataReady')).toMatchObject({ status: 'True', reason: 'SecretsSetExternally' });
 
     // The workload cluster's Node, as kubelet registers it with Metal3's uuid label.
     await workload.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'Node',
