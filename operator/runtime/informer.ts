@@ -177,13 +177,12 @@ export class Informer<T extends KubeObject = KubeObject> {
     const where = source.namespace === undefined ? {} : { namespace: source.namespace };
     while (!signal.aborted) {
       const startedAt = this.#clock.now();
-      let receivedEvents = false;
       try {
         if (needsList) {
           await this.#relist(source, signal);
           needsList = false;
         }
-        receivedEvents = await this.#watch(source, signal);
+        const receivedEvents = await this.#watch(source, signal);
         // A watch the server closed at once, without a single event, is a failure in
         // disguise; back off instead of hot-looping on it.
         if (!receivedEvents && this.#clock.now() - startedAt < 1000 && !signal.aborted) {
