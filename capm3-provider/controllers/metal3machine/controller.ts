@@ -37,6 +37,11 @@ export function setupMetal3MachineController(manager: Manager, options: Metal3Ma
     clusters: manager.informer<Cluster>(ClusterResource),
     metal3Clusters: manager.client(Metal3ClusterResource),
     machineSets: manager.client(MachineSetResource),
+    controlPlanes: (owner) => {
+      const [group = '', version = ''] = owner.apiVersion.split('/');
+      // Cluster API's contract names CRDs by the plural of their kind (clusterctl checks it).
+      return manager.client({ group, version, kind: owner.kind, plural: `${owner.kind.toLowerCase()}s`, namespaced: true });
+    },
     templates: manager.client(Metal3MachineTemplateResource),
     hosts: manager.client<BareMetalHost>(BareMetalHostResource),
     secrets: manager.client(SecretResource),

@@ -12,6 +12,8 @@ export interface MachineDeps {
   clusters: Informer<Cluster>;
   metal3Clusters: ResourceClient<KubeObject>;
   machineSets: ResourceClient<KubeObject>;
+  /** Control plane objects (any provider), read for node reuse's template. */
+  controlPlanes: (owner: { apiVersion: string; kind: string }) => ResourceClient<KubeObject>;
   templates: ResourceClient<KubeObject>;
   /** Read live, never from a cache: a claim must see the latest consumerRef (CAPM3 does the same). */
   hosts: ResourceClient<BareMetalHost>;

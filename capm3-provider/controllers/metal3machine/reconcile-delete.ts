@@ -1,8 +1,8 @@
 import type { KubeObject, Result } from '../../../operator/runtime/index.ts';
 import { isNotFound, objectName, removeFinalizer } from '../../../operator/runtime/index.ts';
-import { CLONED_FROM_NAME_ANNOTATION, CLUSTER_API_GROUP, CLUSTER_API_VERSION, METAL3_MACHINE_FINALIZER } from '../../api/index.ts';
+import { CLUSTER_API_GROUP, CLUSTER_API_VERSION, METAL3_MACHINE_FINALIZER } from '../../api/index.ts';
 import type { Cluster, Machine, Metal3Machine } from '../../api/index.ts';
-import { releaseHostStep, reuseLabelValue } from '../../baremetal/index.ts';
+import { releaseHostStep, reuseOwner } from '../../baremetal/index.ts';
 import type { ReleaseRequest } from '../../baremetal/index.ts';
 import { hostToRelease } from './held-host.ts';
 import type { MachineDeps } from './machine-context.ts';
@@ -56,24 +56,26 @@ async function finish(scope: DeleteScope, deps: MachineDeps): Promise<Result> {
   return {};
 }
 
-/** Node reuse applies when the template says so and the Cluster itself is not going away. */
+/**
+ * Node reuse applies when the template the Machine's owner references now says so (CAPM3 1.14:
+ * during a rollout that is the new template) and the Cluster itself is not going away.
+ */
 async function nodeReuse(scope: DeleteScope, deps: MachineDeps): Promise<ReleaseRequest['reuse']> {
-  const { machine, cluster, m3m } = scope;
+  const { machine, cluster } = scope;
   if (!machine || !cluster || cluster.metadata.deletionTimestamp) return undefined;
-  const templateName = m3m.metadata.annotations?.[CLONED_FROM_NAME_ANNOTATION];
-  if (!templateName) return undefined;
+  const owner = await reuseOwner(machine, deps, scope.signal);
+  const templateRef = await owner?.template();
+  if (!owner || !templateRef) return undefined;
   let template: KubeObject;
   try {
-    template = await deps.templates.get({ namespace: scope.namespace, name: templateName }, { signal: scope.signal });
+    template = await deps.templates.get(templateRef, { signal: scope.signal });
   } catch (error) {
     if (isNotFound(error)) return undefined;
     throw error;
   }
   if ((template.spec as { nodeReuse?: boolean } | undefined)?.nodeReuse !== true) return undefined;
-  const labelValue = await reuseLabelValue(machine, deps.machineSets, scope.signal);
-  if (!labelValue) return undefined;
   return {
-    labelValue,
+    labelValue: owner.labelValue,
     cluster: { name: objectName(cluster).name, namespace: scope.namespace, apiVersion: `${CLUSTER_API_GROUP}/${CLUSTER_API_VERSION}` },
   };
 }

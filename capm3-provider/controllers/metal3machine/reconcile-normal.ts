@@ -6,7 +6,7 @@ import {
 } from '../../api/index.ts';
 import {
   chooseHost, claimHost, consumedBy, describeNoHost, hostAddresses, hostSpecChanges,
-  labelSecret, patchHeldHost, pauseAnnotationChanges, reuseLabelValue,
+  labelSecret, patchHeldHost, pauseAnnotationChanges, reuseOwner,
 } from '../../baremetal/index.ts';
 import type { HostChoice, HostData } from '../../baremetal/index.ts';
 import { linkNode, nodesWithProviderID } from '../../remote/node-link.ts';
@@ -202,7 +202,7 @@ async function claimAHost(
   options: { selector: ReturnType<typeof compileLabelSelector>; data: HostData },
 ): Promise<{ host: BareMetalHost; via: ChosenVia } | { result: Result }> {
   const { m3m, status } = scope;
-  const reuse = await reuseLabelValue(scope.machine, deps.machineSets, scope.signal);
+  const reuse = (await reuseOwner(scope.machine, deps, scope.signal))?.labelValue;
   const claimant = {
     namespace: scope.namespace,
     name: m3m.metadata.name ?? '',

@@ -58,11 +58,11 @@ export class ClusterApiObjects {
 
   /** A Machine and the Metal3Machine it owns, linked both ways as Cluster API's Machine controller does. */
   async machine(name: string, options: { cluster: string; dataSecretName?: string; m3mSpec: Record<string, unknown>;
-    failureDomain?: string; annotations?: Record<string, string>; m3mLabels?: Record<string, string>;
+    failureDomain?: string; annotations?: Record<string, string>; m3mLabels?: Record<string, string>; machineLabels?: Record<string, string>;
     /** Owner references of the Machine (a MachineSet's, as Cluster API's MachineSet controller writes). */
     machineOwners?: OwnerReference[] }): Promise<void> {
     await this.apply([{ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Machine',
-      metadata: { name, namespace: this.namespace, labels: { 'cluster.x-k8s.io/cluster-name': options.cluster },
+      metadata: { name, namespace: this.namespace, labels: { 'cluster.x-k8s.io/cluster-name': options.cluster, ...options.machineLabels },
         ...(options.machineOwners ? { ownerReferences: options.machineOwners } : {}) },
       spec: { clusterName: options.cluster,
         // Without data yet, a bootstrap provider's config stands in (Cluster API requires one of the two).

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { installKubeadmCrds } from '../../../hack/capi/index.ts';
 import { Kubectl } from '../../support/kubectl.ts';
 import { createUniqueNamespace } from '../../support/namespaces.ts';
 import { deleteProviderNamespace } from '../../support/provider-namespace.ts';
@@ -199,6 +200,36 @@ describe('host selection and release rules of the Metal3Machine controller (real
     const consumers = (await scene.hosts()).filter((host) => host.metadata.labels?.pool === 'reuse' && host.spec.consumerRef)
       .map((host) => `${host.metadata.name}:${host.spec.consumerRef?.name}`);
     expect(consumers).toEqual([`${kept}:a-3`]);
+  });
+
+  it('keeps a control plane Machine\'s host when the template its control plane names now has nodeReuse (CAPM3 1.14), not the one it was cloned from', async () => {
+    const { objects, namespace } = scene;
+    const env = readStackEnv();
+    await installKubeadmCrds({ kubectl: env.kubectl, kubeconfig: env.kubeconfig });
+    const templateSpec = { image: IMAGE, hostSelector: { matchLabels: { pool: 'cp-reuse' } } };
+    await objects.apply([
+      { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2', kind: 'Metal3MachineTemplate', metadata: { name: 'cp-old', namespace }, spec: { template: { spec: templateSpec } } },
+      { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2', kind: 'Metal3MachineTemplate', metadata: { name: 'cp-new', namespace }, spec: { nodeReuse: true, template: { spec: templateSpec } } },
+      // A rollout in progress: the control plane makes Machines from cp-new; the one going away came from cp-old.
+      { apiVersion: 'controlplane.cluster.x-k8s.io/v1beta2', kind: 'KubeadmControlPlane', metadata: { name: 'dev-cp', namespace },
+        spec: { version: 'v1.35.0', machineTemplate: { spec: { infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'Metal3MachineTemplate', name: 'cp-new' } } } } },
+    ]);
+    const kcp = await objects.get<{ metadata: { uid: string } }>('kubeadmcontrolplane', 'dev-cp');
+    await fakeHost(objects, 'cp-host', { labels: { pool: 'cp-reuse' } });
+    await objects.machine('cp-0', { cluster: 'c1', dataSecretName: 'c1-bootstrap', m3mSpec: templateSpec,
+      machineLabels: { 'cluster.x-k8s.io/control-plane': '' },
+      machineOwners: [{ apiVersion: 'controlplane.cluster.x-k8s.io/v1beta2', kind: 'KubeadmControlPlane', name: 'dev-cp', uid: kcp.metadata.uid, controller: true }],
+      annotations: { 'cluster.x-k8s.io/cloned-from-name': 'cp-old', 'cluster.x-k8s.io/cloned-from-groupkind': 'Metal3MachineTemplate.infrastructure.cluster.x-k8s.io' } });
+    await scene.claimedBy('cp-0');
+    await setHostState(objects, 'cp-host', 'provisioned');
+    await scene.machine('cp-0', 'provisioned', (m3m) => m3m.status?.initialization?.provisioned === true);
+
+    await kubectl.ok(['delete', 'm3m', 'cp-0', '-n', namespace, '--wait=false']);
+    await scene.host('cp-host', 'image cleared', (host) => host.spec.image === undefined);
+    await setHostState(objects, 'cp-host', 'deprovisioning');
+    await setHostState(objects, 'cp-host', 'available');
+    const booked = await scene.host('cp-host', 'booked for cp-dev-cp', (host) => host.metadata.labels?.[REUSE_LABEL] === 'cp-dev-cp');
+    expect(booked.spec.consumerRef).toEqual({ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', name: 'c1', namespace });
   });
 
   it('a cluster.x-k8s.io/paused annotation pauses only that Metal3Machine and never pauses its host', async () => {

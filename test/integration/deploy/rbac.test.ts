@@ -64,6 +64,7 @@ const PROVIDER_GRANTS = [
   ...['clusters', 'machines'].flatMap((kind) => verbs(`cluster.x-k8s.io/${kind}`, ['get', 'list', 'watch'])),
   'patch cluster.x-k8s.io/machines/status',
   'get cluster.x-k8s.io/machinesets',
+  'get controlplane.cluster.x-k8s.io/kubeadmcontrolplanes',
   ...verbs('metal3.io/baremetalhosts', ['get', 'list', 'watch', 'patch']),
   ...verbs('core/secrets', ['get', 'patch', 'create', 'delete']),
   ...EVENTS,
