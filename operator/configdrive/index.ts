@@ -12,6 +12,7 @@ export type { Image, ImageChecksumResult } from './image.ts';
 export { imageChecksum, isLiveIso, isOciImage, provisioningImageProblem } from './image.ts';
 export type { InstanceInfo, InstanceSettings, InstanceSettingsOptions } from './instance-info.ts';
 export { instanceSettings, registrationDeployInterface } from './instance-info.ts';
+export { ramdiskNetworkData } from './ramdisk-network-data.ts';
 export type { SecretData } from './read-host-config-value.ts';
 export { readHostConfigValue } from './read-host-config-value.ts';
 export type { YamlMapResult } from './yaml-map.ts';

@@ -46,6 +46,11 @@ export interface RegisterOptions {
   /** A ready PreprovisioningImage overrides the provisioner's deploy kernel/ramdisk/ISO. */
   preprovisioningImage?: PreprovisioningImage;
   /**
+   * The ramdisk's network data for the node's `network_data` (BMO sets it when no
+   * PreprovisioningImage builder runs, and Ironic puts it into the ramdisk); undefined leaves it.
+   */
+  ramdiskNetworkData?: Record<string, unknown>;
+  /**
    * Where the host is (BMO's ManagementAccessData.State and OperationalStatus): with a
    * PreprovisioningImage builder, the states that boot the ramdisk need an image.
    */

@@ -1,5 +1,6 @@
 import type { HostConfigHost, HostConfigKind, HostConfigResult, SecretData } from '../../configdrive/index.ts';
-import { configDriveFromSecrets, hostConfigSecretRef, isLiveIso } from '../../configdrive/index.ts';
+import { HostConfigError } from '../../configdrive/index.ts';
+import { configDriveFromSecrets, hostConfigSecretRef, isLiveIso, preprovisioningNetworkDataRef, ramdiskNetworkData } from '../../configdrive/index.ts';
 import type { ConfigDrive } from '../../provisioner/provisioner.ts';
 import type { Host } from './host.ts';
 import type { SecretAccess } from '../../secrets/index.ts';
@@ -42,4 +43,18 @@ export async function readConfigDrive(host: Host, secrets: SecretAccess): Promis
   if (!drive.ok) return drive;
   if (drive.value === undefined) return { ok: true, value: undefined };
   return { ok: true, value: { ...drive.value, meta_data: drive.value.meta_data ?? {} } };
+}
+
+/**
+ * The ramdisk's network data Secret (`preprovisioningNetworkDataName`), read as BMO reads it for
+ * the node's `network_data` when no PreprovisioningImage builder runs. Claimed without our
+ * finalizer, as the PreprovisioningImage path claims it, so deleting it never waits on the host.
+ */
+export async function readPreprovisioningNetworkData(host: Host, secrets: SecretAccess): Promise<HostConfigResult<Record<string, unknown> | undefined>> {
+  const ref = preprovisioningNetworkDataRef(configHost(host));
+  if (ref === undefined) return { ok: true, value: undefined };
+  const secret = await secrets.claim({ namespace: ref.namespace, name: ref.name }, { finalizer: false });
+  if (!secret) return { ok: false, error: new HostConfigError({ kind: 'secret-not-found', secret: `${ref.namespace}/${ref.name}`, key: ref.kind,
+    message: `failed to read preprovisioningNetworkData: Secret ${ref.name} not found` }) };
+  return ramdiskNetworkData(secret, ref);
 }

@@ -29,7 +29,7 @@ import { holdsProvisioningSlot } from './capacity.ts';
 import { withJitter } from './backoff.ts';
 import { bmcAnsweringChange } from './bmc-answering.ts';
 import { computeConditions } from './conditions.ts';
-import { readConfigDrive } from './config-drive-reader.ts';
+import { readConfigDrive, readPreprovisioningNetworkData } from './config-drive-reader.ts';
 import { readImagePullSecret } from './image-pull-secret-reader.ts';
 import { loadHostCredentials } from './credentials-loader.ts';
 import type { CredentialsOutcome } from './credentials-loader.ts';
@@ -263,6 +263,7 @@ export class BareMetalHostReconciler implements Reconciler {
         replaceHardwareData: (details) =>
           this.#options.hardwareData.replace({ namespace: host.metadata.namespace ?? '', name: host.metadata.name ?? '', uid: host.metadata.uid ?? '' }, details),
         readConfigDrive: () => readConfigDrive(host, this.#options.secrets),
+        readPreprovisioningNetworkData: () => readPreprovisioningNetworkData(host, this.#options.secrets),
         readImagePullSecret: () => readImagePullSecret(host, this.#options.secrets),
         removeAnnotations: (keys) => session.removeAnnotations(keys),
         recordFirmwareUpdates: async (updates) => this.#options.firmwareComponents?.recordUpdates(pass.request, updates),

@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { HostConfigError } from '../../configdrive/index.ts';
 import { NeedsPreprovisioningImageError, busy, failed } from '../../provisioner/result.ts';
 import type { PreprovisioningImageOutcome, WantedPreprovisioningImage } from './preprovisioning-image-store.ts';
 import { ensureRegistered } from './registration.ts';
@@ -36,6 +37,23 @@ describe('registration before every handler', () => {
     expect(context.metrics).toContainEqual({ metric: 'credentialsUpdated' });
     // The re-registration is timed like the first one.
     expect(host.status.operationHistory?.register).toMatchObject({ start: '2026-05-01T12:00:00Z', end: '2026-05-01T12:00:00Z' });
+  });
+
+  it('gives Ironic the ramdisk network data when no PreprovisioningImage builder runs, and fails registration clearly on a bad Secret', async () => {
+    const networkData = { links: [{ id: 'eth0', type: 'phy' }] };
+    const provisioner = new ScriptedProvisioner();
+    withNode(provisioner, { namespace: 'test', name: 'host-0' });
+    const context = contextFor(provisioner);
+    context.preprovisioningNetworkData = networkData;
+    expect(await ensureRegistered(hostFor({ status: registeredStatus('available') }), context)).toBeUndefined();
+    expect(provisioner.callsOf('register')[0]).toMatchObject({ ramdiskNetworkData: networkData });
+
+    const broken = contextFor(new ScriptedProvisioner());
+    broken.ports.readPreprovisioningNetworkData = async () => ({ ok: false, error: new HostConfigError({ kind: 'not-a-map', secret: 'test/net', key: 'networkData',
+      message: 'invalid preprovisioningNetworkData: Secret test/net (key networkData) is not a YAML or JSON map: a string' }) });
+    const host = hostFor({ status: registeredStatus('available') });
+    expect(await ensureRegistered(host, broken)).toMatchObject({ kind: 'failed', errorType: 'registration error',
+      message: expect.stringContaining('invalid preprovisioningNetworkData: Secret test/net') });
   });
 
   it('lets go of the former Secret once credentials from a newly named one are good, and only then', async () => {

@@ -77,9 +77,9 @@ function waitForPreprovisioningImage(host: Host, context: StateContext, options:
 
 /** What the provisioner is told about the host on every registration. */
 function registerOptionsFor(host: Host, context: StateContext, options: {
-  credentials: HostCredentials; credentialsChanged: boolean; image: ImageForRegistration;
+  credentials: HostCredentials; credentialsChanged: boolean; image: ImageForRegistration; ramdiskNetworkData: Record<string, unknown> | undefined;
 }): RegisterOptions {
-  const { credentials, credentialsChanged, image } = options;
+  const { credentials, credentialsChanged, image, ramdiskNetworkData } = options;
   const status = host.status;
   return {
     host: identityOf(host),
@@ -97,6 +97,7 @@ function registerOptionsFor(host: Host, context: StateContext, options: {
     ...(host.spec.inspectionMode ? { inspectionMode: host.spec.inspectionMode } : {}),
     ...currentDeployment(host),
     ...(image.kind === 'ready' ? { preprovisioningImage: image.image } : {}),
+    ...(ramdiskNetworkData ? { ramdiskNetworkData } : {}),
     state: stateOf(host),
     servicing: status.operationalStatus === 'servicing',
   };
@@ -126,9 +127,12 @@ async function registerHost(host: Host, context: StateContext, credentials: Host
   }
   const image = await preprovisioningImageFor(host, context, credentials);
   if (image.kind === 'failed') return { kind: 'pending', action: failed('registration error', image.message) };
+  // Without a PreprovisioningImage builder the node carries the ramdisk's network data (BMO's register).
+  const networkData = context.ports.preprovisioningImage ? { ok: true as const, value: undefined } : await context.ports.readPreprovisioningNetworkData();
+  if (!networkData.ok) return { kind: 'pending', action: failed('registration error', networkData.error.message) };
   let result: RegisterResult;
   try {
-    result = await context.provisioner.register(registerOptionsFor(host, context, { credentials, credentialsChanged, image }));
+    result = await context.provisioner.register(registerOptionsFor(host, context, { credentials, credentialsChanged, image, ramdiskNetworkData: networkData.value }));
   } catch (error) {
     if (!(error instanceof NeedsPreprovisioningImageError) || image.kind === 'none') throw error;
     if (image.kind === 'ready') return { kind: 'pending', action: failed('registration error', 'Preprovisioning Image is not acceptable to provisioner') };

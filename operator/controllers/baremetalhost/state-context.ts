@@ -39,6 +39,8 @@ export interface HostPorts {
   replaceHardwareData(details: HardwareDetails): Promise<void>;
   /** Reads the userData, networkData and metaData Secrets into a config drive. */
   readConfigDrive(): Promise<HostConfigResult<ConfigDrive | undefined>>;
+  /** The ramdisk's network data from `preprovisioningNetworkDataName`, parsed; undefined when none is named or it is empty. */
+  readPreprovisioningNetworkData(): Promise<HostConfigResult<Record<string, unknown> | undefined>>;
   /** Registry credentials (`username:password`) for an oci:// image from its `ociAuthSecretName`. */
   readImagePullSecret(): Promise<ImagePullSecretResult>;
   /** Removes annotations from the host (a metadata patch, not a status write). */

@@ -41,6 +41,7 @@ export function nodeCreateBody(
   };
   for (const [key, value] of Object.entries(optional)) if (value) Object.assign(body, { [key]: value });
   if (context.client.features.disablePowerOff) body.disable_power_off = options.disablePowerOff;
+  if (options.ramdiskNetworkData) body.network_data = options.ramdiskNetworkData;
   return body;
 }
 

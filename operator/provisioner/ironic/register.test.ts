@@ -247,6 +247,20 @@ describe('register', () => {
     expect(kit.calls()).toEqual([`GET ${NODE_PATH}`, `GET ${listedPorts}`, `GET ${NODE_PATH}`]);
   });
 
+  it('puts the ramdisk network data on the node when it differs, and nothing when it is the same (BMO without a PreprovisioningImage builder)', async () => {
+    const networkData = { links: [{ id: 'enp1s0', type: 'phy', ethernet_mac_address: BOOT_MAC }], networks: [], services: [] };
+    const kit = await startKit();
+    kit.ironic.get(NODE_PATH).reply(200, registeredNode());
+    kit.ironic.get('/v1/ports').query(true).reply(200, { ports: [makePort()] });
+    kit.ironic.patch(NODE_PATH).reply(200, registeredNode({ network_data: networkData }));
+    kit.ironic.get(NODE_PATH).reply(200, registeredNode({ network_data: networkData }));
+
+    await kit.provisioner.register(registerOptions({ ramdiskNetworkData: networkData }));
+    expect(kit.requests.find((request) => request.method === 'PATCH')?.body).toEqual([{ op: 'add', path: '/network_data', value: networkData }]);
+    await kit.provisioner.register(registerOptions({ ramdiskNetworkData: networkData }));
+    expect(kit.calls().filter((call) => call.startsWith('PATCH'))).toHaveLength(1);
+  });
+
   it('checks the ports of hosts with no record of them against one list that every host shares', async () => {
     const kit = await startKit();
     const otherUuid = '5c0c2a8e-0d55-4c4f-9a8e-2f6d3a1b7e90';

@@ -60,6 +60,7 @@ function settingsPatch(context: ProvisionerContext, node: Node, options: Registe
     patch.field('driver_info', replacementDriverInfo(driverInfo, desired.access, desired.images), driverInfo);
   }
   if (context.client.features.disablePowerOff) patch.field('disable_power_off', options.disablePowerOff, node.disable_power_off);
+  patch.field('network_data', options.ramdiskNetworkData, node.network_data);
 
   const properties: DesiredValues = options.architecture ? { cpu_arch: options.architecture } : {};
   if (!UNCONFIGURABLE_STATES.has(node.provision_state ?? '')) {

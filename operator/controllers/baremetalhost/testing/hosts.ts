@@ -54,6 +54,8 @@ export interface TestContext extends StateContext {
   policyLookups: number;
   /** How many times the host let go of the BMC Secrets it no longer names. */
   formerCredentialsLetGo: number;
+  /** The ramdisk network data readPreprovisioningNetworkData answers; tests set it. */
+  preprovisioningNetworkData: Record<string, unknown> | undefined;
 }
 
 /** A state context with recording ports, a fixed clock and valid credentials. */
@@ -72,6 +74,7 @@ export function contextFor(provisioner: Provisioner, overrides: Partial<StateCon
         storedHardware.push(details);
       },
       readConfigDrive: async () => ({ ok: true, value: { meta_data: { uuid: 'uid-0' } } }),
+      readPreprovisioningNetworkData: async () => ({ ok: true, value: context.preprovisioningNetworkData }),
       readImagePullSecret: async () => ({ ok: true, credentials: undefined }),
       removeAnnotations: async (keys) => {
         removedAnnotations.push([...keys]);
@@ -106,6 +109,7 @@ export function contextFor(provisioner: Provisioner, overrides: Partial<StateCon
     updatePolicy: undefined,
     policyLookups: 0,
     formerCredentialsLetGo: 0,
+    preprovisioningNetworkData: undefined,
     ...overrides,
   };
   return context;
