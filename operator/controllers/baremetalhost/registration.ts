@@ -110,7 +110,9 @@ function recordNodeId(host: Host, context: StateContext, nodeId: string): boolea
   const status = host.status;
   if (!nodeId || nodeId === status.provisioning.ID) return false;
   context.log.info('setting provisioning id', { id: nodeId });
-  if (!status.provisioning.ID) publish(context, normal('Registered', 'Registered new host'));
+  // A new node id is a node Ironic just made for the host (BMO's event on every create): the
+  // first, or one replacing a node Ironic lost (its database) or dropped (a detach).
+  publish(context, normal('Registered', 'Registered new host'));
   status.provisioning.ID = nodeId;
   if (stateOf(host) === 'preparing') clearHostProvisioningSettings(status);
   return true;

@@ -98,6 +98,12 @@ beforeAll(async () => {
   ]);
 }, minutes(9));
 
+/** How many Registered events the host got, repeats (an Event's count) included. */
+async function registeredEvents(name: string): Promise<number> {
+  const events = await kubectl.json<{ items: { count?: number }[] }>(['get', 'events', '-n', namespace, '--field-selector', `involvedObject.name=${name},reason=Registered`, '-o', 'json']);
+  return events.items.reduce((total, event) => total + (event.count ?? 1), 0);
+}
+
 afterAll(async () => {
   await tearDownHostTest({ env, kubectl, namespace, operator });
 }, minutes(5));
@@ -109,6 +115,9 @@ describe('Ironic database loss', () => {
     for (const name of names) before.set(name, (await nodeNamed(name))!);
     const hardwareBefore = new Map<number, SystemRecords>();
     for (const index of [AVAILABLE, PROVISIONED, EXTERNAL]) hardwareBefore.set(index, await records(index));
+
+    const registeredBefore = new Map<string, number>();
+    for (const name of names) registeredBefore.set(name, await registeredEvents(name));
 
     await loseIronicDatabase();
     expect((await ironic.request<{ nodes: unknown[] }>('GET', '/v1/nodes')).nodes).toEqual([]);
@@ -145,6 +154,12 @@ describe('Ironic database loss', () => {
         expect(node.instance_uuid).toBe(byName(name).metadata.uid);
         expect(node.instance_info).toMatchObject({ image_source: image.url });
       }
+    }
+
+    // BMO's Registered event for each node made anew (a repeat is counted on the same Event).
+    for (const name of names) {
+      await waitFor(async () => ((await registeredEvents(name)) > registeredBefore.get(name)! ? true : undefined),
+        { timeoutMs: minutes(1), intervalMs: 1_000, what: `a Registered event for ${name}'s new node` });
     }
 
     // Nothing was written to or wiped on any disk, nothing inspected again.
