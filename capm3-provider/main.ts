@@ -52,6 +52,13 @@ function setupWebhooks(manager: Manager, settings: ProviderSettings, logger: Log
 
 /** CAPM3's flags this provider takes but does not act on, said once at start. */
 function logUnservedFlags(settings: ProviderSettings, logger: Logger): void {
+  const unused = {
+    '--vmodule': settings.vmodule, '--log-flush-frequency': settings.logFlushFrequency, '--log-json-split-stream': settings.logJsonSplitStream,
+    '--log-json-info-buffer-size': settings.logJsonInfoBufferSize, '--log-text-split-stream': settings.logTextSplitStream,
+    '--log-text-info-buffer-size': settings.logTextInfoBufferSize,
+  };
+  const given = Object.entries(unused).filter(([, value]) => value !== undefined).map(([flag]) => flag);
+  if (given.length) logger.info('Kubernetes logging flags accepted but not acted on', { flags: given });
   if (!settings.insecureDiagnostics) {
     logger.warn('--insecure-diagnostics=false is not honoured: metrics are served over plain HTTP without authentication; keep the port off untrusted networks');
   }
@@ -73,7 +80,12 @@ export async function runProvider(run: ProviderRun): Promise<number> {
     stderr(`${PROVIDER_NAME}: cannot start:\n${error.problems.map((problem) => `  ${problem}`).join('\n')}\n`);
     return 2;
   }
-  const logger = createLogger({ level: settings.logLevel, defaultMeta: { component: PROVIDER_NAME } });
+  const logger = createLogger({
+    // CAPM3 logs its debug lines at verbosity 4.
+    level: settings.verbosity !== undefined && settings.verbosity >= 4 ? 'debug' : settings.logLevel,
+    defaultMeta: { component: PROVIDER_NAME },
+    format: settings.loggingFormat === 'text' ? 'console' : 'json',
+  });
   const signals = setupSignalHandler({ logger, ...(run.process ? { process: run.process } : {}) });
   try {
     const registry = new Registry();

@@ -15,6 +15,8 @@ describe('provider settings', () => {
     expect(compile([])).toMatchObject({
       metal3MachineConcurrency: 10, clusterCacheClientQps: 20, clusterCacheClientBurst: 30, kubeApiQps: undefined, kubeApiBurst: 30,
       webhookPort: 9443, webhookCertDir: '/tmp/k8s-webhook-server/serving-certs/', tlsMinVersion: 'TLSv1.2', insecureDiagnostics: true, skipCrdMigrationPhases: [], leaderElectionId: 'controller-leader-election-capm3',
+      // CAPM3's own default (main.go), not controller-runtime's 10h.
+      syncPeriodMs: 600_000,
     });
     const settings = compile([
       '--leader-elect', '--leader-elect-lease-duration=20s', '--namespace=metal3', '--watch-filter=team-a', '--sync-period=5m',
@@ -36,6 +38,15 @@ describe('provider settings', () => {
     expect(settings.tlsMinVersion).toBe('TLSv1.3');
     expect(settings.tlsCipherSuites).toEqual({ ciphers: expect.stringMatching(/^ECDHE-RSA-AES128-GCM-SHA256:AES128-GCM-SHA256:TLS_AES/), insecure: ['TLS_RSA_WITH_AES_128_GCM_SHA256'] });
     expect(settings.tlsCurvePreferences).toBe('X25519:P-256');
+  });
+
+  it('takes the Kubernetes logging flags CAPM3\'s manager has (-v as --v), acting on --v and --logging-format', () => {
+    expect(compile(['-v=4', '--logging-format=text', '--vmodule=controller*=5', '--log-flush-frequency=5s'])).toMatchObject({
+      verbosity: 4, loggingFormat: 'text', vmodule: 'controller*=5', logFlushFrequency: '5s',
+    });
+    expect(compile(['--v', '2'])).toMatchObject({ verbosity: 2, loggingFormat: undefined });
+    expect(() => compile(['--logging-format=xml'])).toThrow('--logging-format');
+    expect(() => compile(['--v=loud'])).toThrow('invalid setting CAPM3_LOG_V (--v): expected an integer');
   });
 
   it('refuses what it cannot read, naming the setting', () => {

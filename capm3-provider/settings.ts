@@ -4,7 +4,7 @@ import type { CompiledSettings, RuntimeDefaults, RuntimeOptions, SettingsSource,
 
 export const PROVIDER_NAME = 'capm3-controller-manager';
 
-const RUNTIME_DEFAULTS: RuntimeDefaults = { leaderElectionId: 'controller-leader-election-capm3', metricsBindAddress: ':8080', healthProbeBindAddress: ':9440' };
+const RUNTIME_DEFAULTS: RuntimeDefaults = { leaderElectionId: 'controller-leader-election-capm3', metricsBindAddress: ':8080', healthProbeBindAddress: ':9440', syncPeriod: '10m' };
 
 /** controller-runtime's default, where CAPM3's Deployment mounts its certificate. */
 export const DEFAULT_WEBHOOK_CERT_DIR = '/tmp/k8s-webhook-server/serving-certs/';
@@ -26,6 +26,43 @@ function capm3AddressNames() {
       description: `${runtime.metricsBindAddress.description} Cluster API's --diagnostics-address names it too; metrics are plain HTTP here (see --insecure-diagnostics).`,
       aliases: { flags: ['--diagnostics-address'] },
     },
+  } satisfies SettingsSpec;
+}
+
+/**
+ * Kubernetes component-base's logging flags, which CAPM3's manager takes (logsv1.AddFlags), so a
+ * Deployment that sets them starts: `--v` (CAPM3 logs debug from 4) and `--logging-format` are
+ * acted on; the others are accepted and said to be unused.
+ */
+function componentBaseLogFlags() {
+  const unused = (flag: string, env: string, what: string) => ({
+    env, flag, description: `Kubernetes component-base's ${what}; accepted for CAPM3's Deployments, not acted on.`, schema: s.optionalString(),
+  });
+  return {
+    verbosity: {
+      env: 'CAPM3_LOG_V',
+      flag: '--v',
+      description: 'Kubernetes log verbosity, as CAPM3 takes it (-v too): 4 or more logs at debug level, as --log-level=debug.',
+      schema: z.string().optional().transform((value, ctx) => {
+        if (value === undefined || value.trim() === '') return undefined;
+        const parsed = s.integer({ min: 0 }).safeParse(value);
+        if (parsed.success) return parsed.data;
+        for (const issue of parsed.error.issues) ctx.issues.push({ code: 'custom', message: issue.message, input: value });
+        return z.NEVER;
+      }),
+    },
+    loggingFormat: {
+      env: 'CAPM3_LOGGING_FORMAT',
+      flag: '--logging-format',
+      description: 'Log format, as Kubernetes components name it: text (one readable line each) or json (the default here).',
+      schema: s.oneOf(['text', 'json'] as const).optional(),
+    },
+    vmodule: unused('--vmodule', 'CAPM3_LOG_VMODULE', 'per-file verbosity (--vmodule)'),
+    logFlushFrequency: unused('--log-flush-frequency', 'CAPM3_LOG_FLUSH_FREQUENCY', 'log flush period'),
+    logJsonSplitStream: unused('--log-json-split-stream', 'CAPM3_LOG_JSON_SPLIT_STREAM', 'JSON error/info stream split'),
+    logJsonInfoBufferSize: unused('--log-json-info-buffer-size', 'CAPM3_LOG_JSON_INFO_BUFFER_SIZE', 'JSON info stream buffer'),
+    logTextSplitStream: unused('--log-text-split-stream', 'CAPM3_LOG_TEXT_SPLIT_STREAM', 'text error/info stream split'),
+    logTextInfoBufferSize: unused('--log-text-info-buffer-size', 'CAPM3_LOG_TEXT_INFO_BUFFER_SIZE', 'text info stream buffer'),
   } satisfies SettingsSpec;
 }
 
@@ -140,6 +177,7 @@ export function providerSettings() {
         return phases;
       }),
     },
+    ...componentBaseLogFlags(),
     requeueAfterMs: {
       env: 'CAPM3_REQUEUE_AFTER',
       flag: '--requeue-after',

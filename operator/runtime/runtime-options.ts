@@ -23,6 +23,8 @@ export interface RuntimeDefaults {
   leaderElectionId: string;
   metricsBindAddress?: string;
   healthProbeBindAddress?: string;
+  /** controller-runtime's 10h unless the manager's own main says otherwise (CAPM3: 10m). */
+  syncPeriod?: string;
 }
 
 /** The settings every manager understands, named after kubebuilder's flags. */
@@ -106,7 +108,7 @@ export function runtimeSettings(defaults: RuntimeDefaults) {
       env: 'SYNC_PERIOD',
       flag: '--sync-period',
       description: 'How often every watched object is reconciled again even without changes (0 disables).',
-      default: '10h',
+      default: defaults.syncPeriod ?? '10h',
       schema: s.duration(),
     },
     watchNamespace: {

@@ -57,6 +57,11 @@ describe('compileOptions', () => {
     expect(options.leaseDurationMs).toBe(30_000);
   });
 
+  it('takes -name as --name, as Go\'s flag packages do (BMO\'s -namespace, CAPM3\'s -v=4)', () => {
+    expect(compileOptions({ argv: ['-leader-elect', '-log-level=debug', '-watch-namespace', 'hosts'] }, defaults))
+      .toMatchObject({ leaderElect: true, logLevel: 'debug', watchNamespace: 'hosts' });
+  });
+
   it('treats a bare boolean flag as true', () => {
     expect(compileOptions({ argv: ['--leader-elect'] }, defaults).leaderElect).toBe(true);
     expect(compileOptions({ argv: ['--leader-elect=false'] }, defaults).leaderElect).toBe(false);

@@ -58,7 +58,9 @@ function parseArgv(spec: SettingsSpec, argv: readonly string[]): { values: Map<s
   const values = new Map<string, string>();
   const problems: string[] = [];
   for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
+    // Go's flag packages take -name as --name (BMO's and CAPM3's -v=4, -namespace=...).
+    const given = argv[i] as string;
+    const arg = /^-[^-]/.test(given) ? `-${given}` : given;
     if (!arg.startsWith('--')) {
       problems.push(`unexpected argument ${JSON.stringify(arg)}`);
       continue;
