@@ -53,8 +53,16 @@ export async function linkNode(request: NodeLinkRequest): Promise<NodeLinkOutcom
   return { kind: 'linked', node: node.metadata.name ?? '', changed: true };
 }
 
-/** Names of the workload Nodes whose spec.providerID is `providerID`. */
-export async function nodesWithProviderID(nodes: ResourceClient<KubeObject>, providerID: string, signal?: AbortSignal): Promise<string[]> {
+/** Names of the workload Nodes that carry `providerID`, and of those kubelet labelled with the host's UID. */
+export async function nodesFor(
+  nodes: ResourceClient<KubeObject>,
+  options: { providerID: string; hostUID: string },
+  signal?: AbortSignal,
+): Promise<{ withProviderID: string[]; withHostLabel: string[] }> {
   const all = (await nodes.list(signal ? { signal } : {})).items as NodeObject[];
-  return all.filter((node) => node.spec?.providerID === providerID).map((node) => node.metadata.name ?? '');
+  const names = (accept: (node: NodeObject) => boolean) => all.filter(accept).map((node) => node.metadata.name ?? '');
+  return {
+    withProviderID: names((node) => node.spec?.providerID === options.providerID),
+    withHostLabel: names((node) => node.metadata.labels?.[NODE_UUID_LABEL] === options.hostUID),
+  };
 }

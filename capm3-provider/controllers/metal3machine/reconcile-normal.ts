@@ -2,14 +2,14 @@ import type { BareMetalHost } from '../../../operator/api/index.ts';
 import type { Result } from '../../../operator/runtime/index.ts';
 import { LabelSelectorError, compileLabelSelector, findCondition, isNotFound, objectName } from '../../../operator/runtime/index.ts';
 import {
-  CLUSTER_NAME_LABEL, HOST_ANNOTATION, clusterInfrastructureProvisioned, providerIdFor,
+  CLUSTER_NAME_LABEL, HOST_ANNOTATION, NODE_UUID_LABEL, clusterInfrastructureProvisioned, providerIdFor,
 } from '../../api/index.ts';
 import {
   chooseHost, claimHost, consumedBy, describeNoHost, hostAddresses, hostSpecChanges,
   labelSecret, patchHeldHost, pauseAnnotationChanges, reuseOwner,
 } from '../../baremetal/index.ts';
 import type { HostChoice, HostData } from '../../baremetal/index.ts';
-import { linkNode, nodesWithProviderID } from '../../remote/node-link.ts';
+import { linkNode, nodesFor } from '../../remote/node-link.ts';
 import { annotatedHost } from './held-host.ts';
 import { machineData } from './machine-data.ts';
 import type { MachineDataOutcome } from './machine-data.ts';
@@ -110,10 +110,13 @@ export async function reconcileNormal(scope: MachineScope, deps: MachineDeps): P
   // A providerID once set is kept, as CAPM3 keeps it: a legacy `metal3://<uuid>` or one a cloud
   // provider wrote is what the Node carries, and a Node's providerID cannot change.
   const providerID = m3m.spec.providerID || providerIdFor({ namespace: scope.namespace, hostName: host.metadata.name ?? '', machineName: m3m.metadata.name ?? '' });
-  if (cloudProviderEnabled) {
-    // CAPM3 with a cloud provider: the cloud controller manager gives the Node its providerID;
-    // the machine takes it once a Node carries it, and no Node is written here.
-    const waiting = await waitForCloudProviderNode(scope, deps, providerID);
+  // CAPM3 sets the providerID and provisioned only once the Node is there: with a cloud provider,
+  // once the cloud controller manager gave a Node this providerID (no Node is written here); with
+  // a bootstrap provider (configRef), once kubelet registered a Node labelled with the host's UID.
+  // A Machine with only a data Secret has no Node to wait for.
+  const nodeGate = cloudProviderEnabled ? 'cloud-provider' : scope.machine.spec.bootstrap?.configRef?.name ? 'node-label' : undefined;
+  if (nodeGate) {
+    const waiting = await waitForWorkloadNode(scope, deps, { providerID, hostUID: host.metadata.uid ?? '', gate: nodeGate });
     if (waiting) return waiting;
   }
   if (m3m.spec.providerID !== providerID) {
@@ -124,25 +127,34 @@ export async function reconcileNormal(scope: MachineScope, deps: MachineDeps): P
   return linkWorkloadNode(scope, deps, { host, providerID, cloudProviderEnabled });
 }
 
-/** Undefined once a workload Node carries `providerID`; else what to wait with, said in NodeLinked. */
-async function waitForCloudProviderNode(scope: MachineScope, deps: MachineDeps, providerID: string): Promise<Result | undefined> {
+/**
+ * Undefined once the workload Node the gate waits for is there: one carrying `providerID`, or
+ * (`node-label`) one kubelet labelled with the host's UID; else what to wait with, said in NodeLinked.
+ */
+async function waitForWorkloadNode(
+  scope: MachineScope,
+  deps: MachineDeps,
+  options: { providerID: string; hostUID: string; gate: 'cloud-provider' | 'node-label' },
+): Promise<Result | undefined> {
   const waiting = (reason: string, message: string): Result => {
     scope.status.condition({ type: 'NodeLinked', status: 'False', reason, message });
     return { requeueAfter: deps.settings.requeueAfterMs };
   };
   const client = await deps.workloadClusters.nodes({ namespace: scope.namespace, clusterName: scope.clusterName }, scope.signal);
   if (client.kind === 'unavailable') return waiting('WaitingForWorkloadCluster', client.why);
-  let carriers: string[];
+  let found: { withProviderID: string[]; withHostLabel: string[] };
   try {
-    carriers = await nodesWithProviderID(client.nodes, providerID, scope.signal);
+    found = await nodesFor(client.nodes, { providerID: options.providerID, hostUID: options.hostUID }, scope.signal);
   } catch (error) {
     scope.log.warn('workload cluster unreachable', { error: (error as Error).message });
     return waiting('WorkloadClusterUnreachable', (error as Error).message);
   }
-  if (carriers.length === 0) {
-    return waiting('WaitingForCloudProviderNode', `cloudProviderEnabled: no Node carries providerID ${providerID} yet; the cloud controller manager sets it`);
+  if (found.withProviderID.length > 0) return undefined;
+  if (options.gate === 'cloud-provider') {
+    return waiting('WaitingForCloudProviderNode', `cloudProviderEnabled: no Node carries providerID ${options.providerID} yet; the cloud controller manager sets it`);
   }
-  return undefined;
+  if (found.withHostLabel.length > 0) return undefined;
+  return waiting('WaitingForNode', `no Node labelled ${NODE_UUID_LABEL}=${options.hostUID} yet (kubelet adds it when the node joins)`);
 }
 
 /**

@@ -224,6 +224,31 @@ describe('Metal3Machine controller on the real API server (Cluster API objects c
     }
   });
 
+  it('with a bootstrap provider\'s config waits for kubelet\'s labelled Node before it is provisioned, as CAPM3 does', async () => {
+    await fakeHost(objects, 'kubeadm-host', { labels: { pool: 'kubeadm' } });
+    await objects.machine('m-kubeadm', { cluster: 'c1', dataSecretName: 'c1-bootstrap', bootstrapConfig: true,
+      m3mSpec: { image: IMAGE, hostSelector: { matchLabels: { pool: 'kubeadm' } } } });
+    const claimed = await waitForHost('kubeadm-host', 'claimed by m-kubeadm', (host) => host.spec.consumerRef?.name === 'm-kubeadm');
+    await workload.run(['delete', 'node', 'kubeadm-node', '--ignore-not-found']);
+    try {
+      await setHostState(objects, 'kubeadm-host', 'provisioned', { hardware: { hostname: 'kubeadm-node', nics: [] } });
+      const waiting = await waitForReason('m-kubeadm', 'NodeLinked', 'WaitingForNode');
+      expect(waiting.status?.initialization?.provisioned).not.toBe(true);
+      expect(waiting.spec.providerID).toBeUndefined();
+
+      // kubelet joins with Metal3's label; the machine is provisioned and the Node gets the providerID.
+      await workload.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'Node',
+        metadata: { name: 'kubeadm-node', labels: { 'metal3.io/uuid': claimed.metadata.uid } } }));
+      const provisioned = await waitForMachine('m-kubeadm', 'provisioned', (m3m) => m3m.status?.initialization?.provisioned === true);
+      const providerID = `metal3://${namespace}/kubeadm-host/m-kubeadm`;
+      expect(provisioned.spec.providerID).toBe(providerID);
+      await waitFor(async () => ((await workload.ok(['get', 'node', 'kubeadm-node', '-o', 'jsonpath={.spec.providerID}'])) === providerID ? true : undefined),
+        { timeoutMs: 30_000, what: 'Node kubeadm-node to get the providerID' });
+    } finally {
+      await workload.run(['delete', 'node', 'kubeadm-node', '--ignore-not-found']);
+    }
+  });
+
   it('refuses to guess when two Nodes claim the host, and links the Node once only one does', async () => {
     await fakeHost(objects, 'dup-host', { labels: { pool: 'dup' } });
     await objects.machine('m4', { cluster: 'c1', dataSecretName: 'c1-bootstrap', m3mSpec: { image: IMAGE, hostSelector: { matchLabels: { pool: 'dup' } } } });

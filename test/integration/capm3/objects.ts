@@ -60,14 +60,18 @@ export class ClusterApiObjects {
   async machine(name: string, options: { cluster: string; dataSecretName?: string; m3mSpec: Record<string, unknown>;
     failureDomain?: string; annotations?: Record<string, string>; m3mLabels?: Record<string, string>; machineLabels?: Record<string, string>;
     /** Owner references of the Machine (a MachineSet's, as Cluster API's MachineSet controller writes). */
-    machineOwners?: OwnerReference[] }): Promise<void> {
+    machineOwners?: OwnerReference[];
+    /** A bootstrap provider's config beside the data Secret, as Cluster API's Machine has it once that config is ready. */
+    bootstrapConfig?: boolean }): Promise<void> {
     await this.apply([{ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Machine',
       metadata: { name, namespace: this.namespace, labels: { 'cluster.x-k8s.io/cluster-name': options.cluster, ...options.machineLabels },
         ...(options.machineOwners ? { ownerReferences: options.machineOwners } : {}) },
       spec: { clusterName: options.cluster,
         // Without data yet, a bootstrap provider's config stands in (Cluster API requires one of the two).
-        bootstrap: options.dataSecretName ? { dataSecretName: options.dataSecretName }
-          : { configRef: { apiGroup: 'bootstrap.cluster.x-k8s.io', kind: 'KubeadmConfig', name } },
+        bootstrap: {
+          ...(options.dataSecretName ? { dataSecretName: options.dataSecretName } : {}),
+          ...(!options.dataSecretName || options.bootstrapConfig ? { configRef: { apiGroup: 'bootstrap.cluster.x-k8s.io', kind: 'KubeadmConfig', name } } : {}),
+        },
         infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'Metal3Machine', name },
         ...(options.failureDomain ? { failureDomain: options.failureDomain } : {}) } }]);
     const machine = await this.get<{ metadata: { uid: string } }>('machine', name);
