@@ -14,9 +14,9 @@ describe('MachineStatus', () => {
   it('summarises Ready from the first blocking input, with its reason and message', () => {
     const status = new MachineStatus(machine(), clock());
     status.condition({ type: 'Paused', status: 'False', reason: 'NotPaused', message: '' });
-    status.condition({ type: 'AssociateBareMetalHost', status: 'False', reason: 'NoHostAvailable', message: 'no free BareMetalHost' });
+    status.condition({ type: 'AssociateBareMetalHost', status: 'False', reason: 'AssociateBareMetalHostFailed', message: 'no free BareMetalHost' });
     status.summarize();
-    expect(ready(status)).toMatchObject({ status: 'False', reason: 'NoHostAvailable', message: 'no free BareMetalHost', observedGeneration: 3 });
+    expect(ready(status)).toMatchObject({ status: 'False', reason: 'AssociateBareMetalHostFailed', message: 'no free BareMetalHost', observedGeneration: 3 });
   });
 
   it('names the host provisioning wait once the host is associated', () => {
@@ -29,7 +29,7 @@ describe('MachineStatus', () => {
 
   it('puts Paused first, whatever else blocks', () => {
     const status = new MachineStatus(machine(), clock());
-    status.condition({ type: 'AssociateBareMetalHost', status: 'False', reason: 'NoHostAvailable', message: 'none' });
+    status.condition({ type: 'AssociateBareMetalHost', status: 'False', reason: 'AssociateBareMetalHostFailed', message: 'none' });
     status.condition({ type: 'Paused', status: 'True', reason: 'Paused', message: 'Cluster c1 or this Metal3Machine is paused' });
     status.summarize();
     expect(ready(status)).toMatchObject({ status: 'False', reason: 'Paused', message: 'Cluster c1 or this Metal3Machine is paused' });
@@ -62,10 +62,10 @@ describe('MachineStatus', () => {
 
   it('writes the whole status with a new lastUpdated when something changed, keeping the transition time of unchanged conditions', () => {
     const first = new MachineStatus(machine(), clock());
-    first.condition({ type: 'AssociateBareMetalHost', status: 'False', reason: 'NoHostAvailable', message: 'none' });
+    first.condition({ type: 'AssociateBareMetalHost', status: 'False', reason: 'AssociateBareMetalHostFailed', message: 'none' });
     const stored = first.patch()!;
     const later = new MachineStatus(machine(stored), clock('2026-01-02T05:00:00Z'));
-    later.condition({ type: 'AssociateBareMetalHost', status: 'False', reason: 'NoHostAvailable', message: 'still none, 3 consumed' });
+    later.condition({ type: 'AssociateBareMetalHost', status: 'False', reason: 'AssociateBareMetalHostFailed', message: 'still none, 3 consumed' });
     later.next.userData = { name: 'bootstrap', namespace: 'ns' };
     const patch = later.patch();
     expect(patch).toMatchObject({ lastUpdated: '2026-01-02T05:00:00Z', userData: { name: 'bootstrap', namespace: 'ns' } });

@@ -227,7 +227,7 @@ async function claimAHost(
     const choice = chooseHost(candidates, claimant, deps.random);
     if (choice.kind === 'none') {
       const message = describeNoHost(choice, options.selector);
-      status.condition({ type: 'AssociateBareMetalHost', status: 'False', reason: 'NoHostAvailable', message });
+      status.condition({ type: 'AssociateBareMetalHost', status: 'False', reason: 'AssociateBareMetalHostFailed', message });
       scope.log.info('no host available; will look again', { message });
       return { result: { requeueAfter: deps.settings.requeueAfterMs } };
     }

@@ -198,7 +198,7 @@ describe('kubectl scale machinedeployment provisions and releases servers', () =
       for (const machine of await workerMachines()) {
         const m3m = await kubectl.json<M3M>(['get', 'm3m', machine.spec.infrastructureRef.name, '-n', namespace]);
         const associate = m3m.status?.conditions?.find((c) => c.type === 'AssociateBareMetalHost');
-        if (associate?.reason === 'NoHostAvailable') return { machine, associate };
+        if (associate?.reason === 'AssociateBareMetalHostFailed') return { machine, associate };
       }
       return undefined;
     }, { timeoutMs: minutes(3), intervalMs: 1_000, what: 'a worker Machine waiting for a host' });

@@ -58,7 +58,7 @@ describe('two provider processes racing for one free host', () => {
       // The loser has looked and found nothing free: proof that it ran after the win.
       await waitFor(async () => {
         const m3m = await objects.get<M3M>('m3m', loser);
-        return m3m.status?.conditions?.some((c) => c.type === 'AssociateBareMetalHost' && c.reason === 'NoHostAvailable') ? true : undefined;
+        return m3m.status?.conditions?.some((c) => c.type === 'AssociateBareMetalHost' && c.reason === 'AssociateBareMetalHostFailed') ? true : undefined;
       }, { timeoutMs: 60_000, intervalMs: 200, what: `${loser} to wait for a host` });
       expect((await objects.get<Host>('bmh', `free-${round}`)).spec.consumerRef?.name).toBe(winner);
 

@@ -325,7 +325,7 @@ describe('Metal3Machine controller on the real API server (Cluster API objects c
 
   it('waits with a readable condition when no host is free and takes one as soon as it appears', async () => {
     await objects.machine('m2', { cluster: 'c1', dataSecretName: 'c1-bootstrap', m3mSpec: { image: IMAGE, hostSelector: { matchLabels: { pool: 'late' } } } });
-    const waiting = await waitForReason('m2', 'AssociateBareMetalHost', 'NoHostAvailable');
+    const waiting = await waitForReason('m2', 'AssociateBareMetalHost', 'AssociateBareMetalHostFailed');
     expect(condition(waiting, 'AssociateBareMetalHost')?.message).toContain('no BareMetalHost in the namespace matches the hostSelector (pool=late)');
     await fakeHost(objects, 'late-1', { labels: { pool: 'late' } });
     await waitForHost('late-1', 'claimed by m2', (host) => host.spec.consumerRef?.name === 'm2');

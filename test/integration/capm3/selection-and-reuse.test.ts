@@ -179,7 +179,7 @@ describe('host selection and release rules of the Metal3Machine controller (real
         // A Machine of another MachineDeployment that selects only the kept host must not get it.
         await objects.patch('bmh', kept, { metadata: { labels: { 'only-for-test': 'kept' } } });
         await workerOf('b-0', poolB, { 'only-for-test': 'kept' });
-        const waiting = await scene.reason('b-0', 'AssociateBareMetalHost', 'NoHostAvailable');
+        const waiting = await scene.reason('b-0', 'AssociateBareMetalHost', 'AssociateBareMetalHostFailed');
         expect(condition(waiting, 'AssociateBareMetalHost')?.message).toContain('1 kept for reuse by another owner');
       }
 
