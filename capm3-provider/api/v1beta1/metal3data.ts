@@ -1,9 +1,11 @@
 import { z } from 'zod';
-import { indexEntrySchema, metaDataSchema, networkDataSchema, networkLinksSchema } from '../metal3datatemplate.ts';
+import { dataTemplateSchemas, indexEntrySchema } from '../metal3datatemplate.ts';
 import { metal3DataStatusSchema } from '../metal3data.ts';
 import { rfc3339 } from '../common.ts';
 import { objectReferenceSchema, secretReferenceSchema } from './common.ts';
 
+// The same fields with v1beta1's admission rules (fewer than v1beta2's).
+const { metaDataSchema, networkDataSchema, networkLinksSchema } = dataTemplateSchemas('v1beta1');
 const metaDataShape = metaDataSchema.shape;
 
 /** v1beta1 names the pool-backed items `…FromIPPool`; v1beta2 says `…FromPool`. */

@@ -61,4 +61,38 @@ describe('the provider CRDs on the real API server', () => {
     expect(result.code).not.toBe(0);
     expect(result.stderr).toContain('spec.automatedCleaningMode');
   });
+
+  describe('Metal3DataTemplate, checked at admission as CAPM3\'s CRD checks it', () => {
+    const template = (name: string, spec: Record<string, unknown>) => JSON.stringify({ apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2',
+      kind: 'Metal3DataTemplate', metadata: { name, namespace }, spec });
+    const ethernet = (id: string, extra: Record<string, unknown> = {}) => ({ type: 'phy', id, macAddress: { fromHostInterface: 'eth0' }, ...extra });
+    const dryRun = (name: string, spec: Record<string, unknown>) => kubectl.run(['create', '--dry-run=server', '-o', 'json', '-f', '-'], template(name, spec));
+
+    it('fills CAPM3\'s defaults: link MTU 1500, index step 1, a pool\'s group and kind', async () => {
+      const result = await dryRun('defaults', {
+        metaData: { indexes: [{ key: 'index' }], ipAddressesFromPool: [{ key: 'ip', name: 'pool' }] },
+        networkData: { links: { ethernets: [ethernet('eth0')] }, networks: { ipv4: [{ id: 'n', link: 'eth0', fromPoolRef: { name: 'pool' } }] } },
+      });
+      expect(result.stderr).toBe('');
+      const created = JSON.parse(result.stdout) as { spec: { metaData: Record<string, unknown[]>; networkData: { links: { ethernets: unknown[] }; networks: { ipv4: unknown[] } } } };
+      expect(created.spec.networkData.links.ethernets[0]).toMatchObject({ mtu: 1500 });
+      expect(created.spec.metaData['indexes']?.[0]).toMatchObject({ step: 1 });
+      expect(created.spec.metaData['ipAddressesFromPool']?.[0]).toMatchObject({ apiGroup: 'ipam.metal3.io', kind: 'IPPool' });
+      expect(created.spec.networkData.networks.ipv4[0]).toMatchObject({ fromPoolRef: { name: 'pool', apiGroup: 'ipam.metal3.io', kind: 'IPPool' } });
+    });
+
+    it.each([
+      ['an object CAPM3 cannot read from', { metaData: { fromLabels: [{ key: 'k', object: 'cluster', label: 'l' }] } }, 'spec.metaData.fromLabels[0].object'],
+      ['an interface name Linux refuses (more than 15 characters)', { networkData: { links: { ethernets: [ethernet('eth0', { name: 'a-very-long-interface' })] } } }, 'spec.networkData.links.ethernets[0].name'],
+      ['two links with one id', { networkData: { links: { ethernets: [ethernet('eth0'), ethernet('eth0')] } } }, 'Duplicate value'],
+      ['an MTU below IPv6\'s 1280', { networkData: { links: { ethernets: [ethernet('eth0', { mtu: 576 })] } } }, 'spec.networkData.links.ethernets[0].mtu'],
+      ['an IPv4 route to something that is not an address', { networkData: { networks: { ipv4: [{ id: 'n', link: 'eth0', routes: [{ network: '10.0.0.0/8', gateway: { string: '10.0.0.1' } }] }] } } }, 'routes[0].network'],
+      ['a DNS server that is not an address', { networkData: { services: { dns: ['dns.example'] } } }, 'spec.networkData.services.dns[0]'],
+      ['an empty list', { metaData: { strings: [] } }, 'spec.metaData.strings'],
+    ])('refuses %s, naming the field', async (_what, spec, field) => {
+      const result = await dryRun('invalid', spec);
+      expect(result.code).not.toBe(0);
+      expect(result.stderr).toContain(field);
+    });
+  });
 });
