@@ -113,9 +113,10 @@ export async function reconcileNormal(scope: MachineScope, deps: MachineDeps): P
   // CAPM3 sets the providerID and provisioned only once the Node is there: with a cloud provider,
   // once the cloud controller manager gave a Node this providerID (no Node is written here); with
   // a bootstrap provider (configRef), once kubelet registered a Node labelled with the host's UID.
-  // A Machine with only a data Secret has no Node to wait for.
+  // A Machine with only a data Secret has no Node to wait for; one already through it looks no more.
   const nodeGate = cloudProviderEnabled ? 'cloud-provider' : scope.machine.spec.bootstrap?.configRef?.name ? 'node-label' : undefined;
-  if (nodeGate) {
+  const throughGate = scope.machine.status?.nodeRef?.name !== undefined || m3m.status?.initialization?.provisioned === true;
+  if (nodeGate && !throughGate) {
     const waiting = await waitForWorkloadNode(scope, deps, { providerID, hostUID: host.metadata.uid ?? '', gate: nodeGate });
     if (waiting) return waiting;
   }
