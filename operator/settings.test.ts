@@ -33,6 +33,11 @@ describe('operator settings', () => {
     expect(settings).toMatchObject({ provisioningLimit: 5, concurrency: 6, ironicInsecure: true, watchNamespace: 'metal3', deletionTimeoutMs: 0, leaderElect: true });
   });
 
+  it('reads a concurrency of 0 as BMO does: not set, so one worker per CPU clamped to 2..8', () => {
+    expect(compileOperatorSettings({ env: { IRONIC_ENDPOINT: 'http://127.0.0.1:6385', BMO_CONCURRENCY: '0' } }, { concurrency: 4 }).concurrency).toBe(4);
+    expect(() => compile({ IRONIC_ENDPOINT: 'http://127.0.0.1:6385' }, ['--controller-concurrency=-1'])).toThrow('BMO_CONCURRENCY (--controller-concurrency)');
+  });
+
   it('reads the Ironic poll intervals and the test-only fake-hardware switch', () => {
     const settings = compile({ IRONIC_ENDPOINT: 'http://127.0.0.1:6385', IRONIC_POLL_SHORT: '1s' }, ['--ironic-poll-long=2500ms', '--allow-fake-hardware']);
     expect(settings).toMatchObject({ ironicPollShortMs: 1_000, ironicPollLongMs: 2_500, allowFakeHardware: true });

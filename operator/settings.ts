@@ -273,9 +273,9 @@ export function operatorSettings(defaults: { concurrency: number }) {
     concurrency: {
       env: 'BMO_CONCURRENCY',
       flag: '--controller-concurrency',
-      description: 'Hosts reconciled at once (default: CPUs, clamped to 2..8).',
+      description: 'Hosts reconciled at once (default, or 0 as in BMO: CPUs, clamped to 2..8).',
       default: String(defaults.concurrency),
-      schema: s.integer({ min: 1 }),
+      schema: s.integer({ min: 0 }),
     },
     maxProvisioningRetries: {
       env: 'MAX_PROVISIONING_RETRIES',
@@ -349,7 +349,8 @@ export function compileOperatorSettings(source: SettingsSource, defaults = { con
   if (settings.provisioner === 'ironic' && !settings.ironicEndpoint) {
     throw new ConfigError(['invalid setting IRONIC_ENDPOINT (--ironic-endpoint): required with --provisioner=ironic']);
   }
-  return settings;
+  // BMO reads 0 as "not set": one worker per CPU, clamped.
+  return settings.concurrency === 0 ? { ...settings, concurrency: defaults.concurrency } : settings;
 }
 
 /** The BareMetalSwitch controller's Secret names, when IRONIC_NETWORKING_ENABLED (compileOperatorSettings checked they are set). */
