@@ -37,7 +37,7 @@ export const hostFirmwareComponentsStatusSchema = z.object({
   updates: z.array(firmwareUpdateSchema).optional().describe('The updates last applied.'),
   components: z.array(firmwareComponentStatusSchema).optional().describe('The components and their versions as the BMC reports them.'),
   lastUpdated: rfc3339().optional().describe('When the status last changed.'),
-  conditions: z.array(conditionSchema).optional().describe('Valid and ChangeDetected.'),
+  conditions: z.array(conditionSchema).meta({ 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['type'] }).optional().describe('Valid and ChangeDetected. (one per type, as BMO\'s CRD keys them).'),
 });
 
 export const hostFirmwareComponentsSchema = z.looseObject({

@@ -33,7 +33,7 @@ export const hostFirmwareSettingsStatusSchema = z.object({
   schema: schemaReferenceSchema.optional().describe('The FirmwareSchema these settings are validated against.'),
   settings: z.record(z.string(), z.string()).prefault({}).describe('The current settings as the BMC reports them (passwords left out).'),
   lastUpdated: rfc3339().optional().describe('When the status last changed.'),
-  conditions: z.array(conditionSchema).optional().describe('Valid and ChangeDetected.'),
+  conditions: z.array(conditionSchema).meta({ 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['type'] }).optional().describe('Valid and ChangeDetected. (one per type, as BMO\'s CRD keys them).'),
 });
 
 export const hostFirmwareSettingsSchema = z.looseObject({
