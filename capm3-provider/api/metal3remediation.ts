@@ -30,8 +30,10 @@ export const remediationStrategySchema = z.object({
   type: z.enum([REBOOT_STRATEGY]).optional().describe('Remediation strategy; only Reboot (a power cycle through the host) exists.'),
   retryLimit: z.int().min(1).default(1).meta({ format: 'int32' })
     .describe('Power cycles tried after the first one before the Machine is given up and replaced.'),
-  timeoutSeconds: z.int().min(MIN_REMEDIATION_TIMEOUT_SECONDS).default(DEFAULT_REMEDIATION_TIMEOUT_SECONDS)
-    .meta({ format: 'int32' })
+  // The floor is the CRD's and the webhook's (which lets 0, Go's "unset", through); a stored 0
+  // (a v1beta1 object converted without a timeout) still reads.
+  timeoutSeconds: z.int().default(DEFAULT_REMEDIATION_TIMEOUT_SECONDS)
+    .meta({ format: 'int32', minimum: MIN_REMEDIATION_TIMEOUT_SECONDS })
     .describe('Seconds one power cycle has to bring the Node back healthy before the next is tried.'),
 });
 export type RemediationStrategy = z.infer<typeof remediationStrategySchema>;

@@ -12,6 +12,8 @@ describe('remediation timeout and retry limit', () => {
     const started = { lastRemediated: '2026-01-01T00:00:00Z' };
     expect(timeoutLeftMs(remediation({}, started), START + 1_000)).toBe(599_000);
     expect(timeoutLeftMs(remediation({ strategy: { type: 'Reboot', timeoutSeconds: 30 } }, started), START + 31_000)).toBe(0);
+    // 0 is Go's unset (a v1beta1 object converted without a timeout): the default, not an instant timeout.
+    expect(timeoutLeftMs(remediation({ strategy: { type: 'Reboot', timeoutSeconds: 0 } }, started), START + 1_000)).toBe(599_000);
   });
 
   it('reaches the retry limit (1 by default) after that many retries', () => {

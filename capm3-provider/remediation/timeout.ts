@@ -7,7 +7,8 @@ export function timeoutLeftMs(remediation: Metal3Remediation, now: number): numb
   if (!started) return undefined;
   const startedMs = Date.parse(started);
   if (Number.isNaN(startedMs)) return undefined;
-  const timeoutMs = (remediation.spec.strategy?.timeoutSeconds ?? DEFAULT_REMEDIATION_TIMEOUT_SECONDS) * 1_000;
+  // 0 is Go's "unset" (a v1beta1 object converted without a timeout), as CAPM3's webhook reads it.
+  const timeoutMs = (remediation.spec.strategy?.timeoutSeconds || DEFAULT_REMEDIATION_TIMEOUT_SECONDS) * 1_000;
   return Math.max(0, startedMs + timeoutMs - now);
 }
 

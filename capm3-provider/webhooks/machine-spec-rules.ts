@@ -16,7 +16,8 @@ export function machineImageErrors(spec: Pick<Metal3MachineSpec, 'image' | 'cust
   const errors: FieldError[] = [];
   if (!image.url) errors.push({ type: 'Required', field: `${field}.url`, detail: 'cannot be empty' });
   else if (!isRequestUri(image.url)) errors.push({ type: 'Invalid', field: `${field}.url`, value: image.url, detail: 'not a valid URL' });
-  if (image.url?.startsWith('oci://')) {
+  // CAPM3 compares the scheme case-insensitively (OCI:// is an OCI image too).
+  if (image.url?.toLowerCase().startsWith('oci://')) {
     if (image.checksum) errors.push({ type: 'Forbidden', field: `${field}.checksum`, detail: 'must be empty for oci:// images' });
     if (image.checksumType) errors.push({ type: 'Forbidden', field: `${field}.checksumType`, detail: 'must be empty for oci:// images' });
     return errors;

@@ -10,6 +10,7 @@ describe('machineSpecProblems', () => {
     ['an image with a checksum', { image: IMAGE }],
     ['a live-iso without checksum', { image: { url: 'http://img/live.iso', diskFormat: 'live-iso' } }],
     ['an oci:// image without checksum', { image: { url: 'oci://registry/os:1' } }],
+    ['an OCI:// image (any case, as CAPM3 compares it) without checksum', { image: { url: 'OCI://registry/os:1' } }],
     ['a custom deploy', { customDeploy: { method: 'install' } }],
     ['an image with a custom deploy (CAPM3 writes both to the host)', { image: IMAGE, customDeploy: { method: 'x' } }],
     ['data Secrets in its own namespace, named or defaulted', { image: IMAGE, userData: { name: 'u', namespace: 'ns' }, metaData: { name: 'm' }, networkData: { name: 'n', namespace: 'ns' } }],
