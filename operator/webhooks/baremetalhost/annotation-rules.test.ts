@@ -42,8 +42,9 @@ describe('annotation rules', () => {
       .toEqual(['error decoding the inspect.metal3.io/hardwaredetails annotation: json: unknown field "ram"']);
   });
 
-  it('refuses a detached annotation that is not detach arguments', () => {
-    expect(messagesFor(annotated({ 'baremetalhost.metal3.io/detached': '{"deleteAction":"later"}' })))
-      .toEqual(['invalid deleteAction in the baremetalhost.metal3.io/detached annotation, allowed are "delay", "delete" or ""']);
+  it('takes any detached annotation value, as BMO does (owner names, "true", arguments it cannot read)', () => {
+    for (const value of ['assisted-service-controller', 'imageclusterinstall-controller', 'true', '{"deleteAction":"later"}', '']) {
+      expect(messagesFor(annotated({ 'baremetalhost.metal3.io/detached': value }))).toEqual([]);
+    }
   });
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import {
-  DETACHED_ANNOTATION, HARDWARE_DETAILS_ANNOTATION, INSPECT_ANNOTATION, REBOOT_ANNOTATION_PREFIX, STATUS_ANNOTATION,
+  HARDWARE_DETAILS_ANNOTATION, INSPECT_ANNOTATION, REBOOT_ANNOTATION_PREFIX, STATUS_ANNOTATION,
 } from '../../api/annotations.ts';
 import { bareMetalHostStatusSchema } from '../../api/baremetalhost-status.ts';
 import { ERROR_TYPES } from '../../api/error-type.ts';
@@ -67,8 +67,9 @@ function problemOf(key: string, value: string, inspectionDisabled: boolean): str
   if (reboot !== undefined) return reboot;
   if (key === INSPECT_ANNOTATION) return inspectProblem(value);
   if (key === HARDWARE_DETAILS_ANNOTATION) return hardwareDetailsProblem(value, inspectionDisabled);
-  // Not in BMO's webhook (its controller ignores a bad value); refused here up front, in BMO's words.
-  if (key === DETACHED_ANNOTATION) return argumentsProblem(value, { annotation: DETACHED_ANNOTATION, field: 'deleteAction', allowed: ['delay', 'delete'] });
+  // The detached annotation takes any value, as in BMO, whose documentation says so and whose users
+  // set owner names ("assisted-service-controller") or "true": the controller reads a value it
+  // cannot parse as a plain detach, and says so in an event.
   return undefined;
 }
 

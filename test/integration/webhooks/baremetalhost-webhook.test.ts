@@ -93,12 +93,14 @@ describe('BareMetalHost validating webhook', () => {
       host('unmanaged-host', { bmc: undefined, online: false }),
       host('raid-host', { raid: { softwareRAIDVolumes: [{ level: '1', rootVolume: true }] }, disablePowerOff: true },
         { annotations: { 'reboot.metal3.io/owner': '{"mode":"hard"}', 'baremetalhost.metal3.io/detached': '{"deleteAction":"delay"}' } }),
+      // Any detached value, as BMO takes it: OpenShift's assisted installer writes its own name.
+      host('assisted-host', { bootMACAddress: '00:11:22:33:44:57' }, { annotations: { 'baremetalhost.metal3.io/detached': 'assisted-service-controller' } }),
     ];
     const results = [await apply(...good), ...await Promise.all(seeds.map((yaml) => kubectl.run(['apply', '-f', '-'], yaml)))];
     expect(results.map((result) => result.stderr)).toEqual(results.map(() => ''));
     const stored = await kubectl.json<{ items: { metadata: { name: string } }[] }>(['get', 'bmh', '-n', hosts]);
     expect(stored.items.map((item) => item.metadata.name).sort())
-      .toEqual(['ipmi-host', 'metal3-node01', 'node-0', 'raid-host', 'redfish-host', 'unmanaged-host']);
+      .toEqual(['assisted-host', 'ipmi-host', 'metal3-node01', 'node-0', 'raid-host', 'redfish-host', 'unmanaged-host']);
   });
 
   // One bad host per rule the API server's schema lets through to the webhook, with BMO's exact message.
@@ -134,8 +136,6 @@ describe('BareMetalHost validating webhook', () => {
     { rule: 'inspect annotation', metadata: { annotations: { 'inspect.metal3.io': 'yes' } }, message: 'invalid value for the inspect.metal3.io annotation, allowed are "disabled" or ""' },
     { rule: 'hardware details with inspection', metadata: { annotations: { 'inspect.metal3.io/hardwaredetails': '{"ramMebibytes":1}' } },
       message: 'when hardware details are provided, inspection must be disabled (either via inspect.metal3.io annotation or inspectionMode field)' },
-    { rule: 'detached annotation', metadata: { annotations: { 'baremetalhost.metal3.io/detached': '{"deleteAction":"later"}' } },
-      message: 'invalid deleteAction in the baremetalhost.metal3.io/detached annotation, allowed are "delay", "delete" or ""' },
     { rule: 'inspectionMode against annotation', spec: { inspectionMode: 'agent', bootMACAddress: '00:11:22:33:44:55' }, metadata: { annotations: { 'inspect.metal3.io': 'disabled' } },
       message: 'inspect.metal3.io annotation and inspectionMode field have contradicting values' },
     { rule: 'fast inspection on IPMI', spec: { bmc: { address: 'ipmi://127.0.0.1', credentialsName: 'bmc' }, inspectionMode: 'fast' },
