@@ -125,11 +125,13 @@ describe('CAPM3 v1beta1 conversion', () => {
       manifest('v1beta1', 'Metal3RemediationTemplate', 'reboot-defaults', { template: { spec: { strategy: { type: 'Reboot' } } } }),
     ] }));
     const template = await read('metal3datatemplates', 'v1beta2', 'nodes');
-    expect(template.spec.metaData).toEqual({ ipAddressesFromPool: pool, gatewaysFromPool: pool });
+    // Read as v1beta2, CAPM3's v1beta2 defaults fill the pool's group and kind; the MTU is both versions' default.
+    const defaultedPool = [{ ...pool[0], apiGroup: 'ipam.metal3.io', kind: 'IPPool' }];
+    expect(template.spec.metaData).toEqual({ ipAddressesFromPool: defaultedPool, gatewaysFromPool: defaultedPool });
     expect((template.spec.networkData as { links: { bonds: unknown[] } }).links.bonds).toEqual([
-      { id: 'bond0', bondMode: '802.3ad', bondLinks: ['eth0'], parameters: [{ name: 'lacp_rate', value: 'fast' }, { name: 'miimon', value: 100 }] },
+      { id: 'bond0', bondMode: '802.3ad', bondLinks: ['eth0'], mtu: 1500, parameters: [{ name: 'lacp_rate', value: 'fast' }, { name: 'miimon', value: 100 }] },
     ]);
-    expect((await read('metal3datatemplates', 'v1beta1', 'nodes')).spec.metaData).toEqual({ ipAddressesFromIPPool: pool, gatewaysFromIPPool: pool });
+    expect((await read('metal3datatemplates', 'v1beta1', 'nodes')).spec.metaData).toEqual({ ipAddressesFromIPPool: defaultedPool, gatewaysFromIPPool: defaultedPool });
     expect((await read('metal3remediationtemplates', 'v1beta2', 'reboot')).spec).toEqual({ template: { spec: { strategy: { type: 'Reboot', retryLimit: 2, timeoutSeconds: 300 } } } });
     // What the v1beta1 manifest left out is defaulted in v1beta2 (1 retry, 600 s); v1beta1 readers see the timeout as a Go duration.
     expect((await read('metal3remediationtemplates', 'v1beta1', 'reboot-defaults')).spec).toEqual({ template: { spec: { strategy: { type: 'Reboot', retryLimit: 1, timeout: '10m0s' } } } });
