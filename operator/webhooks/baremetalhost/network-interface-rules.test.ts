@@ -10,7 +10,7 @@ describe('networkInterfaces rules', () => {
     expect(messagesFor(testHost({ spec: { networkInterfaces: [{}, { name: 'eno1', macAddress: '00:11:22:33:44:55' }, { macAddress: 'AA:BB:CC:DD:EE:FF' }, { macAddress: 'aa:bb:cc:dd:ee:ff' }] } }))).toEqual([
       'networkInterfaces[0]: must specify either name or macAddress',
       'networkInterfaces[1]: name and macAddress are mutually exclusive',
-      'networkInterfaces[3]: duplicate interface selector "aa:bb:cc:dd:ee:ff"',
+      'networkInterfaces[3]: duplicate interface selector for "aa:bb:cc:dd:ee:ff"',
     ]);
   });
 });

@@ -19,7 +19,7 @@ export function networkInterfaceViolations({ host }: HostUnderValidation): Viola
     }
     const selector = name || mac;
     if (seen.has(selector.toLowerCase())) {
-      violations.push({ field, message: `networkInterfaces[${index}]: duplicate interface selector ${JSON.stringify(selector)}` });
+      violations.push({ field, message: `networkInterfaces[${index}]: duplicate interface selector for ${JSON.stringify(selector)}` });
     }
     seen.add(selector.toLowerCase());
   });

@@ -142,7 +142,7 @@ describe('BareMetalHost validating webhook', () => {
       message: 'BMC driver ipmi does not support fast (out-of-band) inspection' },
     { rule: 'disablePowerOff with online false', spec: { disablePowerOff: true, online: false },
       message: "node can't simultaneously have online set to false and have power off disabled" },
-    { rule: 'networkInterfaces', spec: { networkInterfaces: [{ name: 'eno1' }, { name: 'eno1' }] }, message: 'networkInterfaces[1]: duplicate interface selector "eno1"' },
+    { rule: 'networkInterfaces', spec: { networkInterfaces: [{ name: 'eno1' }, { name: 'eno1' }] }, message: 'networkInterfaces[1]: duplicate interface selector for "eno1"' },
     { rule: 'several rules at once', spec: { disablePowerOff: true, online: false, firmware: { sriovEnabled: true } },
       message: "[the Firmware field is no longer supported, use HostFirmwareSettings resource instead, node can't simultaneously have online set to false and have power off disabled]" },
   ];
