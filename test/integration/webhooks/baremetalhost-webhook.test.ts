@@ -128,6 +128,8 @@ describe('BareMetalHost validating webhook', () => {
     { rule: 'UUID name', name: '3f2504e0-4f89-11d3-9a0c-0305e82c3301', message: 'BareMetalHost resource name cannot be a UUID' },
     { rule: 'root device hint outside /dev', spec: { rootDeviceHints: { deviceName: 'sda' } }, message: 'device name of root device hint must be a /dev/ path, not "sda"' },
     { rule: 'image URL scheme', spec: { image: { url: 'file:///os.img', checksum: 'abc' } }, message: 'image URL file:///os.img is invalid: invalid scheme in URL, "file" not allowed' },
+    { rule: 'image URL Go cannot parse', spec: { image: { url: 'http://127.0.0.1:port/os.img', checksum: 'abc' } },
+      message: 'image URL http://127.0.0.1:port/os.img is invalid: parse "http://127.0.0.1:port/os.img": invalid port ":port" after host' },
     { rule: 'image without checksum', spec: { image: { url: 'http://127.0.0.1/os.img' } }, message: 'checksum is required for normal images' },
     { rule: 'status annotation', metadata: { annotations: { 'baremetalhost.metal3.io/status': '{"operationalStatus":"fine"}' } },
       message: "invalid operationalStatus 'fine' in the baremetalhost.metal3.io/status annotation" },
