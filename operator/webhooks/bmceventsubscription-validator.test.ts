@@ -48,7 +48,12 @@ describe('destinationProblem (Go\'s url.ParseRequestURI)', () => {
 
   it('words the rest as Go does', () => {
     expect(destinationProblem('http://hooks.example')).toBe('hostname-only destination must have a trailing slash');
-    expect(destinationProblem('mailto:ops@example')).toBe('destination is invalid: parse "mailto:ops@example": invalid URI for request');
+    // Go takes `mailto:x` as an opaque URL, without a path.
+    expect(destinationProblem('mailto:ops@example')).toBe('hostname-only destination must have a trailing slash');
+    expect(destinationProblem('http://hooks.example?x=1')).toBe('hostname-only destination must have a trailing slash');
+    expect(destinationProblem('http://h:80:80/')).toBe('destination is invalid: parse "http://h:80:80/": invalid port ":80:80" after host');
+    expect(destinationProblem('http://h/%zz')).toBe('destination is invalid: parse "http://h/%zz": invalid URL escape "%zz"');
+    expect(destinationProblem('http://[zz]/')).toBe(String.raw`destination is invalid: parse "http://[zz]/": invalid host: ParseAddr("zz"): unable to parse IP`);
     expect(destinationProblem('://x/')).toBe('destination is invalid: parse "://x/": missing protocol scheme');
     expect(destinationProblem('http://a b/')).toBe('destination is invalid: parse "http://a b/": invalid character " " in host name');
     expect(destinationProblem('http://a/\n')).toBe('destination is invalid: parse "http://a/\\n": net/url: invalid control character in URL');

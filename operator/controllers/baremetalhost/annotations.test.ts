@@ -32,6 +32,17 @@ describe('annotation values', () => {
     expect(rebootRequest(hostFor(), { forcedOnly: false })).toEqual({ requested: false, mode: 'soft', invalidValues: [] });
   });
 
+  it('reads reboot and detached arguments as Go reads them into a struct: null leaves a field unset, keys match in any case', () => {
+    const annotated = (annotations: Record<string, string>) => hostFor({ metadata: { annotations } });
+    expect(rebootRequest(annotated({ [REBOOT_ANNOTATION_PREFIX]: 'null' }), { forcedOnly: false })).toEqual({ requested: true, mode: 'soft', invalidValues: [] });
+    expect(rebootRequest(annotated({ [`${REBOOT_ANNOTATION_PREFIX}/a`]: '{"mode":null,"force":null}' }), { forcedOnly: false }))
+      .toEqual({ requested: true, mode: 'soft', invalidValues: [] });
+    expect(rebootRequest(annotated({ [`${REBOOT_ANNOTATION_PREFIX}/a`]: '{"Mode":"hard","FORCE":true}' }), { forcedOnly: true }))
+      .toEqual({ requested: true, mode: 'hard', invalidValues: [] });
+    expect(detachedArguments(annotated({ 'baremetalhost.metal3.io/detached': 'null' }))).toEqual({ ok: true, value: {} });
+    expect(detachedArguments(annotated({ 'baremetalhost.metal3.io/detached': '{"DeleteAction":"delay"}' }))).toEqual({ ok: true, value: { deleteAction: 'delay' } });
+  });
+
   it('reads hardware details strictly, rejecting unknown fields', () => {
     expect(parseHardwareDetails('{"ramMebibytes":1024,"cpu":{"arch":"x86_64"}}')).toEqual({ ok: true, value: { ramMebibytes: 1024, cpu: { arch: 'x86_64' } } });
     expect(parseHardwareDetails('{"ramMebibytes":1024,"surprise":1}')).toMatchObject({ ok: false });

@@ -29,6 +29,12 @@ describe('annotation rules', () => {
     expect(messagesFor(annotated({ 'reboot.metal3.io': 'now' }))[0]).toMatch(/^failed to unmarshal the data from the reboot.metal3.io annotation: /);
   });
 
+  it('reads reboot arguments as BMO\'s json.Unmarshal does: null is no arguments, a key matches its field in any case', () => {
+    for (const value of ['null', '{"mode":null}', '{"Mode":"hard"}', '{"FORCE":true}']) expect(messagesFor(annotated({ 'reboot.metal3.io/x': value }))).toEqual([]);
+    expect(messagesFor(annotated({ 'reboot.metal3.io/x': '{"Mode":"bogus"}' })))
+      .toEqual(['invalid mode in the reboot.metal3.io annotation, allowed are "hard", "soft" or ""']);
+  });
+
   it('refuses inspect values other than "" and disabled', () => {
     expect(messagesFor(annotated({ 'inspect.metal3.io': 'yes' })))
       .toEqual(['invalid value for the inspect.metal3.io annotation, allowed are "disabled" or ""']);

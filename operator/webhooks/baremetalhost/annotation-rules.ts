@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   HARDWARE_DETAILS_ANNOTATION, INSPECT_ANNOTATION, REBOOT_ANNOTATION_PREFIX, STATUS_ANNOTATION,
 } from '../../api/annotations.ts';
+import { goJsonStruct } from '../../api/annotation-arguments.ts';
 import { bareMetalHostStatusSchema } from '../../api/baremetalhost-status.ts';
 import { ERROR_TYPES } from '../../api/error-type.ts';
 import { hardwareDetailsSchema } from '../../api/hardware-details.ts';
@@ -34,7 +35,7 @@ function statusProblem(value: string): string | undefined {
 /** A JSON arguments annotation (reboot, detached): it must decode, and its one choice field take an allowed value. */
 function argumentsProblem(value: string, options: { annotation: string; field: 'mode' | 'deleteAction'; allowed: readonly string[] }): string | undefined {
   if (value === '') return undefined;
-  const parsed = parseLooseJson(value, z.object({ [options.field]: z.string().optional(), force: z.boolean().optional() }));
+  const parsed = parseLooseJson(value, goJsonStruct({ [options.field]: z.string().optional(), force: z.boolean().optional() }));
   if (!parsed.ok) return `failed to unmarshal the data from the ${options.annotation} annotation: ${parsed.detail}`;
   if ([...options.allowed, ''].includes((parsed.value[options.field] as string | undefined) ?? '')) return undefined;
   const allowed = `${options.allowed.map((choice) => `"${choice}"`).join(', ')} or ""`;
