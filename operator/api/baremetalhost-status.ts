@@ -3,6 +3,7 @@ import { conditionsSchema } from './conditions.ts';
 import { crdRequired, parseOnlyDefault } from './crd/markers.ts';
 import { credentialsStatusSchema } from './credentials-status.ts';
 import { errorTypeSchema } from './error-type.ts';
+import { asGoStructFields } from './go-json.ts';
 import { hardwareDetailsSchema } from './hardware-details.ts';
 import { imageSchema } from './image.ts';
 import { operationHistorySchema } from './operation-history.ts';
@@ -38,3 +39,15 @@ export const bareMetalHostStatusSchema = z.object({
 
 export type BareMetalHostStatusInput = z.input<typeof bareMetalHostStatusSchema>;
 export type BareMetalHostStatus = z.output<typeof bareMetalHostStatusSchema>;
+
+/**
+ * The `baremetalhost.metal3.io/status` annotation's JSON, as BMO's Go decoder reads it into the
+ * status: `null` is an empty status, a key matches its field in any case, and an empty errorType
+ * (Go's zero value, which BMO never writes) is none.
+ */
+export function savedStatusFields(raw: unknown): unknown {
+  const fields = asGoStructFields(raw, Object.keys(bareMetalHostStatusSchema.shape));
+  if (fields === null || typeof fields !== 'object' || Array.isArray(fields) || (fields as { errorType?: unknown }).errorType !== '') return fields;
+  const { errorType: _empty, ...rest } = fields as Record<string, unknown>;
+  return rest;
+}

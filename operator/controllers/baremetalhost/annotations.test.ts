@@ -52,5 +52,7 @@ describe('annotation values', () => {
   it('reads a saved status, filling Go zero values', () => {
     const parsed = parseStatusAnnotation('{"operationalStatus":"OK","provisioning":{"state":"provisioned","ID":"x"}}');
     expect(parsed).toMatchObject({ ok: true, value: { operationalStatus: 'OK', errorCount: 0, poweredOn: false, provisioning: { state: 'provisioned' } } });
+    expect(parseStatusAnnotation('{"OperationalStatus":"OK","errorType":"","poweredOn":null,"Provisioning":{"state":"available"}}'))
+      .toMatchObject({ ok: true, value: { operationalStatus: 'OK', poweredOn: false, provisioning: { state: 'available' } } });
   });
 });

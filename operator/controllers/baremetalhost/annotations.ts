@@ -1,9 +1,9 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { DETACHED_ANNOTATION, REBOOT_ANNOTATION_PREFIX } from '../../api/annotations.ts';
 import { detachedAnnotationArgumentsSchema, rebootAnnotationArgumentsSchema } from '../../api/annotation-arguments.ts';
 import type { DetachedAnnotationArguments } from '../../api/annotation-arguments.ts';
 import type { BareMetalHost } from '../../api/baremetalhost.ts';
-import { bareMetalHostStatusSchema } from '../../api/baremetalhost-status.ts';
+import { bareMetalHostStatusSchema, savedStatusFields } from '../../api/baremetalhost-status.ts';
 import type { BareMetalHostStatus } from '../../api/baremetalhost-status.ts';
 import { hardwareDetailsSchema } from '../../api/hardware-details.ts';
 import type { HardwareDetails } from '../../api/hardware-details.ts';
@@ -89,5 +89,5 @@ export function parseHardwareDetails(value: string): Parsed<HardwareDetails> {
 
 /** `baremetalhost.metal3.io/status`: a JSON status saved before a pivot. */
 export function parseStatusAnnotation(value: string): Parsed<BareMetalHostStatus> {
-  return parseJson(value, bareMetalHostStatusSchema, { strict: false });
+  return parseJson(value, z.preprocess(savedStatusFields, bareMetalHostStatusSchema), { strict: false });
 }

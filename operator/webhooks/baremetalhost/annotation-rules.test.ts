@@ -23,6 +23,14 @@ describe('annotation rules', () => {
     expect(messagesFor(annotated({ 'baremetalhost.metal3.io/status': '{' }))[0]).toMatch(/^error decoding status annotation: /);
   });
 
+  it('reads the status annotation as BMO\'s Go decoder does: null, a key in another case, an empty errorType', () => {
+    for (const value of ['null', '{"OperationalStatus":"OK"}', '{"operationalStatus":"error","errorType":"","poweredOn":null}']) {
+      expect(messagesFor(annotated({ 'baremetalhost.metal3.io/status': value }))).toEqual([]);
+    }
+    expect(messagesFor(annotated({ 'baremetalhost.metal3.io/status': '{"OperationalStatus":"NotOK"}' })))
+      .toEqual(["invalid operationalStatus 'NotOK' in the baremetalhost.metal3.io/status annotation"]);
+  });
+
   it('refuses a reboot mode other than hard or soft, and non-JSON', () => {
     expect(messagesFor(annotated({ 'reboot.metal3.io/x': '{"mode":"gentle"}' })))
       .toEqual(['invalid mode in the reboot.metal3.io annotation, allowed are "hard", "soft" or ""']);

@@ -3,7 +3,7 @@ import {
   HARDWARE_DETAILS_ANNOTATION, INSPECT_ANNOTATION, REBOOT_ANNOTATION_PREFIX, STATUS_ANNOTATION,
 } from '../../api/annotations.ts';
 import { goJsonStruct } from '../../api/annotation-arguments.ts';
-import { bareMetalHostStatusSchema } from '../../api/baremetalhost-status.ts';
+import { bareMetalHostStatusSchema, savedStatusFields } from '../../api/baremetalhost-status.ts';
 import { ERROR_TYPES } from '../../api/error-type.ts';
 import { hardwareDetailsSchema } from '../../api/hardware-details.ts';
 import { OPERATIONAL_STATUSES } from '../../api/operational-status.ts';
@@ -19,6 +19,7 @@ function statusProblem(value: string): string | undefined {
   } catch (error) {
     return `error decoding status annotation: ${(error as Error).message}`;
   }
+  raw = savedStatusFields(raw);
   const fields = (raw !== null && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
   const operationalStatus = fields['operationalStatus'] ?? '';
   if (typeof operationalStatus === 'string' && !(OPERATIONAL_STATUSES as readonly string[]).includes(operationalStatus)) {
@@ -28,7 +29,7 @@ function statusProblem(value: string): string | undefined {
   if (typeof errorType === 'string' && errorType !== '' && !(ERROR_TYPES as readonly string[]).includes(errorType)) {
     return `invalid errorType '${errorType}' in the ${STATUS_ANNOTATION} annotation`;
   }
-  const parsed = parseStrictJson(value, bareMetalHostStatusSchema.partial());
+  const parsed = parseStrictJson(JSON.stringify(raw), bareMetalHostStatusSchema.partial());
   return parsed.ok ? undefined : `error decoding status annotation: ${parsed.detail}`;
 }
 
