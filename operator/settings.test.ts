@@ -33,6 +33,16 @@ describe('operator settings', () => {
     expect(settings).toMatchObject({ provisioningLimit: 5, concurrency: 6, ironicInsecure: true, watchNamespace: 'metal3', deletionTimeoutMs: 0, leaderElect: true });
   });
 
+  it('puts the Lease where BMO puts it: POD_NAMESPACE, else the one watched namespace, else the in-cluster namespace', () => {
+    const endpoint = { IRONIC_ENDPOINT: 'http://127.0.0.1:6385' };
+    expect(compile({ ...endpoint, WATCH_NAMESPACE: 'metal3' }).leaderElectionNamespace).toBe('metal3');
+    expect(compile({ ...endpoint, WATCH_NAMESPACE: 'metal3', POD_NAMESPACE: 'bmo-system' }).leaderElectionNamespace).toBe('bmo-system');
+    expect(compile({ ...endpoint, WATCH_NAMESPACE: 'metal3' }, ['--leader-election-namespace=leases']).leaderElectionNamespace).toBe('leases');
+    // Several namespaces or none: left to the manager (in-cluster namespace, else "default").
+    expect(compile({ ...endpoint, WATCH_NAMESPACE: 'a,b' }).leaderElectionNamespace).toBeUndefined();
+    expect(compile(endpoint).leaderElectionNamespace).toBeUndefined();
+  });
+
   it('reads a concurrency of 0 as BMO does: not set, so one worker per CPU clamped to 2..8', () => {
     expect(compileOperatorSettings({ env: { IRONIC_ENDPOINT: 'http://127.0.0.1:6385', BMO_CONCURRENCY: '0' } }, { concurrency: 4 }).concurrency).toBe(4);
     expect(() => compile({ IRONIC_ENDPOINT: 'http://127.0.0.1:6385' }, ['--controller-concurrency=-1'])).toThrow('BMO_CONCURRENCY (--controller-concurrency)');

@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { DEFAULT_MAX_PROVISIONING_RETRIES } from './controllers/baremetalhost/delays.ts';
 import type { SwitchSecretNames } from './controllers/baremetalswitch/index.ts';
-import { ConfigError, compileOptions, curvesFromGoNames, runtimeSettings, settingSchemas as s, tlsCipherSuitesSetting } from './runtime/index.ts';
+import { ConfigError, compileOptions, curvesFromGoNames, runtimeSettings, settingSchemas as s, tlsCipherSuitesSetting, watchedNamespaces } from './runtime/index.ts';
 import type { CompiledSettings, RuntimeDefaults, RuntimeOptions, SettingsSource, SettingsSpec } from './runtime/index.ts';
 
 export const OPERATOR_NAME = 'baremetal-operator';
@@ -349,8 +349,12 @@ export function compileOperatorSettings(source: SettingsSource, defaults = { con
   if (settings.provisioner === 'ironic' && !settings.ironicEndpoint) {
     throw new ConfigError(['invalid setting IRONIC_ENDPOINT (--ironic-endpoint): required with --provisioner=ironic']);
   }
+  // BMO's Lease: POD_NAMESPACE, else the watched namespace (out of cluster, or no downward API), so
+  // this operator and a BMO it replaces elect from the same Lease. A list of namespaces is no one namespace.
+  const watched = watchedNamespaces(settings.watchNamespace);
+  const leaderElectionNamespace = settings.leaderElectionNamespace ?? settings.podNamespace ?? (watched.length === 1 ? watched[0] : undefined);
   // BMO reads 0 as "not set": one worker per CPU, clamped.
-  return settings.concurrency === 0 ? { ...settings, concurrency: defaults.concurrency } : settings;
+  return { ...settings, leaderElectionNamespace, concurrency: settings.concurrency === 0 ? defaults.concurrency : settings.concurrency };
 }
 
 /** The BareMetalSwitch controller's Secret names, when IRONIC_NETWORKING_ENABLED (compileOperatorSettings checked they are set). */
