@@ -37,6 +37,10 @@ function bmoRuntimeNames() {
     healthProbeBindAddress: renamed('healthProbeBindAddress', { flag: '--health-addr' }),
     leaderElect: renamed('leaderElect', { flag: '--enable-leader-election' }),
     watchNamespace: renamed('watchNamespace', { flag: '--namespace' }),
+    leaderElectionNamespace: {
+      ...runtime.leaderElectionNamespace,
+      description: 'Namespace of the Lease (default, as BMO: POD_NAMESPACE, the one watched namespace, the in-cluster namespace, or "default").',
+    },
     leaseDurationMs: seconds('leaseDurationMs', { flag: '--lease-duration-seconds', env: 'LEASE_DURATION_SECONDS' }, 1000),
     renewDeadlineMs: seconds('renewDeadlineMs', { flag: '--renew-deadline-seconds', env: 'RENEW_DEADLINE_SECONDS' }, 1),
     retryPeriodMs: seconds('retryPeriodMs', { flag: '--retry-period-seconds', env: 'RETRY_PERIOD_SECONDS' }, 1),
