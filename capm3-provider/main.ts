@@ -59,9 +59,6 @@ function logUnservedFlags(settings: ProviderSettings, logger: Logger): void {
   };
   const given = Object.entries(unused).filter(([, value]) => value !== undefined).map(([flag]) => flag);
   if (given.length) logger.info('Kubernetes logging flags accepted but not acted on', { flags: given });
-  if (!settings.insecureDiagnostics) {
-    logger.warn('--insecure-diagnostics=false is not honoured: metrics are served over plain HTTP without authentication; keep the port off untrusted networks');
-  }
 }
 
 /** Runs the provider until SIGTERM/SIGINT; resolves to the process exit code. */

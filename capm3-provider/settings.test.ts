@@ -7,14 +7,20 @@ describe('provider settings', () => {
   it('starts with the arguments of CAPM3\'s manager Deployment', () => {
     // config/manager/manager.yaml, with its variables at their defaults.
     const settings = compile(['--webhook-port=9443', '--enable-bmh-name-based-preallocation=false', '--diagnostics-address=:8443', '--insecure-diagnostics=false']);
-    expect(settings).toMatchObject({ webhookPort: 9443, bmhNameBasedPreallocation: false, insecureDiagnostics: false });
+    expect(settings).toMatchObject({ webhookPort: 9443, bmhNameBasedPreallocation: false, insecureDiagnostics: false, metricsSecure: true });
     expect(settings.metricsBindAddress).toEqual({ host: '0.0.0.0', port: 8443 });
+  });
+
+  it('serves metrics as Cluster API\'s providers do: HTTPS on :8443 unless --insecure-diagnostics (or --metrics-secure=false)', () => {
+    expect(compile([])).toMatchObject({ metricsBindAddress: { host: '0.0.0.0', port: 8443 }, metricsSecure: true, insecureDiagnostics: false });
+    expect(compile(['--insecure-diagnostics']).metricsSecure).toBe(false);
+    expect(compile([], { METRICS_SECURE: 'false' }).metricsSecure).toBe(false);
   });
 
   it('defaults as CAPM3 where it acts, and takes the rest of CAPM3\'s flags', () => {
     expect(compile([])).toMatchObject({
       metal3MachineConcurrency: 10, clusterCacheClientQps: 20, clusterCacheClientBurst: 30, kubeApiQps: undefined, kubeApiBurst: 30,
-      webhookPort: 9443, webhookCertDir: '/tmp/k8s-webhook-server/serving-certs/', tlsMinVersion: 'TLSv1.2', insecureDiagnostics: true, skipCrdMigrationPhases: [], leaderElectionId: 'controller-leader-election-capm3',
+      webhookPort: 9443, webhookCertDir: '/tmp/k8s-webhook-server/serving-certs/', tlsMinVersion: 'TLSv1.2', insecureDiagnostics: false, skipCrdMigrationPhases: [], leaderElectionId: 'controller-leader-election-capm3',
       // CAPM3's own default (main.go), not controller-runtime's 10h.
       syncPeriodMs: 600_000,
     });

@@ -4,7 +4,8 @@ import type { CompiledSettings, RuntimeDefaults, RuntimeOptions, SettingsSource,
 
 export const PROVIDER_NAME = 'capm3-controller-manager';
 
-const RUNTIME_DEFAULTS: RuntimeDefaults = { leaderElectionId: 'controller-leader-election-capm3', metricsBindAddress: ':8080', healthProbeBindAddress: ':9440', syncPeriod: '10m' };
+// Cluster API's --diagnostics-address: HTTPS on :8443 behind the API server's authentication and authorization.
+const RUNTIME_DEFAULTS: RuntimeDefaults = { leaderElectionId: 'controller-leader-election-capm3', metricsBindAddress: ':8443', metricsSecure: true, healthProbeBindAddress: ':9440', syncPeriod: '10m' };
 
 /** controller-runtime's default, where CAPM3's Deployment mounts its certificate. */
 export const DEFAULT_WEBHOOK_CERT_DIR = '/tmp/k8s-webhook-server/serving-certs/';
@@ -23,7 +24,7 @@ function capm3AddressNames() {
     healthProbeBindAddress: { ...runtime.healthProbeBindAddress, aliases: { flags: ['--health-addr'] } },
     metricsBindAddress: {
       ...runtime.metricsBindAddress,
-      description: `${runtime.metricsBindAddress.description} Cluster API's --diagnostics-address names it too; metrics are plain HTTP here (see --insecure-diagnostics).`,
+      description: `${runtime.metricsBindAddress.description} Cluster API's --diagnostics-address names it too (HTTPS unless --insecure-diagnostics).`,
       aliases: { flags: ['--diagnostics-address'] },
     },
   } satisfies SettingsSpec;
@@ -150,8 +151,8 @@ export function providerSettings() {
       env: 'CAPM3_INSECURE_DIAGNOSTICS',
       flag: '--insecure-diagnostics',
       description:
-        'Metrics over plain HTTP without authentication, which is how this provider always serves them. CAPM3\'s default, false (HTTPS behind the API server\'s authentication), is accepted with a warning that it is not honoured.',
-      default: 'true',
+        'Metrics over plain HTTP without authentication (Cluster API\'s flag; --metrics-secure=false does the same). Default false: HTTPS, each scrape\'s bearer token checked with a TokenReview and a SubjectAccessReview.',
+      default: 'false',
       schema: s.boolean(),
       isBoolean: true,
     },
@@ -197,5 +198,5 @@ export function compileProviderSettings(source: SettingsSource): ProviderSetting
     throw new ConfigError([`--namespace (${settings.namespace}) and WATCH_NAMESPACE (${settings.watchNamespace}) disagree`]);
   }
   const namespace = settings.namespace ?? settings.watchNamespace;
-  return { ...settings, watchNamespace: namespace, namespace };
+  return { ...settings, watchNamespace: namespace, namespace, metricsSecure: settings.metricsSecure && !settings.insecureDiagnostics };
 }

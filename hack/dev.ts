@@ -116,7 +116,7 @@ if (withCluster) {
   say(`dev: the provider runs as ${PROVIDER_IDENTITY.namespace}/${PROVIDER_IDENTITY.serviceAccount}`);
   providerWebhook = await prepareProviderWebhook({ target: env, dir: join(stateDir, 'webhooks', `${namespace}-capm3`), name: `${namespace}-capm3`, namespace });
   const provider = start('capm3-provider', 'capm3-provider/main.ts', ['--namespace', namespace], {
-    KUBECONFIG: providerKubeconfig, METRICS_BIND_ADDRESS: '127.0.0.1:0', HEALTH_PROBE_BIND_ADDRESS: '127.0.0.1:0', CAPM3_REQUEUE_AFTER: '10s',
+    KUBECONFIG: providerKubeconfig, METRICS_BIND_ADDRESS: '127.0.0.1:0', METRICS_SECURE: 'false', HEALTH_PROBE_BIND_ADDRESS: '127.0.0.1:0', CAPM3_REQUEUE_AFTER: '10s',
     ...providerWebhook.providerEnv,
   });
   await providerWebhook.register(provider);

@@ -23,6 +23,8 @@ describe('operator settings', () => {
       leaderElectionId: 'baremetal-operator',
     });
     expect(settings.healthProbeBindAddress).toMatchObject({ port: 9440 });
+    // BMO's metrics: HTTPS on :8443 behind the API server's review.
+    expect(settings).toMatchObject({ metricsBindAddress: { host: '0.0.0.0', port: 8443 }, metricsSecure: true });
   });
 
   it('reads BMO environment variables, flags winning', () => {

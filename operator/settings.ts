@@ -10,7 +10,8 @@ export const OPERATOR_NAME = 'baremetal-operator';
 /** controller-runtime's default cert dir for webhook servers, where BMO's Deployment mounts its certificate. */
 export const DEFAULT_WEBHOOK_CERT_DIR = '/tmp/k8s-webhook-server/serving-certs';
 
-const RUNTIME_DEFAULTS: RuntimeDefaults = { leaderElectionId: OPERATOR_NAME, metricsBindAddress: ':8080', healthProbeBindAddress: ':9440' };
+// BMO's metrics: HTTPS on :8443 behind the API server's authentication and authorization.
+const RUNTIME_DEFAULTS: RuntimeDefaults = { leaderElectionId: OPERATOR_NAME, metricsBindAddress: ':8443', metricsSecure: true, healthProbeBindAddress: ':9440' };
 
 const TLS_VERSIONS = { TLS12: 'TLSv1.2', TLS13: 'TLSv1.3' } as const;
 
@@ -32,7 +33,6 @@ function bmoRuntimeNames() {
     schema: s.secondsOrDuration({ min }),
   });
   return {
-    // BMO serves metrics over HTTPS on :8443 behind Kubernetes authn/authz; ours are plain HTTP, so the port stays :8080.
     metricsBindAddress: renamed('metricsBindAddress', { flag: '--metrics-addr' }),
     healthProbeBindAddress: renamed('healthProbeBindAddress', { flag: '--health-addr' }),
     leaderElect: renamed('leaderElect', { flag: '--enable-leader-election' }),

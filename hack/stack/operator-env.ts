@@ -16,6 +16,8 @@ export function operatorEnvironment(env: StackEnv): Record<string, string> {
     DEPLOY_ISO_URL: `${env.artifactsUrl}/ipa.iso`,
     // Free ports: several operators may run side by side in tests.
     METRICS_BIND_ADDRESS: '127.0.0.1:0',
+    // Plain HTTP on loopback, for scrapes without a token (deployed, they are HTTPS behind the API server's review).
+    METRICS_SECURE: 'false',
     HEALTH_PROBE_BIND_ADDRESS: '127.0.0.1:0',
     // No webhook configuration points at these processes; the webhook tests turn the server on.
     WEBHOOK_PORT: '0',

@@ -1,5 +1,6 @@
 import { createServer } from 'node:http';
-import type { IncomingMessage, Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -40,14 +41,19 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Routes by exact path; for probes and metrics only, so no framework. */
+/** Checks a request before its route runs: a response refuses it, undefined lets it through. */
+export type RequestGuard = (request: { authorization: string | undefined; method: string; path: string }) => Promise<HttpResponse | undefined>;
+
+/** Routes by exact path; for probes and metrics only, so no framework. With `tls`, HTTPS. */
 export async function startHttpServer(options: {
   name: string;
   bindAddress: BindAddress;
   routes: Record<string, RouteHandler>;
   logger: Logger;
+  tls?: { cert: string | Buffer; key: string | Buffer };
+  guard?: RequestGuard;
 }): Promise<RunningServer> {
-  const server: Server = createServer((req: IncomingMessage, res) => {
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const handler = options.routes[url.pathname];
     const respond = (response: HttpResponse): void => {
@@ -61,15 +67,16 @@ export async function startHttpServer(options: {
         });
       }
     };
-    if (!handler) {
-      respond({ status: 404, body: 'not found\n' });
-      return;
-    }
-    handler({ url, method: req.method ?? 'GET' }).then(respond, (error: unknown) => {
-      options.logger.error('http handler failed', { server: options.name, path: url.pathname, error });
-      respond({ status: 500, body: 'internal error\n' });
-    });
-  });
+    const method = req.method ?? 'GET';
+    const guard = options.guard ?? (async () => undefined);
+    guard({ authorization: req.headers.authorization, method, path: url.pathname })
+      .then((refusal) => refusal ?? (handler ? handler({ url, method }) : { status: 404, body: 'not found\n' }))
+      .then(respond, (error: unknown) => {
+        options.logger.error('http handler failed', { server: options.name, path: url.pathname, error });
+        respond({ status: 500, body: 'internal error\n' });
+      });
+  };
+  const server: Server = options.tls ? createHttpsServer({ cert: options.tls.cert, key: options.tls.key }, handle) : createServer(handle);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.bindAddress.port, options.bindAddress.host, () => {
@@ -78,7 +85,7 @@ export async function startHttpServer(options: {
     });
   });
   const bound = server.address() as AddressInfo;
-  options.logger.info('serving', { server: options.name, address: `${bound.address}:${bound.port}` });
+  options.logger.info('serving', { server: options.name, address: `${bound.address}:${bound.port}`, secure: options.tls !== undefined });
   return {
     address: { host: bound.address, port: bound.port },
     close: () =>

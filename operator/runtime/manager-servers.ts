@@ -3,6 +3,7 @@ import type { HealthChecks } from './health.ts';
 import { startHttpServer } from './http-server.ts';
 import type { BindAddress, RouteHandler, RunningServer } from './http-server.ts';
 import type { Logger } from './logger.ts';
+import type { MetricsAccessReviewer } from './metrics-access.ts';
 import { metricsExposition } from './metrics-exposition.ts';
 
 export type ManagerServerName = 'health' | 'metrics';
@@ -11,6 +12,8 @@ export interface ManagerServersOptions {
   /** `null` disables a server, as `0` does on the command line. */
   healthProbeBindAddress: BindAddress | null;
   metricsBindAddress: BindAddress | null;
+  /** HTTPS with this certificate, each request reviewed first (BMO's and CAPM3's secure metrics). */
+  metricsSecurity?: { tls: { cert: string | Buffer; key: string | Buffer }; reviewer: MetricsAccessReviewer };
   healthz: HealthChecks;
   readyz: HealthChecks;
   registry: Registry;
@@ -57,6 +60,7 @@ export async function startManagerServers(options: ManagerServersOptions): Promi
             }),
           },
           logger: options.logger,
+          ...(options.metricsSecurity ? { tls: options.metricsSecurity.tls, guard: (request) => options.metricsSecurity!.reviewer.review(request) } : {}),
         }),
       );
     }

@@ -34,6 +34,9 @@ import type { ResourceClient } from './resource-client.ts';
 import { EventResource, LeaseResource } from './resources.ts';
 import type { RuntimeOptions } from './runtime-options.ts';
 import { watchedNamespaces } from './runtime-options.ts';
+import { MetricsAccessReviewer } from './metrics-access.ts';
+import { selfSignedCertificate } from './self-signed-certificate.ts';
+import { readServingCertificate } from './serving-certificate.ts';
 
 /** Anything the manager starts and stops with itself. */
 export interface Runnable {
@@ -102,7 +105,7 @@ export class Manager {
   readonly #runnables: Runnable[] = [];
   /** Event writes are queued off the reconcile path; a graceful stop waits for them. */
   readonly #eventRecorders: EventRecorder[] = [];
-  /** The Lease's own requests bypass the fence: they are what opens it. */
+  /** The Lease's own requests bypass the fence: they are what opens it (and the metrics server's reviews, which write nothing). */
   readonly #leaseTransport: KubeTransport;
   readonly #fence: LeadershipFence;
   #servers = new Map<ManagerServerName, RunningServer>();
@@ -246,6 +249,7 @@ export class Manager {
       readyz: this.readyz,
       registry: this.registry,
       logger: this.logger,
+      ...(this.options.metricsSecure && this.options.metricsBindAddress ? { metricsSecurity: this.#metricsSecurity() } : {}),
     });
     this.#servers = servers;
     const always = this.#runnables.filter((r) => r.needLeaderElection === false);
@@ -343,6 +347,13 @@ export class Manager {
     ]);
     cancel.abort();
     if (timedOut) this.logger.warn(`graceful shutdown timed out; abandoning ${what}`, { timeoutMs });
+  }
+
+  /** The certificate (mounted, or made now as controller-runtime makes one) and the reviews behind it, through the unfenced client: a standby serves metrics too. */
+  #metricsSecurity(): { tls: { cert: string | Buffer; key: string | Buffer }; reviewer: MetricsAccessReviewer } {
+    const dir = this.options.metricsCertPath;
+    const tls = dir ? readServingCertificate(dir) : selfSignedCertificate({ commonName: `${this.name}-metrics`, names: ['localhost', '127.0.0.1', '::1', hostname()] });
+    return { tls, reviewer: new MetricsAccessReviewer({ transport: this.#leaseTransport, logger: this.logger, clock: this.clock }) };
   }
 
   #createElector(): LeaderElector {

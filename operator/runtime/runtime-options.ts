@@ -22,6 +22,8 @@ export interface RuntimeDefaults {
   /** Name of the Lease, e.g. `baremetal-operator-leader`. */
   leaderElectionId: string;
   metricsBindAddress?: string;
+  /** Metrics over HTTPS behind the API server's authentication and authorization (BMO, CAPM3); default false. */
+  metricsSecure?: boolean;
   healthProbeBindAddress?: string;
   /** controller-runtime's 10h unless the manager's own main says otherwise (CAPM3: 10m). */
   syncPeriod?: string;
@@ -47,6 +49,21 @@ export function runtimeSettings(defaults: RuntimeDefaults) {
       description: 'Address the /metrics endpoint binds to (host:port, :port, or 0 to disable).',
       default: defaults.metricsBindAddress ?? ':8080',
       schema: bindAddress(),
+    },
+    metricsSecure: {
+      env: 'METRICS_SECURE',
+      flag: '--metrics-secure',
+      description:
+        'Serve /metrics over HTTPS and only to a bearer token the API server authenticates (TokenReview) whose user may get the path (SubjectAccessReview), as controller-runtime\'s secure metrics server; false serves plain HTTP to anyone.',
+      default: String(defaults.metricsSecure ?? false),
+      schema: s.boolean(),
+      isBoolean: true,
+    },
+    metricsCertPath: {
+      env: 'METRICS_CERT_PATH',
+      flag: '--metrics-cert-path',
+      description: 'Directory with the secure metrics server\'s tls.crt and tls.key. Unset: a self-signed certificate made at start, as controller-runtime makes one.',
+      schema: s.optionalString(),
     },
     healthProbeBindAddress: {
       env: 'HEALTH_PROBE_BIND_ADDRESS',

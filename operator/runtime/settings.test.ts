@@ -19,6 +19,8 @@ describe('compileOptions', () => {
     const options = compileOptions({ env: {}, argv: [] }, defaults);
     expect(options).toEqual({
       metricsBindAddress: { host: '0.0.0.0', port: 8080 },
+      metricsSecure: false,
+      metricsCertPath: undefined,
       healthProbeBindAddress: { host: '0.0.0.0', port: 8081 },
       leaderElect: false,
       leaderElectionId: 'toy-leader',

@@ -40,6 +40,8 @@ export function startControllerProcess(options: {
     env: {
       KUBECONFIG: controllerKubeconfig(options.env.stateDir, options.identity),
       METRICS_BIND_ADDRESS: '127.0.0.1:0',
+      // Plain HTTP for the tests' scrapes; test/integration/deploy/secure-metrics.test.ts serves them as deployed.
+      METRICS_SECURE: 'false',
       HEALTH_PROBE_BIND_ADDRESS: '0',
       LOG_LEVEL: 'debug',
       ...options.vars,

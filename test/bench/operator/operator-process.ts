@@ -65,6 +65,7 @@ export async function startBenchOperator(options: BenchOperatorOptions): Promise
       DEPLOY_ISO_URL: `${env.artifactsUrl}/ipa.iso`,
       WATCH_NAMESPACE: options.namespace,
       METRICS_BIND_ADDRESS: `127.0.0.1:${metricsPort}`,
+      METRICS_SECURE: 'false',
       HEALTH_PROBE_BIND_ADDRESS: `127.0.0.1:${healthPort}`,
       // No webhook is registered for the benchmark; without a certificate the server would keep /readyz failing.
       WEBHOOK_PORT: '0',

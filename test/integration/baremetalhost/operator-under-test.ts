@@ -73,6 +73,7 @@ export function startOperator(env: StackEnv, namespace: string): OperatorUnderTe
       '--provisioner=fixture',
       `--watch-namespace=${namespace}`,
       '--metrics-bind-address=127.0.0.1:0',
+      '--metrics-secure=false',
       '--health-probe-bind-address=127.0.0.1:0',
       '--graceful-shutdown-timeout=10s',
     ],

@@ -54,10 +54,11 @@ function expectWebhookWiring(objects: Manifest[], options: { namespace: string; 
 
 // The operator takes BMO's flag names, the provider CAPM3's.
 const INSTALLS = [
-  { directory: 'deploy/operator/default', namespace: 'baremetal-operator-system', serviceAccount: 'baremetal-operator-controller-manager', leaderFlag: '--enable-leader-election' },
-  { directory: 'deploy/operator/namespace-scoped', namespace: 'baremetal-operator-system', serviceAccount: 'baremetal-operator-controller-manager', leaderFlag: '--enable-leader-election' },
-  { directory: 'deploy/capm3/default', namespace: 'capm3-system', serviceAccount: 'capm3-manager', leaderFlag: '--leader-elect' },
-  { directory: 'deploy/ipam/default', namespace: 'metal3-ipam-system', serviceAccount: 'ipam-manager', leaderFlag: '--leader-elect' },
+// Metrics on BMO's and CAPM3's HTTPS port (test/integration/deploy/secure-metrics.test.ts); the IPAM's plain.
+  { directory: 'deploy/operator/default', namespace: 'baremetal-operator-system', serviceAccount: 'baremetal-operator-controller-manager', leaderFlag: '--enable-leader-election', metricsPort: 8443 },
+  { directory: 'deploy/operator/namespace-scoped', namespace: 'baremetal-operator-system', serviceAccount: 'baremetal-operator-controller-manager', leaderFlag: '--enable-leader-election', metricsPort: 8443 },
+  { directory: 'deploy/capm3/default', namespace: 'capm3-system', serviceAccount: 'capm3-manager', leaderFlag: '--leader-elect', metricsPort: 8443 },
+  { directory: 'deploy/ipam/default', namespace: 'metal3-ipam-system', serviceAccount: 'ipam-manager', leaderFlag: '--leader-elect', metricsPort: 8080 },
 ];
 
 /** Each kustomization renders and every object it renders is accepted by the real API server. */
@@ -80,7 +81,7 @@ describe('kustomize installs in deploy/ on the real API server', () => {
     }
   });
 
-  it.each(INSTALLS)('$directory runs its manager as its ServiceAccount, leader-elected, probed, bounded, unprivileged', async ({ directory, serviceAccount, leaderFlag }) => {
+  it.each(INSTALLS)('$directory runs its manager as its ServiceAccount, leader-elected, probed, bounded, unprivileged', async ({ directory, serviceAccount, leaderFlag, metricsPort }) => {
     const objects = await renderKustomization({ kubectl: env.kubectl, directory });
     const deployments = objects.filter((object) => object.kind === 'Deployment');
     expect(deployments).toHaveLength(1);
@@ -97,7 +98,7 @@ describe('kustomize installs in deploy/ on the real API server', () => {
       expect(container.securityContext).toMatchObject({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } });
     }
     const metrics = objects.find((object) => object.kind === 'Service' && object.metadata.name.endsWith('-metrics-service'));
-    expect((metrics as unknown as { spec: { ports: { port: number }[] } }).spec.ports.map((port) => port.port)).toEqual([8080]);
+    expect((metrics as unknown as { spec: { ports: { port: number }[] } }).spec.ports.map((port) => port.port)).toEqual([metricsPort]);
   });
 
   it('the operator reads Ironic from the ironic ConfigMap and basic-auth files where BMO mounts them', async () => {

@@ -15,18 +15,19 @@ import { exportedSeriesNames, metricNamesIn } from './exported-metrics.ts';
 
 interface Rule { alert?: string; record?: string; expr: string; for?: string; labels?: Record<string, string>; annotations?: Record<string, string> }
 interface PrometheusRule extends Manifest { spec: { groups: { name: string; rules: Rule[] }[] } }
-interface ServiceMonitor extends Manifest { spec: { selector: { matchLabels: Record<string, string> }; endpoints: { port: string; path: string }[] } }
+interface ServiceMonitor extends Manifest { spec: { selector: { matchLabels: Record<string, string> }; endpoints: { port: string; path: string; scheme: string; bearerTokenFile?: string }[] } }
 interface Service extends Manifest { spec: { selector: Record<string, string>; ports: { name: string; port: number }[] } }
 interface AlertTest { alertname: string; exp_alerts: unknown[] }
 interface PromTestFile { tests: { alert_rule_test?: AlertTest[] }[] }
 interface Panel { type: string; title: string; targets?: { expr: string }[]; panels?: Panel[] }
 
 const MONITORED = [
-  { directory: 'deploy/operator/with-monitoring', namespace: 'baremetal-operator-system', tests: 'operator.promtest.yaml',
+  // The operator's and the provider's metrics are HTTPS behind a token review (secure-metrics.test.ts), the IPAM's plain.
+  { directory: 'deploy/operator/with-monitoring', namespace: 'baremetal-operator-system', tests: 'operator.promtest.yaml', scheme: 'https',
     alerts: ['Metal3NoAvailableHosts', 'Metal3HostsInError', 'Metal3HostStuckInTransientState', 'Metal3IronicUnreachable', 'Metal3ReconcileErrorsRising'] },
-  { directory: 'deploy/capm3/with-monitoring', namespace: 'capm3-system', tests: 'capm3.promtest.yaml',
+  { directory: 'deploy/capm3/with-monitoring', namespace: 'capm3-system', tests: 'capm3.promtest.yaml', scheme: 'https',
     alerts: ['Capm3ReconcileErrorsRising', 'Capm3WorkQueueBacklog', 'Capm3NoAvailableHostsForTemplate'] },
-  { directory: 'deploy/ipam/with-monitoring', namespace: 'metal3-ipam-system', tests: 'ipam.promtest.yaml',
+  { directory: 'deploy/ipam/with-monitoring', namespace: 'metal3-ipam-system', tests: 'ipam.promtest.yaml', scheme: 'http',
     alerts: ['IpamPoolExhausted', 'IpamReconcileErrorsRising'] },
 ];
 const DASHBOARD = join(repoRoot, 'deploy', 'operator', 'components', 'monitoring', 'grafana-dashboard.json');
@@ -55,7 +56,7 @@ describe('monitoring components in deploy/', () => {
     rmSync(work, { recursive: true, force: true });
   });
 
-  it.each(MONITORED)('$directory renders; the API server accepts its objects, the ServiceMonitor (by structure) scrapes the metrics Service', async ({ directory, namespace }) => {
+  it.each(MONITORED)('$directory renders; the API server accepts its objects, the ServiceMonitor (by structure) scrapes the metrics Service', async ({ directory, namespace, scheme }) => {
     const objects = await renderKustomization({ kubectl: env.kubectl, directory });
     await ensureNamespace(kubectl, namespace);
     const checkable = objects.filter((object) => !isPrometheusOperatorObject(object) && !isCertManagerObject(object));
@@ -68,6 +69,9 @@ describe('monitoring components in deploy/', () => {
     const [endpoint] = monitor.spec.endpoints;
     expect(scraped[0]?.spec.ports.map((port) => port.name)).toContain(endpoint?.port);
     expect(endpoint?.path).toBe('/metrics');
+    // Over HTTPS, Prometheus shows its own ServiceAccount's token, which the controller has the API server review.
+    expect({ scheme: endpoint?.scheme, token: endpoint?.bearerTokenFile }).toEqual(scheme === 'https'
+      ? { scheme, token: '/var/run/secrets/kubernetes.io/serviceaccount/token' } : { scheme, token: undefined });
     expect(rulesOf(objects).metadata.namespace).toBe(namespace);
   });
 

@@ -17,6 +17,8 @@ const EVERYONE = [
 const LEASE = ['create coordination.k8s.io/leases', 'get coordination.k8s.io/leases', 'update coordination.k8s.io/leases'];
 const EVENTS = ['create events.k8s.io/events', 'patch events.k8s.io/events'];
 const verbs = (resource: string, list: string[]) => list.map((verb) => `${verb} ${resource}`);
+// The secure metrics server's reviews of each scrape's token (BMO's metrics-auth-role, CAPM3's role).
+const METRICS_AUTH = ['create authentication.k8s.io/tokenreviews', 'create authorization.k8s.io/subjectaccessreviews'];
 
 /** The declared list: every grant the operator's roles may give, in any namespace. */
 const OPERATOR_GRANTS = [
@@ -44,6 +46,7 @@ const OPERATOR_GRANTS = [
   'get core/namespaces',
   ...verbs('core/secrets', ['get', 'list', 'watch', 'patch']),
   ...EVENTS,
+  ...METRICS_AUTH,
 ];
 
 /** The declared list for the provider. */
@@ -68,6 +71,7 @@ const PROVIDER_GRANTS = [
   ...verbs('metal3.io/baremetalhosts', ['get', 'list', 'watch', 'patch']),
   ...verbs('core/secrets', ['get', 'patch', 'create', 'delete']),
   ...EVENTS,
+  ...METRICS_AUTH,
 ];
 
 /** The declared list for the IP address manager: both IPAM API groups, nothing else but Events. */
@@ -115,14 +119,14 @@ describe('RBAC from deploy/: the permissions the API server grants each ServiceA
     expect(home.nonResourceVerbs).toEqual(['get']);
   });
 
-  it('the namespace-scoped operator is granted the same list, in its own namespace only', async () => {
+  it('the namespace-scoped operator is granted the same list, in its own namespace only (token reviews are cluster-wide, as in BMO)', async () => {
     const objects = await renderKustomization({ kubectl: env.kubectl, directory: 'deploy/operator/namespace-scoped' });
-    const kinds = objects.map((object) => object.kind);
-    expect(kinds).not.toContain('ClusterRole');
-    expect(kinds).not.toContain('ClusterRoleBinding');
+    const named = (kind: string) => objects.filter((object) => object.kind === kind).map((object) => object.metadata.name);
+    expect(named('ClusterRole').sort()).toEqual(['baremetal-operator-metrics-auth-role', 'baremetal-operator-metrics-reader']);
+    expect(named('ClusterRoleBinding')).toEqual(['baremetal-operator-metrics-auth-rolebinding']);
     const roles = objects.filter((object) => object.kind === 'Role') as unknown as { metadata: { namespace: string }; rules: never[] }[];
     expect(roles.map((role) => role.metadata.namespace)).toEqual(roles.map(() => OPERATOR_IDENTITY.namespace));
-    expect(sorted(roles.flatMap((role) => flattenRules(role.rules)))).toEqual(sorted([...OPERATOR_GRANTS, ...LEASE]));
+    expect(sorted(roles.flatMap((role) => flattenRules(role.rules)))).toEqual(sorted([...OPERATOR_GRANTS.filter((grant) => !METRICS_AUTH.includes(grant)), ...LEASE]));
   });
 
   // Only the provider writes Secrets: the meta and network data a Metal3Data renders (created,
@@ -130,11 +134,17 @@ describe('RBAC from deploy/: the permissions the API server grants each ServiceA
   it.each([
     ['deploy/operator/default', []], ['deploy/operator/namespace-scoped', []], ['deploy/capm3/default', ['create', 'delete']], ['deploy/ipam/default', []],
   ])(
-    '%s grants no wildcard, no non-resource URL, and of Secret writes only %j',
+    '%s grants no wildcard, no non-resource URL but the metrics reader\'s, and of Secret writes only %j',
     async (directory, secretWrites) => {
       const objects = await renderKustomization({ kubectl: env.kubectl, directory });
+      const isReader = (object: { metadata: { name: string } }) => object.metadata.name.endsWith('-metrics-reader');
+      const readers = objects.filter(isReader) as unknown as { rules: unknown[] }[];
+      // For scrapers only, bound to nobody: get /metrics.
+      for (const reader of readers) expect(reader.rules).toEqual([{ nonResourceURLs: ['/metrics'], verbs: ['get'] }]);
+      expect(objects.filter((object) => object.kind.endsWith('Binding'))
+        .map((binding) => (binding as unknown as { roleRef: { name: string } }).roleRef.name).filter((name) => name.endsWith('-metrics-reader'))).toEqual([]);
       const rules = objects
-        .filter((object) => object.kind === 'ClusterRole' || object.kind === 'Role')
+        .filter((object) => (object.kind === 'ClusterRole' || object.kind === 'Role') && !isReader(object))
         .flatMap((role) => (role as unknown as { rules: { apiGroups?: string[]; resources?: string[]; verbs: string[]; nonResourceURLs?: string[] }[] }).rules);
       expect(rules.length).toBeGreaterThan(0);
       for (const rule of rules) {
