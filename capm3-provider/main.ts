@@ -2,7 +2,7 @@
 // are built here, once, and passed down.
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import { ConfigError, Manager, SecretResource, WebhookServer, createLogger, loadKubeConfig, setupSignalHandler } from '../operator/runtime/index.ts';
-import type { Logger, SignalProcess } from '../operator/runtime/index.ts';
+import type { Logger, SignalProcess, TlsPolicy } from '../operator/runtime/index.ts';
 import { setupMetal3ClusterController } from './controllers/metal3cluster/controller.ts';
 import { setupMetal3DataController } from './controllers/metal3data/controller.ts';
 import { setupMetal3DataTemplateController } from './controllers/metal3datatemplate/controller.ts';
@@ -28,6 +28,16 @@ export interface ProviderRun {
   process?: SignalProcess;
 }
 
+/** Cluster API's --tls-* flags, which the webhook and diagnostics servers both follow. */
+function tlsPolicyOf(settings: ProviderSettings): TlsPolicy {
+  return {
+    minVersion: settings.tlsMinVersion,
+    maxVersion: 'TLSv1.3',
+    ...(settings.tlsCipherSuites ? { ciphers: settings.tlsCipherSuites.ciphers } : {}),
+    ...(settings.tlsCurvePreferences ? { ecdhCurve: settings.tlsCurvePreferences } : {}),
+  };
+}
+
 /** CAPM3's defaulting, validating and conversion webhooks, unless --webhook-port=0; a server that cannot start fails /readyz, not the provider. */
 function setupWebhooks(manager: Manager, settings: ProviderSettings, logger: Logger): void {
   if (settings.webhookPort === 0) {
@@ -38,10 +48,7 @@ function setupWebhooks(manager: Manager, settings: ProviderSettings, logger: Log
   const server = new WebhookServer({
     port: settings.webhookPort,
     certDir: settings.webhookCertDir,
-    minVersion: settings.tlsMinVersion,
-    maxVersion: 'TLSv1.3',
-    ...(settings.tlsCipherSuites ? { ciphers: settings.tlsCipherSuites.ciphers } : {}),
-    ...(settings.tlsCurvePreferences ? { ecdhCurve: settings.tlsCurvePreferences } : {}),
+    ...tlsPolicyOf(settings),
     handlers: providerWebhookHandlers({ logger }),
     conversionHandlers: { [CONVERSION_PATH]: conversionHandler({ logger: logger.child({ webhook: 'conversion' }) }) },
     logger,
@@ -87,7 +94,9 @@ export async function runProvider(run: ProviderRun): Promise<number> {
   try {
     const registry = new Registry();
     collectDefaultMetrics({ register: registry });
-    const manager = new Manager({ name: PROVIDER_NAME, options: settings, kubeConfig: loadKubeConfig(settings.kubeconfig), registry, logger });
+    const manager = new Manager({
+      name: PROVIDER_NAME, options: settings, kubeConfig: loadKubeConfig(settings.kubeconfig), registry, logger, metricsTlsPolicy: tlsPolicyOf(settings),
+    });
     const watchFilter = watchFilterFor(settings.watchFilter);
     const workloadClusters = new WorkloadClusters({
       secrets: manager.client(SecretResource), userAgent: manager.name,

@@ -15,7 +15,7 @@ import { ironicFileProblems, ironicProvisioner } from './ironic-connection.ts';
 import { FixtureProvisioner } from './provisioner/fixture/index.ts';
 import type { Provisioner } from './provisioner/provisioner.ts';
 import { ConfigError, Manager, WebhookServer, createLogger, loadKubeConfig, setupSignalHandler, systemClock, watchedNamespaces } from './runtime/index.ts';
-import type { Logger, SignalProcess } from './runtime/index.ts';
+import type { Logger, SignalProcess, TlsPolicy } from './runtime/index.ts';
 import { OPERATOR_NAME, compileOperatorSettings, switchSecretNames } from './settings.ts';
 import type { OperatorSettings } from './settings.ts';
 import {
@@ -60,10 +60,7 @@ function setupWebhooks(manager: Manager, settings: OperatorSettings, logger: Log
   const server = new WebhookServer({
     port: settings.webhookPort,
     certDir: settings.webhookCertDir,
-    minVersion: settings.tlsMinVersion,
-    maxVersion: settings.tlsMaxVersion,
-    ...(settings.tlsCipherSuites ? { ciphers: settings.tlsCipherSuites.ciphers } : {}),
-    ...(settings.tlsCurvePreferences ? { ecdhCurve: settings.tlsCurvePreferences } : {}),
+    ...tlsPolicyOf(settings),
     handlers: {
       [BAREMETALHOST_WEBHOOK_PATH]: (request) =>
         reviewBareMetalHost(request, { options: { allowFakeHardware: settings.allowFakeHardware }, logger: hostLogger }),
@@ -78,6 +75,16 @@ function setupWebhooks(manager: Manager, settings: OperatorSettings, logger: Log
   });
   manager.add(server);
   manager.addReadyzCheck('webhook', server.readyCheck);
+}
+
+/** BMO's --tls-* flags, which its webhook and metrics servers both follow. */
+function tlsPolicyOf(settings: OperatorSettings): TlsPolicy {
+  return {
+    minVersion: settings.tlsMinVersion,
+    maxVersion: settings.tlsMaxVersion,
+    ...(settings.tlsCipherSuites ? { ciphers: settings.tlsCipherSuites.ciphers } : {}),
+    ...(settings.tlsCurvePreferences ? { ecdhCurve: settings.tlsCurvePreferences } : {}),
+  };
 }
 
 /**
@@ -128,7 +135,9 @@ export async function runOperator(run: OperatorRun): Promise<number> {
   try {
     const registry = new Registry();
     collectDefaultMetrics({ register: registry });
-    const manager = new Manager({ name: OPERATOR_NAME, options: settings, kubeConfig: loadKubeConfig(settings.kubeconfig), registry, logger });
+    const manager = new Manager({
+      name: OPERATOR_NAME, options: settings, kubeConfig: loadKubeConfig(settings.kubeconfig), registry, logger, metricsTlsPolicy: tlsPolicyOf(settings),
+    });
     const provisioner = buildProvisioner(settings, { logger, registry, manager });
     setupBareMetalHostController(manager, {
       provisioner,

@@ -5,6 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Logger } from './logger.ts';
+import { secureContextOptions } from './tls-policy.ts';
+import type { TlsPolicy } from './tls-policy.ts';
 
 export interface BindAddress {
   host: string;
@@ -50,7 +52,7 @@ export async function startHttpServer(options: {
   bindAddress: BindAddress;
   routes: Record<string, RouteHandler>;
   logger: Logger;
-  tls?: { cert: string | Buffer; key: string | Buffer };
+  tls?: { cert: string | Buffer; key: string | Buffer; policy?: TlsPolicy };
   guard?: RequestGuard;
 }): Promise<RunningServer> {
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
@@ -76,7 +78,7 @@ export async function startHttpServer(options: {
         respond({ status: 500, body: 'internal error\n' });
       });
   };
-  const server: Server = options.tls ? createHttpsServer({ cert: options.tls.cert, key: options.tls.key }, handle) : createServer(handle);
+  const server: Server = options.tls ? createHttpsServer({ cert: options.tls.cert, key: options.tls.key, ...secureContextOptions(options.tls.policy) }, handle) : createServer(handle);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.bindAddress.port, options.bindAddress.host, () => {

@@ -152,6 +152,7 @@ export type { ConversionHandler, ConversionRequest, ConversionResponseBody } fro
 export { aggregateMessage } from './admission-violation.ts';
 export type { Violation } from './admission-violation.ts';
 export { WebhookServer } from './webhook-server.ts';
+export type { TlsPolicy } from './tls-policy.ts';
 export type { AdmissionHandler, WebhookServerOptions } from './webhook-server.ts';
 export { cipherSuitesFromGoNames, curvesFromGoIds, curvesFromGoNames } from './go-tls-names.ts';
 export type { CipherSuiteChoice } from './go-tls-names.ts';

@@ -4,6 +4,7 @@ import { startHttpServer } from './http-server.ts';
 import type { BindAddress, RouteHandler, RunningServer } from './http-server.ts';
 import type { Logger } from './logger.ts';
 import type { MetricsAccessReviewer } from './metrics-access.ts';
+import type { TlsPolicy } from './tls-policy.ts';
 import { metricsExposition } from './metrics-exposition.ts';
 
 export type ManagerServerName = 'health' | 'metrics';
@@ -13,7 +14,7 @@ export interface ManagerServersOptions {
   healthProbeBindAddress: BindAddress | null;
   metricsBindAddress: BindAddress | null;
   /** HTTPS with this certificate, each request reviewed first (BMO's and CAPM3's secure metrics). */
-  metricsSecurity?: { tls: { cert: string | Buffer; key: string | Buffer }; reviewer: MetricsAccessReviewer };
+  metricsSecurity?: { tls: { cert: string | Buffer; key: string | Buffer; policy?: TlsPolicy }; reviewer: MetricsAccessReviewer };
   healthz: HealthChecks;
   readyz: HealthChecks;
   registry: Registry;

@@ -37,6 +37,7 @@ import { watchedNamespaces } from './runtime-options.ts';
 import { MetricsAccessReviewer } from './metrics-access.ts';
 import { selfSignedCertificate } from './self-signed-certificate.ts';
 import { readServingCertificate } from './serving-certificate.ts';
+import type { TlsPolicy } from './tls-policy.ts';
 
 /** Anything the manager starts and stops with itself. */
 export interface Runnable {
@@ -59,6 +60,8 @@ export interface ManagerOptions {
   clock?: Clock;
   /** Leader identity; default `<pod name or host name>_<uuid>`. */
   identity?: string;
+  /** What the secure metrics server accepts (BMO and Cluster API pass their --tls-* flags to it as to the webhooks). */
+  metricsTlsPolicy?: TlsPolicy;
 }
 
 export interface InformerSelector {
@@ -108,6 +111,7 @@ export class Manager {
   /** The Lease's own requests bypass the fence: they are what opens it (and the metrics server's reviews, which write nothing). */
   readonly #leaseTransport: KubeTransport;
   readonly #fence: LeadershipFence;
+  readonly #metricsTlsPolicy: TlsPolicy | undefined;
   #servers = new Map<ManagerServerName, RunningServer>();
   #leading = false;
   #started = false;
@@ -115,6 +119,7 @@ export class Manager {
   constructor(options: ManagerOptions) {
     this.name = options.name;
     this.options = options.options;
+    this.#metricsTlsPolicy = options.metricsTlsPolicy;
     if (options.registry) this.registry = options.registry;
     else {
       this.registry = new Registry();
@@ -350,9 +355,10 @@ export class Manager {
   }
 
   /** The certificate (mounted, or made now as controller-runtime makes one) and the reviews behind it, through the unfenced client: a standby serves metrics too. */
-  #metricsSecurity(): { tls: { cert: string | Buffer; key: string | Buffer }; reviewer: MetricsAccessReviewer } {
+  #metricsSecurity(): { tls: { cert: string | Buffer; key: string | Buffer; policy?: TlsPolicy }; reviewer: MetricsAccessReviewer } {
     const dir = this.options.metricsCertPath;
-    const tls = dir ? readServingCertificate(dir) : selfSignedCertificate({ commonName: `${this.name}-metrics`, names: ['localhost', '127.0.0.1', '::1', hostname()] });
+    const pair = dir ? readServingCertificate(dir) : selfSignedCertificate({ commonName: `${this.name}-metrics`, names: ['localhost', '127.0.0.1', '::1', hostname()] });
+    const tls = { ...pair, ...(this.#metricsTlsPolicy ? { policy: this.#metricsTlsPolicy } : {}) };
     return { tls, reviewer: new MetricsAccessReviewer({ transport: this.#leaseTransport, logger: this.logger, clock: this.clock }) };
   }
 

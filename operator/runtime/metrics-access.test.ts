@@ -111,4 +111,27 @@ describe('MetricsAccessReviewer', () => {
       await server.close();
     }
   });
+
+  it('follows the manager\'s TLS policy (--tls-min-version): a TLS 1.2 client is refused by a TLS 1.3 server', async () => {
+    const server = await startHttpServer({
+      name: 'metrics', bindAddress: { host: '127.0.0.1', port: 0 }, logger: silentLogger(),
+      tls: { ...selfSignedCertificate({ commonName: 'tls13', names: ['127.0.0.1'] }), policy: { minVersion: 'TLSv1.3', maxVersion: 'TLSv1.3' } },
+      routes: { '/metrics': async () => ({ status: 200, body: 'ok\n' }) },
+    });
+    const get = (maxVersion: 'TLSv1.2' | 'TLSv1.3') => new Promise<number | string>((resolve) => {
+      const req = httpsRequest({ host: '127.0.0.1', port: server.address.port, path: '/metrics', rejectUnauthorized: false, agent: false, maxVersion },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        });
+      req.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
+      req.end();
+    });
+    try {
+      expect(await get('TLSv1.3')).toBe(200);
+      expect(await get('TLSv1.2')).toMatch(/^(EPROTO|ECONNRESET|ERR_SSL_.*)$/);
+    } finally {
+      await server.close();
+    }
+  });
 });

@@ -2,7 +2,7 @@ import { unwatchFile, watchFile } from 'node:fs';
 import { createServer } from 'node:https';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { SecureContextOptions, SecureVersion } from 'node:tls';
+import type { SecureContextOptions } from 'node:tls';
 import { sleep, systemClock } from './clock.ts';
 import type { Logger } from './logger.ts';
 import type { Runnable } from './manager.ts';
@@ -11,23 +11,19 @@ import type { AdmissionRequest, AdmissionResponseBody } from './admission-review
 import { conversionReviewSchema } from './conversion-review.ts';
 import type { ConversionHandler } from './conversion-review.ts';
 import { readServingCertificate, servingCertificatePath } from './serving-certificate.ts';
+import { secureContextOptions } from './tls-policy.ts';
+import type { TlsPolicy } from './tls-policy.ts';
 
 export type AdmissionHandler = (request: AdmissionRequest) => AdmissionResponseBody;
 /** A handler that waits for something first (e.g. a look-up through the API server). */
 export type AsyncAdmissionHandler = (request: AdmissionRequest) => Promise<AdmissionResponseBody>;
 
-export interface WebhookServerOptions {
+export interface WebhookServerOptions extends TlsPolicy {
   /** 0 would pick any port; the operator never starts the server with --webhook-port=0. */
   port: number;
   /** Listen address; every interface when unset, as controller-runtime. */
   host?: string;
   certDir: string;
-  minVersion: SecureVersion;
-  maxVersion: SecureVersion;
-  /** OpenSSL's cipher list (--tls-cipher-suites, translated); Node's default when unset. */
-  ciphers?: string;
-  /** OpenSSL's key exchange groups (--tls-curve-preferences, translated); Node's default when unset. */
-  ecdhCurve?: string;
   /** By URL path, e.g. `/validate-metal3-io-v1alpha1-baremetalhost`. */
   handlers: Record<string, AdmissionHandler | AsyncAdmissionHandler>;
   /** CRD conversion webhooks by URL path, e.g. `/convert`. */
@@ -105,8 +101,7 @@ export class WebhookServer implements Runnable {
 
   /** Versions, ciphers and groups, the same for the first context and each reload. */
   #tlsSettings(): SecureContextOptions {
-    const { minVersion, maxVersion, ciphers, ecdhCurve } = this.#options;
-    return { minVersion, maxVersion, ...(ciphers ? { ciphers } : {}), ...(ecdhCurve ? { ecdhCurve } : {}) };
+    return secureContextOptions(this.#options);
   }
 
   async #serve(signal: AbortSignal): Promise<void> {

@@ -15,9 +15,9 @@ import { waitFor } from '../../support/wait-for.ts';
 interface Scrape { status: number; body: string; certificateNames: string }
 
 /** GET /metrics over HTTPS, trusting the self-signed certificate (as the ServiceMonitor's insecureSkipVerify does). */
-function scrape(port: number, token?: string): Promise<Scrape> {
+function scrape(port: number, token?: string, options: { maxVersion?: 'TLSv1.2' } = {}): Promise<Scrape> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path: '/metrics', rejectUnauthorized: false, agent: false,
+    const req = request({ host: '127.0.0.1', port, path: '/metrics', rejectUnauthorized: false, agent: false, ...options,
       headers: token ? { authorization: `Bearer ${token}` } : {} }, (res) => {
       const certificateNames = (res.socket as TLSSocket).getPeerCertificate().subjectaltname ?? '';
       let body = '';
@@ -77,15 +77,17 @@ describe('secure metrics with the ServiceAccounts and roles from deploy/', () =>
         return { stop: operator.stop, logPath: join(env.stateDir, 'logs', `operator-${label}.log`) };
       },
       metric: 'controller_runtime_reconcile_total',
+      takesTls12: true,
     },
     {
       who: 'provider',
       start: (port: number) => startProviderProcess({ env, namespace, label: `secure-metrics-${suffix}`, extraEnv: { METRICS_SECURE: 'true' },
-        // CAPM3's Deployment arguments, the address moved to loopback.
-        extraArgs: [`--diagnostics-address=127.0.0.1:${port}`, '--insecure-diagnostics=false'] }),
+        // CAPM3's Deployment arguments, the address moved to loopback, and Cluster API's TLS flag, which the diagnostics server follows too.
+        extraArgs: [`--diagnostics-address=127.0.0.1:${port}`, '--insecure-diagnostics=false', '--tls-min-version=VersionTLS13'] }),
       metric: 'workqueue_adds_total',
+      takesTls12: false,
     },
-  ])('the $who: 401 without a token, 403 for a user not allowed, the page for metrics-reader; never plain HTTP', async ({ start, metric }) => {
+  ])('the $who: 401 without a token, 403 for a user not allowed, the page for metrics-reader; never plain HTTP', async ({ start, metric, takesTls12 }) => {
     const port = await freePort();
     const controller = start(port);
     try {
@@ -101,6 +103,9 @@ describe('secure metrics with the ServiceAccounts and roles from deploy/', () =>
       // Plain HTTP gets no page at all (Node answers a TLS server's plain request with 400 or a reset).
       const plain = await fetch(`http://127.0.0.1:${port}/metrics`).then((response) => response.status, () => 'refused');
       expect(plain).not.toBe(200);
+      // TLS 1.2 as the --tls-min-version says: BMO's default takes it, the provider told VersionTLS13 does not.
+      const tls12 = await scrape(port, tokens.scraper, { maxVersion: 'TLSv1.2' }).then((answer) => answer.status, () => 'refused');
+      expect(tls12).toBe(takesTls12 ? 200 : 'refused');
     } finally {
       await controller.stop();
     }
