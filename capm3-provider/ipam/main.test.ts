@@ -19,6 +19,13 @@ describe('ipam-controller-manager start-up', () => {
       .toThrow('--namespace (a) and WATCH_NAMESPACE (b) disagree');
   });
 
+  it('serves metrics as Metal3\'s IPAM does: HTTPS on :8443 unless --insecure-diagnostics (or --metrics-secure=false)', () => {
+    expect(compileIpamSettings({ argv: [], env: {} })).toMatchObject({ metricsBindAddress: { host: '0.0.0.0', port: 8443 }, metricsSecure: true, insecureDiagnostics: false });
+    expect(compileIpamSettings({ argv: ['--diagnostics-address=:9000', '--insecure-diagnostics'], env: {} }))
+      .toMatchObject({ metricsBindAddress: { host: '0.0.0.0', port: 9000 }, metricsSecure: false });
+    expect(compileIpamSettings({ argv: [], env: { METRICS_SECURE: 'false' } }).metricsSecure).toBe(false);
+  });
+
   it('takes --namespace as the watched namespace', () => {
     expect(compileIpamSettings({ argv: ['--namespace', 'metal3'], env: {} }).watchNamespace).toBe('metal3');
     expect(compileIpamSettings({ argv: [], env: { WATCH_NAMESPACE: 'x' } }).namespace).toBe('x');

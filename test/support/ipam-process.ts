@@ -9,6 +9,8 @@ export interface IpamProcessOptions {
   /** Distinguishes log files and leader identities. */
   label: string;
   extraEnv?: Record<string, string>;
+  /** More command-line flags, e.g. those Metal3's IPAM Deployment passes. */
+  extraArgs?: string[];
 }
 
 export type IpamProcess = ControllerProcess;
@@ -24,7 +26,7 @@ export function startIpamProcess(options: IpamProcessOptions): IpamProcess {
     identity: IPAM_IDENTITY,
     main: 'capm3-provider/ipam/main.ts',
     name: `ipam-${options.label}`,
-    args: ['--namespace', options.namespace],
+    args: ['--namespace', options.namespace, ...(options.extraArgs ?? [])],
     vars: { ...options.extraEnv },
   });
 }

@@ -54,11 +54,11 @@ function expectWebhookWiring(objects: Manifest[], options: { namespace: string; 
 
 // The operator takes BMO's flag names, the provider CAPM3's.
 const INSTALLS = [
-// Metrics on BMO's and CAPM3's HTTPS port (test/integration/deploy/secure-metrics.test.ts); the IPAM's plain.
+// Metrics on BMO's, CAPM3's and the IPAM's HTTPS port (test/integration/deploy/secure-metrics.test.ts).
   { directory: 'deploy/operator/default', namespace: 'baremetal-operator-system', serviceAccount: 'baremetal-operator-controller-manager', leaderFlag: '--enable-leader-election', metricsPort: 8443 },
   { directory: 'deploy/operator/namespace-scoped', namespace: 'baremetal-operator-system', serviceAccount: 'baremetal-operator-controller-manager', leaderFlag: '--enable-leader-election', metricsPort: 8443 },
   { directory: 'deploy/capm3/default', namespace: 'capm3-system', serviceAccount: 'capm3-manager', leaderFlag: '--leader-elect', metricsPort: 8443 },
-  { directory: 'deploy/ipam/default', namespace: 'metal3-ipam-system', serviceAccount: 'ipam-manager', leaderFlag: '--leader-elect', metricsPort: 8080 },
+  { directory: 'deploy/ipam/default', namespace: 'metal3-ipam-system', serviceAccount: 'ipam-manager', leaderFlag: '--leader-elect', metricsPort: 8443 },
 ];
 
 /** Each kustomization renders and every object it renders is accepted by the real API server. */

@@ -22,12 +22,12 @@ interface PromTestFile { tests: { alert_rule_test?: AlertTest[] }[] }
 interface Panel { type: string; title: string; targets?: { expr: string }[]; panels?: Panel[] }
 
 const MONITORED = [
-  // The operator's and the provider's metrics are HTTPS behind a token review (secure-metrics.test.ts), the IPAM's plain.
+  // Metrics are HTTPS behind a token review (secure-metrics.test.ts).
   { directory: 'deploy/operator/with-monitoring', namespace: 'baremetal-operator-system', tests: 'operator.promtest.yaml', scheme: 'https',
     alerts: ['Metal3NoAvailableHosts', 'Metal3HostsInError', 'Metal3HostStuckInTransientState', 'Metal3IronicUnreachable', 'Metal3ReconcileErrorsRising'] },
   { directory: 'deploy/capm3/with-monitoring', namespace: 'capm3-system', tests: 'capm3.promtest.yaml', scheme: 'https',
     alerts: ['Capm3ReconcileErrorsRising', 'Capm3WorkQueueBacklog', 'Capm3NoAvailableHostsForTemplate'] },
-  { directory: 'deploy/ipam/with-monitoring', namespace: 'metal3-ipam-system', tests: 'ipam.promtest.yaml', scheme: 'http',
+  { directory: 'deploy/ipam/with-monitoring', namespace: 'metal3-ipam-system', tests: 'ipam.promtest.yaml', scheme: 'https',
     alerts: ['IpamPoolExhausted', 'IpamReconcileErrorsRising'] },
 ];
 const DASHBOARD = join(repoRoot, 'deploy', 'operator', 'components', 'monitoring', 'grafana-dashboard.json');

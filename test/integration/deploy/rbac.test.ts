@@ -74,7 +74,7 @@ const PROVIDER_GRANTS = [
   ...METRICS_AUTH,
 ];
 
-/** The declared list for the IP address manager: both IPAM API groups, nothing else but Events. */
+/** The declared list for the IP address manager: both IPAM API groups, nothing else but Events and its metrics' reviews. */
 const IPAM_GRANTS = [
   ...['ippools', 'ipclaims'].flatMap((kind) => verbs(`ipam.metal3.io/${kind}`, ['get', 'list', 'watch', 'patch'])),
   'patch ipam.metal3.io/ippools/status',
@@ -84,6 +84,7 @@ const IPAM_GRANTS = [
   'patch ipam.cluster.x-k8s.io/ipaddressclaims/status',
   ...verbs('ipam.cluster.x-k8s.io/ipaddresses', ['get', 'list', 'watch', 'create', 'patch', 'delete']),
   ...EVENTS,
+  ...METRICS_AUTH,
 ];
 
 const sorted = (lines: string[]) => [...lines].sort();

@@ -7,7 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { freePort } from '../../../hack/stack/ports.ts';
 import { Kubectl } from '../../support/kubectl.ts';
 import { createUniqueNamespace, deleteNamespace } from '../../support/namespaces.ts';
+import { installIpamCrds } from '../../support/ipam-crds.ts';
+import { startIpamProcess } from '../../support/ipam-process.ts';
 import { startOperatorProcess } from '../../support/operator-process.ts';
+import { installProviderCrds } from '../../support/provider-crds.ts';
 import { startProviderProcess } from '../../support/provider-process.ts';
 import { readStackEnv } from '../../support/stack-env.ts';
 import { waitFor } from '../../support/wait-for.ts';
@@ -30,7 +33,7 @@ function scrape(port: number, token?: string, options: { maxVersion?: 'TLSv1.2' 
 }
 
 /**
- * The operator and the provider serve metrics as BMO and CAPM3 deploy them: HTTPS, and only to
+ * The operator, the provider and the IPAM serve metrics as BMO, CAPM3 and Metal3's IPAM deploy them: HTTPS, and only to
  * a bearer token the API server authenticates (TokenReview) whose user may get /metrics
  * (SubjectAccessReview), each process asking with its own ServiceAccount from deploy/. A scraper
  * bound to deploy/'s metrics-reader role gets the page; anyone else does not.
@@ -44,6 +47,9 @@ describe('secure metrics with the ServiceAccounts and roles from deploy/', () =>
   const tokens = { scraper: '', stranger: '' };
 
   beforeAll(async () => {
+    // The controllers' kinds, so each starts as installed (its caches fill) before it is scraped.
+    await installProviderCrds(kubectl, env);
+    await installIpamCrds(kubectl, env);
     namespace = await createUniqueNamespace(kubectl, 'secure-metrics');
     for (const account of ['scraper', 'stranger']) await kubectl.ok(['create', 'serviceaccount', account, '-n', namespace]);
     await kubectl.ok(['create', 'clusterrolebinding', binding, '--clusterrole=baremetal-operator-metrics-reader', `--serviceaccount=${namespace}:scraper`]);
@@ -86,6 +92,14 @@ describe('secure metrics with the ServiceAccounts and roles from deploy/', () =>
         extraArgs: [`--diagnostics-address=127.0.0.1:${port}`, '--insecure-diagnostics=false', '--tls-min-version=VersionTLS13'] }),
       metric: 'workqueue_adds_total',
       takesTls12: false,
+    },
+    {
+      who: 'IPAM',
+      // Metal3's IPAM Deployment arguments, the address moved to loopback.
+      start: (port: number) => startIpamProcess({ env, namespace, label: `secure-metrics-${suffix}`, extraEnv: { METRICS_SECURE: 'true' },
+        extraArgs: [`--diagnostics-address=127.0.0.1:${port}`] }),
+      metric: 'workqueue_adds_total',
+      takesTls12: true,
     },
   ])('the $who: 401 without a token, 403 for a user not allowed, the page for metrics-reader; never plain HTTP', async ({ start, metric, takesTls12 }) => {
     const port = await freePort();
