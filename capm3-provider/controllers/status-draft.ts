@@ -31,6 +31,11 @@ export class StatusDraft<S extends DraftableStatus> {
     }, { now: new Date(this.#clock.now()) });
   }
 
+  /** The clock's time, for the transition times a subclass writes. */
+  protected now(): number {
+    return this.#clock.now();
+  }
+
   /** The merge patch body for /status, or undefined when nothing changed. */
   patch(): Record<string, unknown> | undefined {
     if (deepEqual(this.#before, this.next)) return undefined;

@@ -71,4 +71,44 @@ describe('MachineStatus', () => {
     expect(patch).toMatchObject({ lastUpdated: '2026-01-02T05:00:00Z', userData: { name: 'bootstrap', namespace: 'ns' } });
     expect((patch?.conditions as { message: string }[] | undefined)?.[0]).toMatchObject({ message: 'still none, 3 consumed', lastTransitionTime: '2026-01-02T03:04:05Z' });
   });
+
+  describe('CAPM3\'s deprecated v1beta1 conditions', () => {
+    const legacy = (status: MachineStatus) => status.next.deprecated?.v1beta1?.conditions;
+    it('waits for bootstrap data as AssociateBMH WaitingForBootstrapReady, and Ready says so', () => {
+      const status = new MachineStatus(machine(), clock());
+      status.condition({ type: 'Paused', status: 'False', reason: 'NotPaused', message: '' });
+      status.condition({ type: 'AssociateBareMetalHost', status: 'False', reason: 'WaitingForBootstrapData', message: 'no bootstrap data yet' });
+      status.summarize();
+      status.legacyConditions({ deleting: false });
+      expect(legacy(status)).toEqual([
+        { type: 'Ready', status: 'False', reason: 'WaitingForBootstrapReady', severity: 'Info', message: 'no bootstrap data yet', lastTransitionTime: '2026-01-02T03:04:05Z' },
+        { type: 'AssociateBMH', status: 'False', reason: 'WaitingForBootstrapReady', severity: 'Info', message: 'no bootstrap data yet', lastTransitionTime: '2026-01-02T03:04:05Z' },
+      ]);
+    });
+
+    it('an association failure is AssociateBMHFailed with severity Error; paused wins as Metal3MachinePaused', () => {
+      const status = new MachineStatus(machine(), clock());
+      status.condition({ type: 'AssociateBareMetalHost', status: 'False', reason: 'AssociateBareMetalHostFailed', message: 'no free BareMetalHost' });
+      status.legacyConditions({ deleting: false });
+      expect(legacy(status)?.find((c) => c.type === 'AssociateBMH')).toMatchObject({ status: 'False', reason: 'AssociateBMHFailed', severity: 'Error', message: 'no free BareMetalHost' });
+      status.condition({ type: 'Paused', status: 'True', reason: 'Paused', message: 'Cluster paused' });
+      status.legacyConditions({ deleting: false });
+      expect(legacy(status)?.[0]).toMatchObject({ type: 'Ready', status: 'False', reason: 'Metal3MachinePaused', severity: 'Info' });
+    });
+
+    it('is True once associated with its data ready, keeping times across passes; deleting makes KubernetesNodeReady False Deleting', () => {
+      const status = new MachineStatus(machine(), clock());
+      status.condition({ type: 'AssociateBareMetalHost', status: 'True', reason: 'AssociateBareMetalHostSuccess', message: 'claimed h' });
+      status.condition({ type: 'AssociateMetal3MachineMetaData', status: 'True', reason: 'AssociateMetal3MachineMetaDataSuccess', message: '' });
+      status.condition({ type: 'Metal3DataReady', status: 'True', reason: 'Metal3DataReady', message: '' });
+      status.legacyConditions({ deleting: false });
+      expect(legacy(status)?.map((c) => [c.type, c.status])).toEqual([['Ready', 'True'], ['AssociateBMH', 'True'], ['Metal3DataReady', 'True']]);
+      const next = new MachineStatus(machine(status.next), clock('2026-01-02T04:00:00Z'));
+      next.legacyConditions({ deleting: false });
+      expect(next.patch()).toBeUndefined();
+      next.legacyConditions({ deleting: true });
+      expect(legacy(next)?.[0]).toMatchObject({ type: 'Ready', status: 'False', reason: 'Deleting', severity: 'Info', lastTransitionTime: '2026-01-02T04:00:00Z' });
+      expect(legacy(next)?.find((c) => c.type === 'AssociateBMH')?.lastTransitionTime).toBe('2026-01-02T03:04:05Z');
+    });
+  });
 });

@@ -51,7 +51,9 @@ export class Metal3MachineReconciler implements Reconciler {
   }
 
   async #writeStatus(m3m: Metal3Machine, status: MachineStatus, context: ReconcileContext): Promise<void> {
-    if (m3m.metadata.deletionTimestamp === undefined) status.summarize();
+    const deleting = m3m.metadata.deletionTimestamp !== undefined;
+    if (!deleting) status.summarize();
+    status.legacyConditions({ deleting });
     const patch = status.patch();
     if (!patch) return;
     try {
