@@ -17,7 +17,8 @@ interface Condition { type: string; status: string; reason: string; message: str
 interface M3M {
   metadata: { annotations?: Record<string, string>; finalizers?: string[] };
   spec: { providerID?: string };
-  status?: { conditions?: Condition[]; addresses?: { type: string; address: string }[]; initialization?: { provisioned?: boolean } };
+  status?: { conditions?: Condition[]; addresses?: { type: string; address: string }[]; initialization?: { provisioned?: boolean };
+    deprecated?: { v1beta1?: { conditions?: { type: string; status: string; reason?: string; severity?: string }[] } } };
 }
 interface Host {
   metadata: { uid: string; labels?: Record<string, string>; annotations?: Record<string, string> };
@@ -42,6 +43,7 @@ describe('Metal3Machine controller on the real API server (Cluster API objects c
   let metricsPort = 0;
 
   const condition = (m3m: M3M | undefined, type: string) => m3m?.status?.conditions?.find((c) => c.type === type);
+  const legacyConditions = (m3m: M3M | undefined) => m3m?.status?.deprecated?.v1beta1?.conditions;
   const waitForMachine = (name: string, what: string, accept: (m3m: M3M) => boolean, timeoutMs = 60_000) => {
     let last: M3M | undefined;
     return waitFor(async () => {
@@ -92,6 +94,11 @@ describe('Metal3Machine controller on the real API server (Cluster API objects c
     await objects.patch('cluster', 'waiting', { status: { initialization: { infrastructureProvisioned: true } } }, { status: true });
     const noData = await waitForReason('no-data', 'AssociateBareMetalHost', 'WaitingForBootstrapData');
     expect(condition(noData, 'AssociateBareMetalHost')?.message).toContain('dataSecretName');
+    // CAPM3's deprecated v1beta1 conditions, in the same write: what v1beta1 readers see as status.conditions.
+    expect(legacyConditions(noData)).toEqual(expect.arrayContaining([
+      expect.objectContaining({ type: 'Ready', status: 'False', reason: 'WaitingForBootstrapReady', severity: 'Info' }),
+      expect.objectContaining({ type: 'AssociateBMH', status: 'False', reason: 'WaitingForBootstrapReady', severity: 'Info' }),
+    ]));
 
     await objects.machine('missing-secret', { cluster: 'waiting', dataSecretName: 'not-there', m3mSpec: { image: IMAGE } });
     const missing = await waitForReason('missing-secret', 'AssociateBareMetalHost', 'WaitingForBootstrapData');
@@ -155,6 +162,7 @@ describe('Metal3Machine controller on the real API server (Cluster API objects c
       { type: 'InternalIP', address: '127.0.0.42' }, { type: 'Hostname', address: NODE }, { type: 'InternalDNS', address: NODE },
     ]);
     expect(condition(provisioned, 'Ready')?.status).toBe('True');
+    expect(legacyConditions(provisioned)?.map((c) => `${c.type}=${c.status}`)).toEqual(['Ready=True', 'AssociateBMH=True', 'Metal3DataReady=True']);
     await waitFor(async () => {
       const node = await workload.json<{ spec?: { providerID?: string } }>(['get', 'node', NODE]);
       return node.spec?.providerID === providerID ? node : undefined;
