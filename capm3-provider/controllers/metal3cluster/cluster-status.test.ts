@@ -41,4 +41,26 @@ describe('statusMergePatch', () => {
       { a: 1, nested: { keep: 1 }, list: [1] },
     )).toEqual({ a: 1, nested: { keep: 1, drop: null }, list: [1], gone: null });
   });
+
+  it('keeps CAPM3\'s deprecated v1beta1 BaremetalInfrastructureReady and its Ready summary', () => {
+    const status = new ClusterStatus(metal3ClusterSchema.parse({ metadata: { name: 'a' } }), clock());
+    status.condition({ type: 'BaremetalInfrastructureReady', status: 'False', reason: 'ControlPlaneEndpointFailed', message: 'no host' });
+    status.legacyConditions();
+    expect(status.next.deprecated?.v1beta1?.conditions).toEqual([
+      { type: 'Ready', status: 'False', reason: 'ControlPlaneEndpointFailed', severity: 'Error', message: 'no host', lastTransitionTime: '2026-01-02T03:04:05Z' },
+      { type: 'BaremetalInfrastructureReady', status: 'False', reason: 'ControlPlaneEndpointFailed', severity: 'Error', message: 'no host', lastTransitionTime: '2026-01-02T03:04:05Z' },
+    ]);
+    status.condition({ type: 'BaremetalInfrastructureReady', status: 'True', reason: 'Ready' });
+    status.legacyConditions();
+    expect(status.next.deprecated?.v1beta1?.conditions?.map((c) => `${c.type}=${c.status}`)).toEqual(['Ready=True', 'BaremetalInfrastructureReady=True']);
+    const orphan = new ClusterStatus(metal3ClusterSchema.parse({ metadata: { name: 'b' } }), clock());
+    orphan.condition({ type: 'Ready', status: 'False', reason: 'FailedToGetOwnerCluster', message: 'owner Cluster n/gone does not exist' });
+    orphan.legacyConditions();
+    expect(orphan.next.deprecated?.v1beta1?.conditions?.[1]).toMatchObject({ type: 'BaremetalInfrastructureReady', reason: 'InternalFailureOccured', severity: 'Error' });
+    // Nothing to say yet (waiting for an owner): no v1beta1 conditions at all.
+    const waiting = new ClusterStatus(metal3ClusterSchema.parse({ metadata: { name: 'c' } }), clock());
+    waiting.condition({ type: 'Ready', status: 'False', reason: 'WaitingForClusterOwnerRef', message: 'waiting' });
+    waiting.legacyConditions();
+    expect(waiting.next.deprecated).toBeUndefined();
+  });
 });

@@ -88,6 +88,7 @@ export class Metal3ClusterReconciler implements Reconciler {
   }
 
   async #writeStatus(m3c: Metal3Cluster, status: ClusterStatus, context: ReconcileContext): Promise<void> {
+    status.legacyConditions();
     const patch = status.patch();
     if (!patch) return;
     try {

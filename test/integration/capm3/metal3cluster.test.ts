@@ -25,7 +25,7 @@ interface M3C {
     conditions?: Condition[];
     initialization?: { provisioned?: boolean };
     failureDomains?: FailureDomain[];
-    deprecated?: { v1beta1?: { failureReason?: string; failureMessage?: string } };
+    deprecated?: { v1beta1?: { failureReason?: string; failureMessage?: string; conditions?: { type: string; status: string; reason?: string; severity?: string }[] } };
   };
 }
 
@@ -134,6 +134,11 @@ describe('Metal3Cluster controller on the real API server (Cluster API objects c
     expect(condition(failed, 'Ready')).toMatchObject({ status: 'False', reason: 'ControlPlaneEndpointFailed' });
     expect(failed.status?.deprecated?.v1beta1?.failureReason).toBe('InvalidConfiguration');
     expect(failed.status?.deprecated?.v1beta1?.failureMessage).toMatch(/spec\.controlPlaneEndpoint\.host/);
+    // CAPM3's deprecated v1beta1 conditions, which v1beta1 readers see as the conditions.
+    expect(failed.status?.deprecated?.v1beta1?.conditions?.map(({ type, status, reason, severity }) => ({ type, status, reason, severity }))).toEqual([
+      { type: 'Ready', status: 'False', reason: 'ControlPlaneEndpointFailed', severity: 'Error' },
+      { type: 'BaremetalInfrastructureReady', status: 'False', reason: 'ControlPlaneEndpointFailed', severity: 'Error' },
+    ]);
     expect(failed.status?.initialization?.provisioned).not.toBe(true);
     expect(failed.metadata.finalizers).toContain(FINALIZER);
     // CAPM3's defaulting webhook sets the port even before there is a host.
@@ -153,6 +158,7 @@ describe('Metal3Cluster controller on the real API server (Cluster API objects c
     expect(fixed.spec.controlPlaneEndpoint).toEqual({ host: '192.0.2.2', port: 6443 });
     expect(fixed.status?.deprecated?.v1beta1?.failureReason).toBeUndefined();
     expect(fixed.status?.deprecated?.v1beta1?.failureMessage).toBeUndefined();
+    expect(fixed.status?.deprecated?.v1beta1?.conditions?.map((c) => `${c.type}=${c.status}`)).toEqual(['Ready=True', 'BaremetalInfrastructureReady=True']);
   });
 
   it('keeps a given port, and copies the failure domains into status as they change', async () => {
