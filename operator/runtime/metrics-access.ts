@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { z } from 'zod';
 import type { Clock } from './clock.ts';
 import { systemClock } from './clock.ts';
 import type { KubeTransport } from './kube-client.ts';
@@ -7,9 +8,13 @@ import type { Logger } from './logger.ts';
 /** What a request may be answered with before its route runs: undefined lets it through. */
 export type AccessRefusal = { status: 401 | 403 | 500; body: string } | undefined;
 
-interface UserInfo { username?: string; uid?: string; groups?: string[]; extra?: Record<string, string[]> }
-interface TokenReview { status?: { authenticated?: boolean; user?: UserInfo; error?: string } }
-interface SubjectAccessReview { status?: { allowed?: boolean; denied?: boolean; reason?: string } }
+const userInfoSchema = z.object({
+  username: z.string().optional(), uid: z.string().optional(), groups: z.array(z.string()).optional(), extra: z.record(z.string(), z.array(z.string())).optional(),
+});
+type UserInfo = z.infer<typeof userInfoSchema>;
+/** The API server's answers, read only as far as the review needs them. */
+const tokenReviewSchema = z.object({ status: z.object({ authenticated: z.boolean().optional(), user: userInfoSchema.optional() }).optional() });
+const accessReviewSchema = z.object({ status: z.object({ allowed: z.boolean().optional() }).optional() });
 
 /** controller-runtime's filter caches: a token's user for a minute, an allowed request 5 minutes, a denied one 30 s. */
 const AUTHENTICATED_TTL_MS = 60_000;
@@ -58,10 +63,10 @@ export class MetricsAccessReviewer {
   async #authenticate(token: string, tokenKey: string): Promise<UserInfo | undefined> {
     const cached = this.#fresh(this.#users, tokenKey);
     if (cached) return cached.user;
-    const review = await this.#transport.request<TokenReview>({
+    const review = tokenReviewSchema.parse(await this.#transport.request({
       method: 'POST', path: '/apis/authentication.k8s.io/v1/tokenreviews',
       body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token } },
-    });
+    }));
     const user = review.status?.authenticated ? review.status.user ?? {} : undefined;
     this.#remember(this.#users, tokenKey, { user, until: this.#clock.now() + AUTHENTICATED_TTL_MS });
     return user;
@@ -71,13 +76,13 @@ export class MetricsAccessReviewer {
     const key = `${request.tokenKey} ${request.verb} ${request.path}`;
     const cached = this.#fresh(this.#decisions, key);
     if (cached) return cached.allowed;
-    const review = await this.#transport.request<SubjectAccessReview>({
+    const review = accessReviewSchema.parse(await this.#transport.request({
       method: 'POST', path: '/apis/authorization.k8s.io/v1/subjectaccessreviews',
       body: {
         apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview',
         spec: { user: user.username, uid: user.uid, groups: user.groups, extra: user.extra, nonResourceAttributes: { path: request.path, verb: request.verb } },
       },
-    });
+    }));
     const allowed = review.status?.allowed === true;
     this.#remember(this.#decisions, key, { allowed, until: this.#clock.now() + (allowed ? ALLOWED_TTL_MS : DENIED_TTL_MS) });
     return allowed;
