@@ -1,10 +1,12 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
+import type { Server as HttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Logger } from './logger.ts';
+import { reloadCertificate } from './certificate-reload.ts';
 import { secureContextOptions } from './tls-policy.ts';
 import type { TlsPolicy } from './tls-policy.ts';
 
@@ -52,7 +54,8 @@ export async function startHttpServer(options: {
   bindAddress: BindAddress;
   routes: Record<string, RouteHandler>;
   logger: Logger;
-  tls?: { cert: string | Buffer; key: string | Buffer; policy?: TlsPolicy };
+  /** HTTPS with this pair; with `certDir` (where the pair was read), reloaded when its tls.crt changes (cert-manager renews it). */
+  tls?: { cert: string | Buffer; key: string | Buffer; policy?: TlsPolicy; certDir?: string };
   guard?: RequestGuard;
 }): Promise<RunningServer> {
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
@@ -88,10 +91,12 @@ export async function startHttpServer(options: {
   });
   const bound = server.address() as AddressInfo;
   options.logger.info('serving', { server: options.name, address: `${bound.address}:${bound.port}`, secure: options.tls !== undefined });
+  const stopReloading = options.tls?.certDir ? reloadCertificate(server as HttpsServer, { certDir: options.tls.certDir, name: options.name, logger: options.logger, ...(options.tls.policy ? { policy: options.tls.policy } : {}) }) : () => {};
   return {
     address: { host: bound.address, port: bound.port },
     close: () =>
       new Promise<void>((resolve) => {
+        stopReloading();
         server.close(() => resolve());
         server.closeAllConnections();
       }),

@@ -14,7 +14,7 @@ export interface ManagerServersOptions {
   healthProbeBindAddress: BindAddress | null;
   metricsBindAddress: BindAddress | null;
   /** HTTPS with this certificate, each request reviewed first (BMO's and CAPM3's secure metrics). */
-  metricsSecurity?: { tls: { cert: string | Buffer; key: string | Buffer; policy?: TlsPolicy }; reviewer: MetricsAccessReviewer };
+  metricsSecurity?: { tls: { cert: string | Buffer; key: string | Buffer; policy?: TlsPolicy; certDir?: string }; reviewer: MetricsAccessReviewer };
   healthz: HealthChecks;
   readyz: HealthChecks;
   registry: Registry;

@@ -355,10 +355,10 @@ export class Manager {
   }
 
   /** The certificate (mounted, or made now as controller-runtime makes one) and the reviews behind it, through the unfenced client: a standby serves metrics too. */
-  #metricsSecurity(): { tls: { cert: string | Buffer; key: string | Buffer; policy?: TlsPolicy }; reviewer: MetricsAccessReviewer } {
+  #metricsSecurity(): { tls: { cert: string | Buffer; key: string | Buffer; policy?: TlsPolicy; certDir?: string }; reviewer: MetricsAccessReviewer } {
     const dir = this.options.metricsCertPath;
     const pair = dir ? readServingCertificate(dir) : selfSignedCertificate({ commonName: `${this.name}-metrics`, names: ['localhost', '127.0.0.1', '::1', hostname()] });
-    const tls = { ...pair, ...(this.#metricsTlsPolicy ? { policy: this.#metricsTlsPolicy } : {}) };
+    const tls = { ...pair, ...(dir ? { certDir: dir } : {}), ...(this.#metricsTlsPolicy ? { policy: this.#metricsTlsPolicy } : {}) };
     return { tls, reviewer: new MetricsAccessReviewer({ transport: this.#leaseTransport, logger: this.logger, clock: this.clock }) };
   }
 

@@ -1,4 +1,3 @@
-import { unwatchFile, watchFile } from 'node:fs';
 import { createServer } from 'node:https';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,7 +9,8 @@ import { admissionReviewSchema } from './admission-review.ts';
 import type { AdmissionRequest, AdmissionResponseBody } from './admission-review.ts';
 import { conversionReviewSchema } from './conversion-review.ts';
 import type { ConversionHandler } from './conversion-review.ts';
-import { readServingCertificate, servingCertificatePath } from './serving-certificate.ts';
+import { reloadCertificate } from './certificate-reload.ts';
+import { readServingCertificate } from './serving-certificate.ts';
 import { secureContextOptions } from './tls-policy.ts';
 import type { TlsPolicy } from './tls-policy.ts';
 
@@ -111,22 +111,14 @@ export class WebhookServer implements Runnable {
     await this.#listen(server);
     this.#address = server.address() as AddressInfo;
     logger.info('serving webhooks', { address: `${this.#address.address}:${this.#address.port}`, paths: [...Object.keys(this.#options.handlers), ...Object.keys(this.#options.conversionHandlers ?? {})] });
-    const certPath = servingCertificatePath(certDir);
-    watchFile(certPath, { interval: 10_000 }, () => {
-      try {
-        server.setSecureContext({ ...readServingCertificate(certDir), ...this.#tlsSettings() });
-        logger.info('reloaded the webhook serving certificate', { certDir });
-      } catch (error) {
-        logger.error('cannot reload the webhook serving certificate; keeping the old one', { reason: (error as Error).message });
-      }
-    });
+    const stopReloading = reloadCertificate(server, { certDir, policy: this.#options, name: 'webhook', logger });
     try {
       await new Promise<void>((resolve) => {
         if (signal.aborted) resolve();
         else signal.addEventListener('abort', () => resolve(), { once: true });
       });
     } finally {
-      unwatchFile(certPath);
+      stopReloading();
       this.#address = undefined;
       this.#problem = 'stopped';
       await new Promise<void>((resolve) => {
