@@ -1,20 +1,35 @@
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 
-/** The cloud-config keys cloud-init's set_hostname module reads. */
+/** A write_files entry; content as written, or base64 (`b64`/`base64`). */
+const writeFileSchema = z.object({
+  path: z.string().min(1),
+  content: z.string().default(''),
+  encoding: z.string().optional(),
+}).loose();
+
+/** The cloud-config keys the simulator reads: set_hostname's, and runcmd and write_files for kubeadm (kubeadm.ts). */
 const cloudConfigSchema = z
   .object({
     hostname: z.string().min(1).optional().catch(undefined),
     fqdn: z.string().min(1).optional().catch(undefined),
     prefer_fqdn_over_hostname: z.boolean().optional().catch(undefined),
+    runcmd: z.array(z.union([z.string(), z.array(z.string())])).optional().catch(undefined),
+    write_files: z.array(writeFileSchema).optional().catch(undefined),
   })
   .loose();
 
-type CloudConfig = z.infer<typeof cloudConfigSchema>;
+export type CloudConfig = z.infer<typeof cloudConfigSchema>;
 
-/** `#cloud-config` user data as a map; undefined for other formats (scripts, MIME, Ignition) or bad YAML. */
+/**
+ * `#cloud-config` user data as a map; undefined for other formats (scripts, MIME, Ignition) or
+ * bad YAML. A first line `## template: jinja` (Cluster API's kubeadm bootstrap data starts so)
+ * is taken off: the rest is still cloud-config, and quoted Jinja expressions parse as strings.
+ */
 export function parseCloudConfig(userData: string | undefined): CloudConfig | undefined {
-  if (userData === undefined || !/^#cloud-config[ \t]*\r?\n/.test(`${userData}\n`)) return undefined;
+  if (userData === undefined) return undefined;
+  userData = userData.replace(/^## template:[ \t]*jinja[ \t]*\r?\n/, '');
+  if (!/^#cloud-config[ \t]*\r?\n/.test(`${userData}\n`)) return undefined;
   let parsed: unknown;
   try {
     parsed = parseYaml(userData);

@@ -1,5 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { InstalledOs, type WrittenImage } from './installed-os.ts';
+import type { BootstrapToken } from './kubeadm.ts';
+import { kubeadmInitUserData, kubeadmJoinUserData } from './test-support/kubeadm-user-data.ts';
 import { silentLogger } from './log.ts';
 import { RecordStore } from './records.ts';
 import type { NodeRegistration, WorkloadNodes } from './workload-cluster.ts';
@@ -10,10 +12,21 @@ const BMH_UID = '7c5b1a2e-0d7e-4c39-9f0a-3b1f2f9e6a10';
 /** The cluster side as a map of Nodes; `failing` makes calls throw as an unreachable API server would. */
 class NodesInMemory implements WorkloadNodes {
   readonly nodes = new Map<string, NodeRegistration>();
+  readonly kubeadmConfigs: string[] = [];
+  /** `<id>.<secret>` of the bootstrap tokens the cluster holds. */
+  readonly tokens = new Set<string>();
   failing = false;
   async register(node: NodeRegistration): Promise<void> {
     if (this.failing) throw new Error('connect ECONNREFUSED 127.0.0.1:6443');
     this.nodes.set(node.name, node);
+  }
+  async uploadKubeadmConfig(clusterConfiguration: string): Promise<void> {
+    if (this.failing) throw new Error('connect ECONNREFUSED 127.0.0.1:6443');
+    this.kubeadmConfigs.push(clusterConfiguration);
+  }
+  async bootstrapTokenValid(token: BootstrapToken): Promise<boolean> {
+    if (this.failing) throw new Error('connect ECONNREFUSED 127.0.0.1:6443');
+    return this.tokens.has(`${token.id}.${token.secret}`);
   }
   async delete(name: string): Promise<void> {
     if (this.failing) throw new Error('connect ECONNREFUSED 127.0.0.1:6443');
@@ -145,6 +158,54 @@ describe('InstalledOs', () => {
     os.bootedFromDisk();
     await os.settled();
     expect(cluster.nodes.has('worker-6')).toBe(true);
+  });
+
+  describe('with Cluster API kubeadm bootstrap data', () => {
+    const kubeadmImage = (userData: string): WrittenImage => ({
+      device: '/dev/sda', nodeUuid: 'ironic-node-1', configDrive: { metaData: { uuid: BMH_UID, hostname: 'cp-0' }, userData },
+    });
+
+    it('kubeadm init uploads the ClusterConfiguration, then the Node registers as a control plane node; only on the image\'s first boot', async () => {
+      const cluster = new NodesInMemory();
+      const { os, nodeRecords } = setup({ cluster, provisionState: 'active' });
+      os.imageWritten(kubeadmImage(kubeadmInitUserData({ clusterName: 'c1', kubernetesVersion: 'v1.35.0' })));
+      os.bootedFromDisk();
+      await os.settled();
+      expect(cluster.kubeadmConfigs).toHaveLength(1);
+      expect(cluster.kubeadmConfigs[0]).toContain('clusterName: c1');
+      expect(cluster.kubeadmConfigs[0]).toContain('kind: ClusterConfiguration');
+      expect(cluster.nodes.get('cp-0')?.controlPlane).toBe(true);
+      os.poweredOff();
+      os.bootedFromDisk();
+      await os.settled();
+      expect(cluster.kubeadmConfigs).toHaveLength(1);
+      expect(nodeRecords()?.map((record) => record.kind)).toEqual(['kubeadm-succeeded', 'node-registered', 'node-registered']);
+    });
+
+    it('kubeadm join needs a bootstrap token the cluster holds; without one no Node ever registers for that image', async () => {
+      const cluster = new NodesInMemory();
+      const { os, nodeRecords } = setup({ cluster, provisionState: 'active' });
+      os.imageWritten(kubeadmImage(kubeadmJoinUserData({ token: 'abcdef.0123456789abcdef', controlPlane: false })));
+      os.bootedFromDisk();
+      await os.settled();
+      expect(cluster.nodes.size).toBe(0);
+      cluster.tokens.add('abcdef.0123456789abcdef');
+      os.poweredOff();
+      os.bootedFromDisk();
+      await os.settled();
+      expect(cluster.nodes.size).toBe(0);
+      expect(nodeRecords()).toEqual([
+        { kind: 'kubeadm-failed', node: 'cp-0', command: 'join', controlPlane: false, error: 'bootstrap token abcdef is not valid in the cluster' },
+        { kind: 'node-not-registered', node: 'cp-0', reason: 'kubeadm-failed' },
+        { kind: 'node-not-registered', node: 'cp-0', reason: 'kubeadm-failed' },
+      ]);
+
+      os.imageWritten(kubeadmImage(kubeadmJoinUserData({ token: 'abcdef.0123456789abcdef', controlPlane: false })));
+      os.bootedFromDisk();
+      await os.settled();
+      expect(cluster.nodes.get('cp-0')?.controlPlane).toBe(false);
+      expect(nodeRecords()?.slice(3).map((record) => record.kind)).toEqual(['kubeadm-succeeded', 'node-registered']);
+    });
   });
 
   it('does nothing about Nodes without a workload cluster, but still tracks the disk', async () => {

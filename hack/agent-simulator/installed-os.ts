@@ -1,5 +1,6 @@
 import type { ConfigDriveContents } from './configdrive-contents.ts';
 import type { Inventory } from './inventory-types.ts';
+import { kubeadmStep, type KubeadmStep } from './kubeadm.ts';
 import type { Logger } from './log.ts';
 import { nodeIdentity, type NodeIdentity } from './node-identity.ts';
 import type { NodeDeletionReason, RecordStore } from './records.ts';
@@ -55,6 +56,11 @@ export class InstalledOs implements DiskEvents {
   #queue: Promise<void> = Promise.resolve();
   /** False: the OS boots but its kubelet never comes up, so no Node is registered (a test's broken server). */
   #healthy = true;
+  /**
+   * cloud-init's kubeadm step for the image on the disk: not run until the image's first boot
+   * (nor ever when the user data runs none); it runs once per image, as runcmd does.
+   */
+  #kubeadm: { ran: false } | { ran: true; succeeded: boolean; controlPlane: boolean } = { ran: false };
 
   constructor(options: InstalledOsOptions) {
     this.#options = options;
@@ -72,11 +78,13 @@ export class InstalledOs implements DiskEvents {
   imageWritten(image: WrittenImage): void {
     this.#retire('image-replaced');
     this.#disk = image;
+    this.#kubeadm = { ran: false };
   }
 
   wiped(device: string): void {
     if (this.#disk?.device !== device) return;
     this.#disk = undefined;
+    this.#kubeadm = { ran: false };
     this.#retire('disk-wiped');
   }
 
@@ -90,7 +98,11 @@ export class InstalledOs implements DiskEvents {
     this.#log('info', healthy ? 'OS repaired: the next boot registers the Node' : 'OS broken: boots register no Node', {});
   }
 
-  /** The server came up from its disk: (re)registers the Node, Ready with a fresh heartbeat, unless the OS is broken. */
+  /**
+   * The server came up from its disk: on the image's first boot cloud-init runs its kubeadm step
+   * if the user data has one; then the kubelet (re)registers the Node, Ready with a fresh
+   * heartbeat, unless the OS is broken or kubeadm failed.
+   */
   bootedFromDisk(): void {
     const { cluster } = this.#options;
     if (this.#disk === undefined || cluster === undefined) return;
@@ -102,7 +114,51 @@ export class InstalledOs implements DiskEvents {
       this.#log('info', 'OS broken: no Node registered', { node: identity.name });
       return;
     }
-    this.#enqueue(() => this.#register(cluster, identity));
+    const disk = this.#disk;
+    this.#enqueue(async () => {
+      if (!this.#kubeadm.ran) {
+        const step = kubeadmStep(disk.configDrive?.userData);
+        const outcome = step === undefined ? undefined : await this.#runKubeadm(cluster, identity.name, step);
+        // A new image written meanwhile starts afresh.
+        if (outcome !== undefined && this.#disk === disk) this.#kubeadm = outcome;
+      }
+      if (this.#kubeadm.ran && !this.#kubeadm.succeeded) {
+        // The kubelet never joined, so there is no Node to delete later either.
+        if (this.#node === identity.name) this.#node = undefined;
+        this.#options.records.addNode(this.#options.systemUuid, { kind: 'node-not-registered', node: identity.name, reason: 'kubeadm-failed' });
+        return;
+      }
+      await this.#register(cluster, identity, { controlPlane: this.#kubeadm.ran && this.#kubeadm.controlPlane });
+    });
+  }
+
+  /**
+   * What the kubeadm step does to the workload cluster: `init` uploads its ClusterConfiguration
+   * (Cluster API's control plane provider reads that as "initialized"); `join` is let in only
+   * with a bootstrap token the cluster holds (Cluster API's kubeadm bootstrap provider makes it).
+   */
+  async #runKubeadm(cluster: WorkloadNodes, node: string, step: KubeadmStep): Promise<{ ran: true; succeeded: boolean; controlPlane: boolean }> {
+    const { systemUuid, records } = this.#options;
+    const failed = (error: string) => {
+      records.addNode(systemUuid, { kind: 'kubeadm-failed', node, command: step.command, controlPlane: step.controlPlane, error });
+      this.#log('warn', `kubeadm ${step.command} failed`, { node, error });
+      return { ran: true as const, succeeded: false, controlPlane: step.controlPlane };
+    };
+    try {
+      if ('invalid' in step) return failed(step.invalid);
+      if (step.command === 'init') {
+        await cluster.uploadKubeadmConfig(step.clusterConfiguration);
+      } else if (step.token === undefined) {
+        return failed('the JoinConfiguration has no bootstrap token');
+      } else if (!(await cluster.bootstrapTokenValid(step.token))) {
+        return failed(`bootstrap token ${step.token.id} is not valid in the cluster`);
+      }
+    } catch (error) {
+      return failed((error as Error).message);
+    }
+    records.addNode(systemUuid, { kind: 'kubeadm-succeeded', node, command: step.command, controlPlane: step.controlPlane });
+    this.#log('info', `kubeadm ${step.command} succeeded`, { node, controlPlane: step.controlPlane });
+    return { ran: true, succeeded: true, controlPlane: step.controlPlane };
   }
 
   /** The power went off (not a restart): gone for good only if Ironic is deprovisioning the host. */
@@ -153,11 +209,11 @@ export class InstalledOs implements DiskEvents {
     });
   }
 
-  async #register(cluster: WorkloadNodes, identity: NodeIdentity): Promise<void> {
+  async #register(cluster: WorkloadNodes, identity: NodeIdentity, role: { controlPlane: boolean }): Promise<void> {
     if (this.#node !== identity.name) return;
     const { systemUuid, records } = this.#options;
     try {
-      await cluster.register({ ...identity, systemUuid, architecture: this.#options.inventory.cpu.architecture });
+      await cluster.register({ ...identity, systemUuid, architecture: this.#options.inventory.cpu.architecture, controlPlane: role.controlPlane });
     } catch (error) {
       records.addNode(systemUuid, { kind: 'node-registration-failed', node: identity.name, error: (error as Error).message });
       this.#log('warn', 'could not register the Node', { node: identity.name, error: (error as Error).message });

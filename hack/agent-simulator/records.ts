@@ -105,8 +105,11 @@ export interface RaidConfigurationRecord {
 /** The installed OS's Node in the workload cluster (only with `workloadKubeconfig`). */
 export type NodeRecord =
   | { at: string; kind: 'node-registered'; node: string; uuid: string | null; addresses: string[] }
-  /** A boot while a test keeps the OS broken: its kubelet never started. */
-  | { at: string; kind: 'node-not-registered'; node: string; reason: 'os-broken' }
+  /** A boot while a test keeps the OS broken, or after kubeadm failed: its kubelet never started. */
+  | { at: string; kind: 'node-not-registered'; node: string; reason: 'os-broken' | 'kubeadm-failed' }
+  /** cloud-init ran Cluster API's `kubeadm init` or `join` on the first boot of this image (kubeadm.ts). */
+  | { at: string; kind: 'kubeadm-succeeded'; node: string; command: 'init' | 'join'; controlPlane: boolean }
+  | { at: string; kind: 'kubeadm-failed'; node: string; command: 'init' | 'join'; controlPlane: boolean; error: string }
   | { at: string; kind: 'node-deleted'; node: string; reason: NodeDeletionReason }
   | { at: string; kind: 'node-registration-failed' | 'node-deletion-failed'; node: string; error: string };
 

@@ -1,7 +1,9 @@
 import { Agent, request as httpsRequest } from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { z } from 'zod';
 import { loadKubeconfig, type KubeEndpoint } from './kubeconfig.ts';
 import type { Logger } from './log.ts';
+import type { BootstrapToken } from './kubeadm.ts';
 import type { NodeIdentity } from './node-identity.ts';
 
 const FIELD_MANAGER = 'metal3-agent-simulator';
@@ -10,6 +12,10 @@ const REQUEST_TIMEOUT_MS = 15_000;
 /** What the installed OS does in the workload cluster (an interface so unit tests can stand in for it). */
 export interface WorkloadNodes {
   register(node: NodeRegistration): Promise<void>;
+  /** What `kubeadm init` uploads: the ClusterConfiguration in kube-system's `kubeadm-config` ConfigMap. */
+  uploadKubeadmConfig(clusterConfiguration: string): Promise<void>;
+  /** Whether `kubeadm join` would be let in with this token: its `bootstrap-token-<id>` Secret exists, matches and has not expired. */
+  bootstrapTokenValid(token: BootstrapToken): Promise<boolean>;
   /** Resolves when the Node is gone, also when it was never there. */
   delete(name: string): Promise<void>;
   close(): void;
@@ -19,7 +25,21 @@ export interface NodeRegistration extends NodeIdentity {
   /** SMBIOS system UUID, as kubelet reports it in nodeInfo. */
   systemUuid: string;
   architecture: string;
+  /** kubeadm made it a control plane node: labelled and tainted `node-role.kubernetes.io/control-plane`. */
+  controlPlane?: boolean;
 }
+
+const CONTROL_PLANE_ROLE = 'node-role.kubernetes.io/control-plane';
+
+const bootstrapTokenSecret = z.object({
+  data: z.object({
+    'token-secret': z.string(),
+    'usage-bootstrap-authentication': z.string().optional(),
+    expiration: z.string().optional(),
+  }).loose(),
+}).loose();
+
+const decode = (value: string | undefined) => (value === undefined ? undefined : Buffer.from(value, 'base64').toString('utf8'));
 
 class HttpError extends Error {
   readonly status: number;
@@ -75,7 +95,9 @@ export class WorkloadCluster implements WorkloadNodes {
     const labels: Record<string, string> = { 'kubernetes.io/hostname': node.name, 'kubernetes.io/os': 'linux',
       'kubernetes.io/arch': goArch(node.architecture) };
     if (node.uuid !== null) labels['metal3.io/uuid'] = node.uuid;
-    await this.#send('PATCH', `${path}${query}`, { apiVersion: 'v1', kind: 'Node', metadata: { name: node.name, labels } },
+    if (node.controlPlane === true) labels[CONTROL_PLANE_ROLE] = '';
+    await this.#send('PATCH', `${path}${query}`, { apiVersion: 'v1', kind: 'Node', metadata: { name: node.name, labels },
+      ...(node.controlPlane === true ? { spec: { taints: [{ key: CONTROL_PLANE_ROLE, effect: 'NoSchedule' }] } } : {}) },
       `apply Node ${node.name}`);
     const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
     const addresses = [
@@ -100,6 +122,29 @@ export class WorkloadCluster implements WorkloadNodes {
     }, `apply Node ${node.name} status`);
   }
 
+  async uploadKubeadmConfig(clusterConfiguration: string): Promise<void> {
+    await this.#send('PATCH', `/api/v1/namespaces/kube-system/configmaps/kubeadm-config?fieldManager=${FIELD_MANAGER}&force=true`,
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'kubeadm-config', namespace: 'kube-system' },
+        data: { ClusterConfiguration: clusterConfiguration } }, 'apply ConfigMap kube-system/kubeadm-config');
+  }
+
+  async bootstrapTokenValid(token: BootstrapToken): Promise<boolean> {
+    let body: string;
+    try {
+      body = await this.#send('GET', `/api/v1/namespaces/kube-system/secrets/bootstrap-token-${token.id}`, undefined,
+        `read bootstrap token ${token.id}`);
+    } catch (error) {
+      if (error instanceof HttpError && error.status === 404) return false;
+      throw error;
+    }
+    const parsed = bootstrapTokenSecret.safeParse(JSON.parse(body));
+    if (!parsed.success) return false;
+    const { data } = parsed.data;
+    const expiration = decode(data.expiration);
+    return decode(data['token-secret']) === token.secret && decode(data['usage-bootstrap-authentication']) === 'true'
+      && (expiration === undefined || Date.parse(expiration) > Date.now());
+  }
+
   async delete(name: string): Promise<void> {
     try {
       await this.#send('DELETE', `/api/v1/nodes/${encodeURIComponent(name)}`, undefined, `delete Node ${name}`);
@@ -114,11 +159,10 @@ export class WorkloadCluster implements WorkloadNodes {
   }
 
   /** Retries network errors, 429 and 5xx a bounded number of times; other answers are final. */
-  async #send(method: string, path: string, body: unknown, what: string): Promise<void> {
+  async #send(method: string, path: string, body: unknown, what: string): Promise<string> {
     for (let attempt = 1; ; attempt++) {
       try {
-        await this.#once(method, path, body, what);
-        return;
+        return await this.#once(method, path, body, what);
       } catch (error) {
         const retriable = !(error instanceof HttpError) || error.status === 429 || error.status >= 500;
         if (!retriable || attempt >= this.#attempts) throw error;
@@ -129,7 +173,7 @@ export class WorkloadCluster implements WorkloadNodes {
     }
   }
 
-  #once(method: string, path: string, body: unknown, what: string): Promise<void> {
+  #once(method: string, path: string, body: unknown, what: string): Promise<string> {
     const { endpoint, agent } = this.#connect();
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const headers: Record<string, string | number> = { Accept: 'application/json' };
@@ -146,8 +190,9 @@ export class WorkloadCluster implements WorkloadNodes {
           response.on('error', reject);
           response.on('end', () => {
             const status = response.statusCode ?? 0;
-            if (status >= 200 && status < 300) resolve();
-            else reject(new HttpError(status, Buffer.concat(chunks).toString('utf8'), what));
+            const text = Buffer.concat(chunks).toString('utf8');
+            if (status >= 200 && status < 300) resolve(text);
+            else reject(new HttpError(status, text, what));
           });
         });
       request.on('timeout', () => request.destroy(new Error(`${what}: no answer in ${REQUEST_TIMEOUT_MS} ms`)));

@@ -31,10 +31,14 @@ export async function installClusterApiCrds(target: KubectlTarget): Promise<stri
 
 /**
  * The kubeadm bootstrap and control plane providers' CRDs (KubeadmConfig(Template),
- * KubeadmControlPlane(Template)), for validating templates that use them: their controllers
- * are not run. Returns the CRD names.
+ * KubeadmControlPlane(Template)), labelled with the contract versions they serve as the
+ * providers' kustomizations label them: core Cluster API and the topology controller read a
+ * reference's version from those labels. Returns the CRD names.
  */
 export async function installKubeadmCrds(target: KubectlTarget): Promise<string[]> {
   const { moduleDir } = await buildClusterApi();
-  return applyModuleCrds(target, ['bootstrap', 'controlplane'].map((provider) => join(moduleDir, provider, 'kubeadm', 'config', 'crd', 'bases')));
+  const names = await applyModuleCrds(target, ['bootstrap', 'controlplane'].map((provider) => join(moduleDir, provider, 'kubeadm', 'config', 'crd', 'bases')));
+  await run(target.kubectl, ['--kubeconfig', target.kubeconfig, 'label', '--overwrite', ...names.map((name) => `crd/${name}`),
+    'cluster.x-k8s.io/v1beta1=v1beta1', 'cluster.x-k8s.io/v1beta2=v1beta2'], { component: 'cluster-api CRDs' });
+  return names;
 }

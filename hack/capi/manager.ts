@@ -4,7 +4,7 @@ import { generateServingCerts } from '../stack/certs.ts';
 import { freePorts } from '../stack/ports.ts';
 import { startProcess, stopProcess, waitUntil, type ProcessSpec, type TrackedProcess } from '../stack/processes.ts';
 import type { StackEnv } from '../stack/state.ts';
-import { buildClusterApi } from './build.ts';
+import { buildClusterApi, type ClusterApiComponent } from './build.ts';
 import {
   applyWebhookConfigurations, deleteWebhookConfigurations, renderWebhookConfigurations, type WebhookConfiguration,
 } from './webhook-configurations.ts';
@@ -12,7 +12,11 @@ import { waitForWebhooksInEffect } from './webhook-probe.ts';
 
 export interface ClusterApiManagerOptions {
   env: Pick<StackEnv, 'kubectl' | 'kubeconfig'>;
-  /** Certificates and the log (`<stateDir>/logs/capi-manager-<label>.log`) go here. */
+  /** Which manager: core Cluster API (the default), or the kubeadm bootstrap or control plane provider. */
+  component?: ClusterApiComponent;
+  /** `--feature-gates`, e.g. `{ ClusterTopology: true }` for ClusterClass. */
+  featureGates?: Record<string, boolean>;
+  /** Certificates and the log (`<stateDir>/logs/<prefix>-<label>.log`; capi, cabpk or kcp) go here. */
   stateDir: string;
   /**
    * Scope to one namespace: its webhooks only see objects there, and the controllers only
@@ -41,14 +45,20 @@ export interface ClusterApiManager {
   stop(): Promise<void>;
 }
 
+/** Process and webhook configuration names start with this, so two managers of one label never clash. */
+const NAME_PREFIX: Record<ClusterApiComponent, string> = { core: 'capi', 'kubeadm-bootstrap': 'cabpk', 'kubeadm-control-plane': 'kcp' };
+
 /**
- * Core Cluster API's manager (controllers and webhooks) against the stack's API server, its
+ * One of Cluster API's managers (controllers and webhooks) against the stack's API server, its
  * webhooks registered by URL with a CA made for it. Expects the CRDs to be installed
- * (installClusterApiCrds). Resolves once it is healthy and the API server calls its webhooks.
+ * (installClusterApiCrds, installKubeadmCrds). Resolves once it is healthy and the API server
+ * calls its webhooks.
  */
 export async function startClusterApiManager(options: ClusterApiManagerOptions): Promise<ClusterApiManager> {
-  const name = `capi-${options.label.toLowerCase().replace(/[^a-z0-9-]+/g, '-')}`;
-  const build = await buildClusterApi();
+  const component = options.component ?? 'core';
+  const name = `${NAME_PREFIX[component]}-${options.label.toLowerCase().replace(/[^a-z0-9-]+/g, '-')}`;
+  const build = (await buildClusterApi()).components[component];
+  const featureGates = Object.entries(options.featureGates ?? {}).map(([gate, on]) => `${gate}=${String(on)}`);
   const dir = join(options.stateDir, 'capi', name);
   const logDir = join(options.stateDir, 'logs');
   mkdirSync(logDir, { recursive: true });
@@ -67,6 +77,7 @@ export async function startClusterApiManager(options: ClusterApiManagerOptions):
       `--diagnostics-address=127.0.0.1:${diagnosticsPort}`,
       '--insecure-diagnostics',
       ...(watchFilter ? [`--watch-filter=${watchFilter}`] : []),
+      ...(featureGates.length > 0 ? [`--feature-gates=${featureGates.join(',')}`] : []),
       // The CRD migrator rewrites every stored object of its kinds, in every namespace, when a CRD's
       // storage version changes; the stack only ever stored v1beta2, and other tests' objects stay untouched.
       '--skip-crd-migration-phases=StorageVersionMigration,CleanupManagedFields',
@@ -91,7 +102,7 @@ export async function startClusterApiManager(options: ClusterApiManagerOptions):
         { what: `${name} ${path}`, timeoutMs: 120_000, intervalMs: 250, process: started });
     }
     await applyWebhookConfigurations(target, configurations);
-    await waitForWebhooksInEffect({ target, namespace: options.namespace ?? 'default', process: started });
+    await waitForWebhooksInEffect({ component, target, namespace: options.namespace ?? 'default', process: started });
   } catch (error) {
     await stop();
     throw error;

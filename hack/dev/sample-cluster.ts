@@ -88,8 +88,9 @@ export function sampleClusterObjects(options: SampleClusterOptions): Record<stri
   const controlPlaneMachine = `${name}-control-plane-0`;
   return [
     { ...workloadKubeconfigSecret(env, name, namespace) },
-    bootstrap(`${name}-control-plane-bootstrap`, '#cloud-config\nruncmd:\n  - kubeadm init\n'),
-    bootstrap(`${name}-workers-bootstrap`, '#cloud-config\nruncmd:\n  - kubeadm join\n'),
+    // Stand-ins: no kubeadm runs (the agent simulator emulates kubeadm only for the kubeadm providers' data).
+    bootstrap(`${name}-control-plane-bootstrap`, '#cloud-config\nruncmd:\n  - echo control plane bootstrap data\n'),
+    bootstrap(`${name}-workers-bootstrap`, '#cloud-config\nruncmd:\n  - echo worker bootstrap data\n'),
     { apiVersion: CAPI_API_VERSION, kind: 'Cluster', metadata: { name, namespace, labels: watchLabels },
       spec: { infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'Metal3Cluster', name } } },
     { apiVersion: INFRA_API_VERSION, kind: 'Metal3Cluster', metadata: { name, namespace },

@@ -1,12 +1,13 @@
 import { join } from 'node:path';
-import { installClusterApiCrds } from '../../hack/capi/index.ts';
+import { installClusterApiCrds, installKubeadmCrds } from '../../hack/capi/index.ts';
 import { repoRoot } from '../../hack/stack/paths.ts';
 import type { Kubectl } from './kubectl.ts';
 import type { StackEnv } from './stack-env.ts';
 
-/** BareMetalHost, provider and core Cluster API CRDs on the test API server, all Established. */
+/** BareMetalHost, provider, core Cluster API and its kubeadm providers' CRDs on the test API server, all Established. */
 export async function installProviderCrds(kubectl: Kubectl, env: Pick<StackEnv, 'kubectl' | 'kubeconfig'>): Promise<void> {
   await installClusterApiCrds({ kubectl: env.kubectl, kubeconfig: env.kubeconfig });
+  await installKubeadmCrds({ kubectl: env.kubectl, kubeconfig: env.kubeconfig });
   for (const dir of ['deploy/crds', 'deploy/capm3/crds']) {
     await kubectl.ok(['apply', '--server-side', '--force-conflicts', '-k', join(repoRoot, dir)]);
   }

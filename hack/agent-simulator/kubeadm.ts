@@ -1,0 +1,75 @@
+import { parseAllDocuments, stringify } from 'yaml';
+import { parseCloudConfig, type CloudConfig } from './cloud-init-hostname.ts';
+
+/** A bootstrap token as kubeadm writes it: `<id>.<secret>`. */
+export interface BootstrapToken {
+  id: string;
+  secret: string;
+}
+
+/**
+ * The kubeadm step cloud-init runs on first boot, read from Cluster API's kubeadm bootstrap data
+ * (a runcmd `kubeadm init|join --config <file>` and that file among write_files).
+ */
+export type KubeadmStep =
+  | { command: 'init'; controlPlane: true; clusterConfiguration: string }
+  | { command: 'join'; controlPlane: boolean; token: BootstrapToken | undefined }
+  /** The user data runs kubeadm, but its config cannot be read: kubeadm would stop at once. */
+  | { command: 'init' | 'join'; controlPlane: boolean; invalid: string };
+
+/** Cluster API's kubeadm bootstrap data always runs kubeadm with `--config`; nothing else is emulated. */
+const KUBEADM_COMMAND = /\bkubeadm\s+(init|join)\b.*?\s--config[ =](\S+)/;
+const TOKEN = /^([a-z0-9]{6})\.([a-z0-9]{16})$/;
+
+function commandLine(entry: string | string[]): string {
+  return typeof entry === 'string' ? entry : entry.join(' ');
+}
+
+function fileContent(config: CloudConfig, path: string): string | undefined {
+  const file = config.write_files?.find((entry) => entry.path === path);
+  if (file === undefined) return undefined;
+  return file.encoding === 'b64' || file.encoding === 'base64' ? Buffer.from(file.content, 'base64').toString('utf8') : file.content;
+}
+
+function documentsByKind(text: string): Map<string, Record<string, unknown>> {
+  const byKind = new Map<string, Record<string, unknown>>();
+  for (const document of parseAllDocuments(text)) {
+    if (document.errors.length > 0) throw new Error(document.errors[0]!.message);
+    const value = document.toJS() as unknown;
+    if (value !== null && typeof value === 'object' && typeof (value as { kind?: unknown }).kind === 'string') {
+      byKind.set((value as { kind: string }).kind, value as Record<string, unknown>);
+    }
+  }
+  return byKind;
+}
+
+function joinToken(join: Record<string, unknown>): BootstrapToken | undefined {
+  const discovery = join.discovery as { bootstrapToken?: { token?: unknown } } | undefined;
+  const match = typeof discovery?.bootstrapToken?.token === 'string' ? TOKEN.exec(discovery.bootstrapToken.token) : null;
+  return match ? { id: match[1]!, secret: match[2]! } : undefined;
+}
+
+/** What kubeadm the user data runs with a config file; undefined when it runs none (any other OS image or bootstrap data). */
+export function kubeadmStep(userData: string | undefined): KubeadmStep | undefined {
+  const config = parseCloudConfig(userData);
+  const match = (config?.runcmd ?? []).map(commandLine).map((line) => KUBEADM_COMMAND.exec(line)).find((found) => found !== null);
+  if (config === undefined || match === undefined) return undefined;
+  const command = match[1] as 'init' | 'join';
+  const configPath = match[2]!;
+  const text = fileContent(config, configPath);
+  if (text === undefined) return { command, controlPlane: command === 'init', invalid: `no kubeadm config file ${configPath}` };
+  let documents: Map<string, Record<string, unknown>>;
+  try {
+    documents = documentsByKind(text);
+  } catch (error) {
+    return { command, controlPlane: command === 'init', invalid: `${configPath}: ${(error as Error).message}` };
+  }
+  if (command === 'init') {
+    const clusterConfiguration = documents.get('ClusterConfiguration');
+    if (clusterConfiguration === undefined) return { command, controlPlane: true, invalid: `${configPath} has no ClusterConfiguration` };
+    return { command, controlPlane: true, clusterConfiguration: stringify(clusterConfiguration) };
+  }
+  const join = documents.get('JoinConfiguration');
+  if (join === undefined) return { command, controlPlane: false, invalid: `${configPath} has no JoinConfiguration` };
+  return { command, controlPlane: join.controlPlane !== undefined && join.controlPlane !== null, token: joinToken(join) };
+}

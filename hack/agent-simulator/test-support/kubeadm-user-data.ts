@@ -1,0 +1,56 @@
+// User data shaped as Cluster API's kubeadm bootstrap provider renders it (a Jinja header, the
+// kubeadm config among write_files, runcmd running kubeadm with it), for the simulator's tests.
+
+const HEADER = '## template: jinja\n#cloud-config\n';
+const SENTINEL = 'echo success > /run/cluster-api/bootstrap-success.complete';
+
+const indent = (text: string, spaces: number) => text.split('\n').map((line) => (line === '' ? line : `${' '.repeat(spaces)}${line}`)).join('\n');
+
+function userData(options: { configPath: string; config: string; command: string }): string {
+  return `${HEADER}
+write_files:
+-   path: ${options.configPath}
+    owner: root:root
+    permissions: '0640'
+    content: |
+${indent(options.config, 6)}
+-   path: /run/cluster-api/placeholder
+    owner: root:root
+    permissions: '0640'
+    content: "placeholder"
+runcmd:
+  - '${options.command} && ${SENTINEL}'
+`;
+}
+
+export function kubeadmInitUserData(options: { clusterName: string; kubernetesVersion: string }): string {
+  const config = `---
+apiVersion: kubeadm.k8s.io/v1beta4
+kind: ClusterConfiguration
+clusterName: ${options.clusterName}
+kubernetesVersion: ${options.kubernetesVersion}
+controlPlaneEndpoint: 127.0.0.1:6443
+---
+apiVersion: kubeadm.k8s.io/v1beta4
+kind: InitConfiguration
+nodeRegistration:
+  name: '{{ ds.meta_data.local_hostname }}'
+`;
+  return userData({ configPath: '/run/kubeadm/kubeadm.yaml', config, command: 'kubeadm init --config /run/kubeadm/kubeadm.yaml ' });
+}
+
+export function kubeadmJoinUserData(options: { token: string; controlPlane: boolean }): string {
+  const config = `---
+apiVersion: kubeadm.k8s.io/v1beta4
+kind: JoinConfiguration
+discovery:
+  bootstrapToken:
+    apiServerEndpoint: 127.0.0.1:6443
+    caCertHashes:
+    - sha256:0000
+    token: ${options.token}
+${options.controlPlane ? 'controlPlane: {}\n' : ''}nodeRegistration:
+  name: '{{ ds.meta_data.local_hostname }}'
+`;
+  return userData({ configPath: '/run/kubeadm/kubeadm-join-config.yaml', config, command: 'kubeadm join --config /run/kubeadm/kubeadm-join-config.yaml' });
+}

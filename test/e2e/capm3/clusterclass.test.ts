@@ -1,0 +1,232 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import type { NodeRecord, SystemRecords } from '../../../hack/agent-simulator/records.ts';
+import { startClusterApiManager, type ClusterApiManager } from '../../../hack/capi/index.ts';
+import { sampleClusterClassObjects, sampleTopologyClusterObjects, WORKER_TOPOLOGY_NAME } from '../../../hack/dev/sample-clusterclass.ts';
+import { hostObjects } from '../../../hack/dev/sample-hosts.ts';
+import { prepareProviderWebhook, type ProviderWebhook } from '../../../hack/stack/provider-webhook.ts';
+import { tearDownClusterApiFile } from '../../support/cluster-api-teardown.ts';
+import { Kubectl } from '../../support/kubectl.ts';
+import { createUniqueNamespace } from '../../support/namespaces.ts';
+import { startOperatorProcess, type OperatorProcess } from '../../support/operator-process.ts';
+import { installProviderCrds } from '../../support/provider-crds.ts';
+import { startProviderProcess, type ProviderProcess } from '../../support/provider-process.ts';
+import { readStackEnv } from '../../support/stack-env.ts';
+import { waitFor } from '../../support/wait-for.ts';
+
+// CAPM3 with a ClusterClass, as its examples and e2e tests use it: core Cluster API's topology
+// controller, the kubeadm control plane provider (KCP) and the kubeadm bootstrap provider
+// (CABPK), all three Cluster API v1.14.2's own managers, over our provider, operator and real
+// Ironic. The agent simulator's installed OS runs the kubeadm step of the user data it gets:
+// `init` uploads kube-system/kubeadm-config to the workload API server (what KCP reads as
+// "initialized"); `join` is let in only with a bootstrap token CABPK made there.
+// Servers 105-107 of the test stack are this file's own. It is the only file whose servers run
+// kubeadm, so the kubeadm-config ConfigMap in the shared workload cluster is this file's.
+const env = readStackEnv();
+const kubectl = new Kubectl(env);
+const workload = new Kubectl({ kubectl: env.kubectl, kubeconfig: env.workload.kubeconfig });
+const minutes = (n: number) => n * 60_000;
+jest.setTimeout(minutes(10));
+
+const CLASS = 'metal3-class';
+const CLUSTER = 'topology';
+/** The stack's Kubernetes (hack/kube/versions.env): the version the topology asks for. */
+const KUBERNETES_VERSION = 'v1.35.4';
+const CONTROL_PLANE_HOST = { name: 'cc-cp', system: 105 };
+const WORKER_HOSTS = [{ name: 'cc-worker-a', system: 106 }, { name: 'cc-worker-b', system: 107 }];
+const ALL_HOSTS = [CONTROL_PLANE_HOST, ...WORKER_HOSTS];
+const WORKER_SELECTOR = `topology.cluster.x-k8s.io/deployment-name=${WORKER_TOPOLOGY_NAME}`;
+
+let namespace = '';
+let capi: ClusterApiManager | undefined;
+let bootstrapProvider: ClusterApiManager | undefined;
+let controlPlaneProvider: ClusterApiManager | undefined;
+let operator: OperatorProcess | undefined;
+let provider: ProviderProcess | undefined;
+let providerWebhook: ProviderWebhook | undefined;
+
+interface Condition { type: string; status: string; reason?: string; message?: string }
+interface Machine {
+  metadata: { name: string; labels?: Record<string, string> };
+  spec: { providerID?: string; bootstrap: { configRef?: { kind: string }; dataSecretName?: string }; infrastructureRef: { name: string } };
+  status?: { phase?: string; nodeRef?: { name: string } };
+}
+interface Host {
+  metadata: { name: string };
+  spec: { consumerRef?: { name: string } };
+  status?: { provisioning?: { state?: string } };
+}
+interface WorkloadNode { metadata: { labels?: Record<string, string> }; spec: { providerID?: string; taints?: { key: string; effect: string }[] } }
+
+const list = async <T>(kind: string, selector?: string) =>
+  (await kubectl.json<{ items: T[] }>(['get', kind, '-n', namespace, ...(selector ? ['-l', selector] : [])])).items;
+const controlPlaneMachines = () => list<Machine>('machines.cluster.x-k8s.io', 'cluster.x-k8s.io/control-plane');
+const workerMachines = () => list<Machine>('machines.cluster.x-k8s.io', WORKER_SELECTOR);
+const host = (name: string) => kubectl.json<Host>(['get', 'bmh', name, '-n', namespace]);
+const hostOf = (machine: Machine) => machine.spec.providerID?.split('/')[3] ?? '';
+const systemOf = (hostName: string) => ALL_HOSTS.find((h) => h.name === hostName)!.system;
+const records = async (system: number) =>
+  (await (await fetch(`${env.agentSimulatorUrl}/records/${env.systems[system]!.uuid}`)).json()) as SystemRecords;
+const kubeadmRuns = (nodes: NodeRecord[]) =>
+  nodes.filter((record) => record.kind === 'kubeadm-succeeded' || record.kind === 'kubeadm-failed').map(({ at: _at, ...rest }) => rest);
+const bootstrapData = async (machine: Machine) => {
+  const secret = await kubectl.json<{ data: { value: string } }>(['get', 'secret', machine.spec.bootstrap.dataSecretName!, '-n', namespace]);
+  return Buffer.from(secret.data.value, 'base64').toString('utf8');
+};
+const setWorkerReplicas = (replicas: number) => kubectl.ok(['patch', 'clusters.cluster.x-k8s.io', CLUSTER, '-n', namespace, '--type=json', '-p',
+  JSON.stringify([{ op: 'replace', path: '/spec/topology/workers/machineDeployments/0/replicas', value: replicas }])]);
+
+async function runningWorkers(count: number, what: string): Promise<Machine[]> {
+  let last: Machine[] = [];
+  return waitFor(async () => {
+    last = await workerMachines();
+    return last.length === count && last.every((m) => m.status?.phase === 'Running') ? last : undefined;
+  }, { timeoutMs: minutes(7), intervalMs: 1_000, what }).catch((error: Error) => {
+    throw new Error(`${error.message}; machines: ${JSON.stringify(last.map((m) => [m.metadata.name, m.status?.phase]))}`);
+  });
+}
+
+/** The server's Node carries the Machine's providerID (set by the provider) and kubeadm's control plane role only on a control plane node. */
+async function expectNodeOf(machine: Machine, role: { controlPlane: boolean }): Promise<void> {
+  const node = await workload.json<WorkloadNode>(['get', 'node', machine.status!.nodeRef!.name]);
+  expect(node.spec.providerID).toBe(machine.spec.providerID);
+  expect(node.metadata.labels?.['node-role.kubernetes.io/control-plane'] !== undefined).toBe(role.controlPlane);
+}
+
+beforeAll(async () => {
+  await installProviderCrds(kubectl, env);
+  // What an earlier, interrupted run of this file may have left in the shared workload cluster.
+  await workload.run(['delete', 'configmap', 'kubeadm-config', '-n', 'kube-system', '--ignore-not-found']);
+  for (const { name } of ALL_HOSTS) await workload.run(['delete', 'node', name, '--ignore-not-found']);
+  namespace = await createUniqueNamespace(kubectl, 'e2e-cc');
+  const scoped = { env, stateDir: env.stateDir, namespace, label: namespace };
+  [capi, bootstrapProvider, controlPlaneProvider] = await Promise.all([
+    startClusterApiManager({ ...scoped, featureGates: { ClusterTopology: true } }),
+    startClusterApiManager({ ...scoped, component: 'kubeadm-bootstrap' }),
+    startClusterApiManager({ ...scoped, component: 'kubeadm-control-plane', featureGates: { ClusterTopology: true } }),
+  ]);
+  operator = startOperatorProcess({ env, namespace, label: `cc-${namespace}` });
+  // CAPM3's webhooks, as its install registers them: the topology controller's dry runs and its clones go through them.
+  providerWebhook = await prepareProviderWebhook({ target: env, dir: join(env.stateDir, 'webhooks', namespace), name: `cc-${namespace}`, namespace });
+  provider = startProviderProcess({ env, namespace, label: `cc-${namespace}`, extraEnv: providerWebhook.providerEnv });
+  await providerWebhook.register(provider.process);
+  const hosts = [
+    { ...CONTROL_PLANE_HOST, labels: { role: 'control-plane' } },
+    ...WORKER_HOSTS.map((h) => ({ ...h, labels: { role: 'worker' } })),
+  ];
+  await kubectl.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [
+    ...hostObjects({ env, namespace, hosts: hosts.map((h) => ({ name: h.name, system: env.systems[h.system]!, labels: h.labels, spec: { online: false } })) }),
+    ...sampleClusterClassObjects({ namespace, name: CLASS, watchLabels: capi.watchLabels,
+      controlPlaneHostSelector: { role: 'control-plane' }, workerHostSelector: { role: 'worker' } }),
+  ] }));
+  // The class first: the Cluster's webhook refuses a topology whose class it cannot read yet.
+  await waitFor(async () => {
+    const found = await kubectl.json<{ status?: { conditions?: Condition[] } }>(['get', 'clusterclasses.cluster.x-k8s.io', CLASS, '-n', namespace]);
+    return found.status?.conditions?.find((c) => c.type === 'VariablesReady' && c.status === 'True') ? true : undefined;
+  }, { timeoutMs: minutes(1), intervalMs: 1_000, what: 'the ClusterClass to be reconciled' });
+  await kubectl.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'List', items: sampleTopologyClusterObjects({
+    env, namespace, name: CLUSTER, className: CLASS, watchLabels: capi.watchLabels, version: KUBERNETES_VERSION, workerReplicas: 0 }) }));
+}, minutes(5));
+
+afterAll(async () => {
+  // Without its server (stopped below), failurePolicy Fail would refuse the clean-up's writes.
+  await providerWebhook?.unregister();
+  await tearDownClusterApiFile({ env, kubectl, workload, namespace, clusterApiRan: capi !== undefined,
+    processes: [provider, operator, controlPlaneProvider, bootstrapProvider, capi], nodeNames: ALL_HOSTS.map((h) => h.name) });
+  await workload.run(['delete', 'configmap', 'kubeadm-config', '-n', 'kube-system', '--ignore-not-found']);
+}, minutes(10));
+
+describe('a ClusterClass over Metal3 templates, with the kubeadm control plane and bootstrap providers', () => {
+  it('KCP makes the control plane Machine, CABPK its cloud-init, the provider writes it to the host, and kubeadm init there initializes the cluster', async () => {
+    const cluster = await waitFor(async () => {
+      const found = await kubectl.json<{ status?: { conditions?: Condition[] } }>(['get', 'clusters.cluster.x-k8s.io', CLUSTER, '-n', namespace]);
+      return found.status?.conditions?.find((c) => c.type === 'ControlPlaneInitialized' && c.status === 'True') ? found : undefined;
+    }, { timeoutMs: minutes(8), intervalMs: 2_000, what: 'ControlPlaneInitialized from the KubeadmControlPlane' });
+    expect(cluster.status?.conditions?.find((c) => c.type === 'InfrastructureReady')?.status).toBe('True');
+
+    // The topology's objects, cloned from the class's templates with the Cluster's variables patched in.
+    const [metal3Cluster] = await list<{ spec: { controlPlaneEndpoint: { port: number } } }>('metal3clusters', `cluster.x-k8s.io/cluster-name=${CLUSTER}`);
+    expect(metal3Cluster?.spec.controlPlaneEndpoint.port).toBe(Number(new URL(env.workload.apiServerUrl).port));
+    const [kcp] = await list<{ status?: { initialization?: { controlPlaneInitialized?: boolean } } }>(
+      'kubeadmcontrolplanes.controlplane.cluster.x-k8s.io', `cluster.x-k8s.io/cluster-name=${CLUSTER}`);
+    expect(kcp?.status?.initialization?.controlPlaneInitialized).toBe(true);
+
+    const [machine, ...others] = await controlPlaneMachines();
+    expect(others).toHaveLength(0);
+    expect(machine!.spec.bootstrap.configRef?.kind).toBe('KubeadmConfig');
+    expect(hostOf(machine!)).toBe(CONTROL_PLANE_HOST.name);
+    expect((await host(CONTROL_PLANE_HOST.name)).status?.provisioning?.state).toBe('provisioned');
+
+    // On the server: the image the class's patch gave, with CABPK's data as the config drive's user data, unchanged.
+    const hardware = await records(CONTROL_PLANE_HOST.system);
+    const written = hardware.imageWrites.at(-1)!;
+    expect(written).toMatchObject({ outcome: 'written', url: env.images[0]!.url });
+    expect(written.configDrive.userData).toBe(await bootstrapData(machine!));
+    expect(written.configDrive.userData).toContain('kubeadm init --config /run/kubeadm/kubeadm.yaml');
+    expect(kubeadmRuns(hardware.nodes)).toEqual([{ kind: 'kubeadm-succeeded', node: CONTROL_PLANE_HOST.name, command: 'init', controlPlane: true }]);
+
+    // In the workload cluster: what kubeadm init uploaded, and the control plane Node linked to its Machine.
+    const kubeadmConfig = await workload.json<{ data: { ClusterConfiguration: string } }>(['get', 'configmap', 'kubeadm-config', '-n', 'kube-system']);
+    expect(kubeadmConfig.data.ClusterConfiguration).toMatch(new RegExp(`^clusterName: ${CLUSTER}$`, 'm'));
+    expect(kubeadmConfig.data.ClusterConfiguration).toMatch(new RegExp(`^kubernetesVersion: ${KUBERNETES_VERSION}$`, 'm'));
+    const running = await waitFor(async () => {
+      const [current] = await controlPlaneMachines();
+      return current?.status?.nodeRef ? current : undefined;
+    }, { timeoutMs: minutes(2), intervalMs: 1_000, what: 'the control plane Machine to have its Node' });
+    await expectNodeOf(running, { controlPlane: true });
+
+    // The topology made the workers' MachineDeployment, at the 0 replicas the Cluster asks for.
+    const deployments = await list<{ spec: { replicas: number } }>('machinedeployments.cluster.x-k8s.io', WORKER_SELECTOR);
+    expect(deployments.map((md) => md.spec.replicas)).toEqual([0]);
+  });
+
+  it('raising the topology\'s worker replicas to 2 provisions both worker hosts, whose servers join with CABPK\'s bootstrap token', async () => {
+    await setWorkerReplicas(2);
+    const machines = await runningWorkers(2, 'two Running workers');
+    expect(machines.map(hostOf).sort()).toEqual(WORKER_HOSTS.map((h) => h.name).sort());
+    for (const machine of machines) {
+      const hostName = hostOf(machine);
+      expect(machine.spec.providerID).toBe(`metal3://${namespace}/${hostName}/${machine.spec.infrastructureRef.name}`);
+      expect(machine.spec.bootstrap.configRef?.kind).toBe('KubeadmConfig');
+      expect((await host(hostName)).status?.provisioning?.state).toBe('provisioned');
+      const hardware = await records(systemOf(hostName));
+      expect(hardware.imageWrites.at(-1)!.configDrive.userData).toBe(await bootstrapData(machine));
+      // The simulator lets kubeadm join in only with a bootstrap token Secret that CABPK made in the workload cluster.
+      expect(kubeadmRuns(hardware.nodes)).toEqual([{ kind: 'kubeadm-succeeded', node: hostName, command: 'join', controlPlane: false }]);
+      await expectNodeOf(machine, { controlPlane: false });
+    }
+  });
+
+  it('lowering them to 1 deprovisions one worker: its Node goes and its host is available again', async () => {
+    await setWorkerReplicas(1);
+    const released = await waitFor(async () => {
+      for (const { name } of WORKER_HOSTS) {
+        const current = await host(name);
+        if (current.status?.provisioning?.state === 'available' && !current.spec.consumerRef) return name;
+      }
+      return undefined;
+    }, { timeoutMs: minutes(5), intervalMs: 1_000, what: 'a worker host to be available again' });
+    const [kept] = await runningWorkers(1, 'one Running worker');
+    expect(hostOf(kept!)).not.toBe(released);
+    const nodes = (await records(systemOf(released))).nodes;
+    expect(nodes.at(-1)).toMatchObject({ kind: 'node-deleted', node: released, reason: 'powered-off-for-deprovisioning' });
+    expect((await workload.run(['get', 'node', released])).code).not.toBe(0);
+  });
+
+  it('deleting the Cluster deletes the control plane and the workers and releases every host', async () => {
+    await kubectl.ok(['delete', 'clusters.cluster.x-k8s.io', CLUSTER, '-n', namespace, '--wait=false']);
+    await waitFor(async () => ((await list('clusters.cluster.x-k8s.io')).length === 0 ? true : undefined),
+      { timeoutMs: minutes(6), intervalMs: 2_000, what: 'the Cluster to be deleted' });
+    for (const kind of ['kubeadmcontrolplanes.controlplane.cluster.x-k8s.io', 'machinedeployments.cluster.x-k8s.io', 'machines.cluster.x-k8s.io', 'metal3machines']) {
+      expect([kind, (await list(kind)).length]).toEqual([kind, 0]);
+    }
+    for (const { name, system } of ALL_HOSTS) {
+      const current = await waitFor(async () => {
+        const found = await host(name);
+        return found.status?.provisioning?.state === 'available' && !found.spec.consumerRef ? found : undefined;
+      }, { timeoutMs: minutes(3), intervalMs: 1_000, what: `${name} to be released` });
+      expect(current.spec.consumerRef).toBeUndefined();
+      expect((await records(system)).nodes.at(-1)).toMatchObject({ kind: 'node-deleted', node: name });
+    }
+  });
+});
