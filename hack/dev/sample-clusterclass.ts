@@ -2,9 +2,10 @@ import { workloadKubeconfigSecret } from '../capi/index.ts';
 import type { StackEnv } from '../stack/state.ts';
 import { INFRA_API_VERSION } from './sample-cluster.ts';
 
-// A workload cluster as CAPM3 documents it with a ClusterClass (its examples/templates/
-// clusterclass.yaml): the kubeadm control plane and bootstrap providers over Metal3 templates,
-// the endpoint and image given as the Cluster's variables and patched into the templates.
+// A workload cluster with a ClusterClass, shaped as CAPM3's examples/templates/clusterclass.yaml:
+// the kubeadm control plane and bootstrap providers over Metal3 templates, the endpoint and the
+// images given as the Cluster's variables and patched into the templates (one image variable per
+// role, so the workers can move to a new image while the control plane stays).
 
 const CAPI_API_VERSION = 'cluster.x-k8s.io/v1beta2';
 const KCP_API_VERSION = 'controlplane.cluster.x-k8s.io/v1beta2';
@@ -12,6 +13,9 @@ const BOOTSTRAP_API_VERSION = 'bootstrap.cluster.x-k8s.io/v1beta2';
 /** The worker MachineDeployment class and the topology's one MachineDeployment of it. */
 export const WORKER_CLASS = 'worker';
 export const WORKER_TOPOLOGY_NAME = 'md-0';
+/** The Cluster's variables for each role's OS image (`{ url, checksum }`, sha256). */
+export const CONTROL_PLANE_IMAGE = 'controlPlaneImage';
+export const WORKER_IMAGE = 'workerImage';
 /** What CAPM3's template names each Node: the host name cloud-init reads from the meta data. */
 const NODE_NAME = '{{ ds.meta_data.local_hostname }}';
 
@@ -41,12 +45,14 @@ export function sampleClusterClassObjects(options: SampleClusterClassOptions): R
       automatedCleaningMode: 'disabled',
     } } },
   });
-  const imagePatch = (matchResources: Record<string, unknown>) => ({
+  const imagePatch = (variable: string, matchResources: Record<string, unknown>) => ({
     selector: { apiVersion: INFRA_API_VERSION, kind: 'Metal3MachineTemplate', matchResources },
     jsonPatches: ['url', 'checksum'].map((field) => ({
-      op: 'replace', path: `/spec/template/spec/image/${field}`, valueFrom: { variable: `image.${field}` },
+      op: 'replace', path: `/spec/template/spec/image/${field}`, valueFrom: { variable: `${variable}.${field}` },
     })),
   });
+  const imageVariable = (name: string) => ({ name, required: true, schema: { openAPIV3Schema: { type: 'object', required: ['url', 'checksum'],
+    properties: { url: { type: 'string' }, checksum: { type: 'string' } } } } });
   return [
     { apiVersion: INFRA_API_VERSION, kind: 'Metal3ClusterTemplate', metadata: { name, namespace },
       spec: { template: { spec: { controlPlaneEndpoint: { host: '127.0.0.1', port: 6443 } } } } },
@@ -64,17 +70,17 @@ export function sampleClusterClassObjects(options: SampleClusterClassOptions): R
         variables: [
           { name: 'controlPlaneEndpoint', required: true, schema: { openAPIV3Schema: { type: 'object', required: ['host', 'port'],
             properties: { host: { type: 'string' }, port: { type: 'integer' } } } } },
-          { name: 'image', required: true, schema: { openAPIV3Schema: { type: 'object', required: ['url', 'checksum'],
-            properties: { url: { type: 'string' }, checksum: { type: 'string' } } } } },
+          imageVariable(CONTROL_PLANE_IMAGE),
+          imageVariable(WORKER_IMAGE),
         ],
         patches: [
           { name: 'controlPlaneEndpoint', definitions: [{
             selector: { apiVersion: INFRA_API_VERSION, kind: 'Metal3ClusterTemplate', matchResources: { infrastructureCluster: true } },
             jsonPatches: [{ op: 'replace', path: '/spec/template/spec/controlPlaneEndpoint', valueFrom: { variable: 'controlPlaneEndpoint' } }],
           }] },
-          { name: 'image', definitions: [
-            imagePatch({ controlPlane: true }),
-            imagePatch({ machineDeploymentClass: { names: [WORKER_CLASS] } }),
+          { name: 'images', definitions: [
+            imagePatch(CONTROL_PLANE_IMAGE, { controlPlane: true }),
+            imagePatch(WORKER_IMAGE, { machineDeploymentClass: { names: [WORKER_CLASS] } }),
           ] },
         ],
         infrastructure: { templateRef: templateRef(INFRA_API_VERSION, 'Metal3ClusterTemplate', name) },
@@ -123,7 +129,8 @@ export function sampleTopologyClusterObjects(options: SampleTopologyClusterOptio
         ] },
         variables: [
           { name: 'controlPlaneEndpoint', value: { host: '127.0.0.1', port: Number(new URL(env.workload.apiServerUrl).port) } },
-          { name: 'image', value: { url: image.url, checksum: image.sha256 } },
+          { name: CONTROL_PLANE_IMAGE, value: { url: image.url, checksum: image.sha256 } },
+          { name: WORKER_IMAGE, value: { url: image.url, checksum: image.sha256 } },
         ],
       } } },
   ];

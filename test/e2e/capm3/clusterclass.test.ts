@@ -2,7 +2,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { NodeRecord, SystemRecords } from '../../../hack/agent-simulator/records.ts';
 import { startClusterApiManager, type ClusterApiManager } from '../../../hack/capi/index.ts';
-import { sampleClusterClassObjects, sampleTopologyClusterObjects, WORKER_TOPOLOGY_NAME } from '../../../hack/dev/sample-clusterclass.ts';
+import {
+  sampleClusterClassObjects, sampleTopologyClusterObjects, WORKER_IMAGE, WORKER_TOPOLOGY_NAME,
+} from '../../../hack/dev/sample-clusterclass.ts';
 import { hostObjects } from '../../../hack/dev/sample-hosts.ts';
 import { prepareProviderWebhook, type ProviderWebhook } from '../../../hack/stack/provider-webhook.ts';
 import { tearDownClusterApiFile } from '../../support/cluster-api-teardown.ts';
@@ -211,6 +213,47 @@ describe('a ClusterClass over Metal3 templates, with the kubeadm control plane a
     const nodes = (await records(systemOf(released))).nodes;
     expect(nodes.at(-1)).toMatchObject({ kind: 'node-deleted', node: released, reason: 'powered-off-for-deprovisioning' });
     expect((await workload.run(['get', 'node', released])).code).not.toBe(0);
+  });
+
+  it('a new worker image in the Cluster\'s variables: the topology clones a new worker template and the worker rolls onto the free host with that image; the control plane stays', async () => {
+    const [before] = await workerMachines();
+    const oldHost = hostOf(before!);
+    const freeHost = WORKER_HOSTS.find((h) => h.name !== oldHost)!;
+    const [deployment] = await list<{ spec: { template: { spec: { infrastructureRef: { name: string } } } } }>('machinedeployments.cluster.x-k8s.io', WORKER_SELECTOR);
+    const oldTemplate = deployment!.spec.template.spec.infrastructureRef.name;
+    const [controlPlane] = await controlPlaneMachines();
+    const controlPlaneWrites = (await records(CONTROL_PLANE_HOST.system)).imageWrites.length;
+
+    const cluster = await kubectl.json<{ spec: { topology: { variables: { name: string }[] } } }>(['get', 'clusters.cluster.x-k8s.io', CLUSTER, '-n', namespace]);
+    const index = cluster.spec.topology.variables.findIndex((variable) => variable.name === WORKER_IMAGE);
+    const v2 = env.images[1]!;
+    await kubectl.ok(['patch', 'clusters.cluster.x-k8s.io', CLUSTER, '-n', namespace, '--type=json', '-p',
+      JSON.stringify([{ op: 'replace', path: `/spec/topology/variables/${index}/value`, value: { url: v2.url, checksum: v2.sha256 } }])]);
+
+    const [rolled] = await waitFor(async () => {
+      const machines = await workerMachines();
+      return machines.length === 1 && machines[0]!.metadata.name !== before!.metadata.name && machines[0]!.status?.phase === 'Running'
+        ? machines : undefined;
+    }, { timeoutMs: minutes(7), intervalMs: 1_000, what: 'the worker rolled onto a new Machine' });
+    expect(hostOf(rolled!)).toBe(freeHost.name);
+    const [after] = await list<{ spec: { template: { spec: { infrastructureRef: { name: string } } } } }>('machinedeployments.cluster.x-k8s.io', WORKER_SELECTOR);
+    const newTemplate = after!.spec.template.spec.infrastructureRef.name;
+    expect(newTemplate).not.toBe(oldTemplate);
+    const template = await kubectl.json<{ spec: { template: { spec: { image: { url: string } } } } }>(['get', 'metal3machinetemplates', newTemplate, '-n', namespace]);
+    expect(template.spec.template.spec.image.url).toBe(v2.url);
+    const hardware = await records(freeHost.system);
+    expect(hardware.imageWrites.at(-1)).toMatchObject({ outcome: 'written', url: v2.url });
+    expect(hardware.imageWrites.at(-1)!.configDrive.userData).toBe(await bootstrapData(rolled!));
+    expect(kubeadmRuns(hardware.nodes).at(-1)).toEqual({ kind: 'kubeadm-succeeded', node: freeHost.name, command: 'join', controlPlane: false });
+    await expectNodeOf(rolled!, { controlPlane: false });
+    await waitFor(async () => {
+      const current = await host(oldHost);
+      return current.status?.provisioning?.state === 'available' && !current.spec.consumerRef ? true : undefined;
+    }, { timeoutMs: minutes(4), intervalMs: 1_000, what: `${oldHost} to be released by the rollout` });
+
+    const [controlPlaneAfter, ...more] = await controlPlaneMachines();
+    expect([controlPlaneAfter?.metadata.name, more.length]).toEqual([controlPlane!.metadata.name, 0]);
+    expect((await records(CONTROL_PLANE_HOST.system)).imageWrites).toHaveLength(controlPlaneWrites);
   });
 
   it('deleting the Cluster deletes the control plane and the workers and releases every host', async () => {
