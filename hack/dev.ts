@@ -1,7 +1,8 @@
 // `npm run dev`: the local stack with core Cluster API, the operator and the provider, a
 // workload cluster whose MachineDeployment starts at 0 replicas over free hosts, and a live
-// view of hosts, Machines and replica counts until Ctrl-C. `--no-cluster` runs the operator
-// alone on sample hosts that provision themselves. The operator's validating webhook and the
+// view of hosts, Machines and replica counts until Ctrl-C. `--clusterclass` makes that cluster
+// from a ClusterClass with Cluster API's kubeadm control plane and bootstrap managers instead.
+// `--no-cluster` runs the operator alone on sample hosts that provision themselves. The operator's validating webhook and the
 // provider's defaulting and validating webhooks are registered for the dev namespace, so bad
 // objects are refused as in a cluster.
 import { mkdirSync } from 'node:fs';
@@ -9,11 +10,12 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { buildRuntimeEntries, builtEntryPath, type RuntimeEntry } from './build/index.ts';
-import { installClusterApiCrds, startClusterApiManager } from './capi/index.ts';
+import { installClusterApiCrds, installKubeadmCrds, startClusterApiManager } from './capi/index.ts';
 import type { ClusterApiManager } from './capi/index.ts';
 import { kubectl } from './dev/kubectl.ts';
 import { watchObjects } from './dev/object-watcher.ts';
 import { sampleClusterObjects } from './dev/sample-cluster.ts';
+import { sampleClusterClassObjects, sampleTopologyClusterObjects } from './dev/sample-clusterclass.ts';
 import { hostObjects, sampleHostObjects } from './dev/sample-hosts.ts';
 import { hostKind, machineDeploymentKind, machineKind } from './dev/watched-kinds.ts';
 import { OPERATOR_IDENTITY, PROVIDER_IDENTITY, installControllerIdentity, type ControllerIdentity } from './stack/controller-identity.ts';
@@ -25,6 +27,7 @@ import { providerConversion, type ProviderConversion } from './stack/provider-co
 import { prepareProviderWebhook, type ProviderWebhook } from './stack/provider-webhook.ts';
 import { isAlive, startProcess, stopProcess, type TrackedProcess } from './stack/processes.ts';
 import { startKubeControllers } from './stack/kube-controllers.ts';
+import { kubernetesVersion } from './stack/kube.ts';
 import { readState, envShellFile } from './stack/state.ts';
 import { stackDown, stackUp } from './stack/stack.ts';
 
@@ -32,12 +35,14 @@ const { values } = parseArgs({
   options: {
     hosts: { type: 'string', default: '4' },
     'no-cluster': { type: 'boolean', default: false },
+    clusterclass: { type: 'boolean', default: false },
     'no-provision': { type: 'boolean', default: false },
     'keep-stack': { type: 'boolean', default: false },
     'state-dir': { type: 'string' },
   },
 });
 const withCluster = !values['no-cluster'];
+const withClusterClass = withCluster && values.clusterclass;
 const hosts = z.coerce.number().int().min(withCluster ? 2 : 1).max(200).parse(values.hosts);
 const stateDir = values['state-dir'] ?? defaultStateDir();
 const namespace = 'metal3-dev';
@@ -59,6 +64,7 @@ await kubectl(env, ['apply', '--server-side', '--force-conflicts', '-k', join(re
 if (withCluster) {
   await kubectl(env, ['apply', '--server-side', '--force-conflicts', '-k', join(repoRoot, 'deploy', 'capm3', 'crds')]);
   await installClusterApiCrds(env);
+  if (withClusterClass) await installKubeadmCrds(env);
 }
 await kubectl(env, ['wait', '--for=condition=Established', 'crd/baremetalhosts.metal3.io', 'crd/hardwaredata.metal3.io']);
 await kubectl(env, ['create', 'namespace', namespace]).catch(() => undefined);
@@ -104,13 +110,23 @@ const startOperator = async (extraEnv: Record<string, string>) => {
 };
 
 let capi: ClusterApiManager | undefined;
+const kubeadmManagers: ClusterApiManager[] = [];
 let providerWebhook: ProviderWebhook | undefined;
 let conversion: ProviderConversion | undefined;
 const apply = (items: unknown[]) => kubectl(env, ['apply', '-f', '-'], { input: JSON.stringify({ apiVersion: 'v1', kind: 'List', items }) });
 if (withCluster) {
   say('dev: starting the Cluster API core manager');
-  capi = await startClusterApiManager({ env, stateDir, namespace, label: 'dev' });
+  capi = await startClusterApiManager({ env, stateDir, namespace, label: 'dev', ...(withClusterClass ? { featureGates: { ClusterTopology: true } } : {}) });
   say(`dev: Cluster API manager running (log ${capi.process.logPath})`);
+  if (withClusterClass) {
+    // kubeadm init on the control plane server uploads this; one left by an earlier run would mark the new cluster initialized at once.
+    await kubectl({ ...env, kubeconfig: env.workload.kubeconfig }, ['delete', 'configmap', 'kubeadm-config', '-n', 'kube-system', '--ignore-not-found']);
+    for (const component of ['kubeadm-bootstrap', 'kubeadm-control-plane'] as const) {
+      const manager = await startClusterApiManager({ env, stateDir, namespace, label: 'dev', component, featureGates: { ClusterTopology: true } });
+      kubeadmManagers.push(manager);
+      say(`dev: Cluster API ${component} manager running (log ${manager.process.logPath})`);
+    }
+  }
   await startOperator({ WATCH_NAMESPACE: namespace });
   const providerKubeconfig = await identityKubeconfig(PROVIDER_IDENTITY);
   say(`dev: the provider runs as ${PROVIDER_IDENTITY.namespace}/${PROVIDER_IDENTITY.serviceAccount}`);
@@ -124,17 +140,29 @@ if (withCluster) {
   conversion = providerConversion({ target: env, port: providerWebhook.port, caPem: providerWebhook.caPem, namespace });
   await conversion.register(provider);
   say('dev: the provider converts v1beta1 Metal3 objects (kubectl get metal3machines.v1beta1.infrastructure.cluster.x-k8s.io)');
+  const selectors = { controlPlaneHostSelector: { role: 'control-plane' }, workerHostSelector: { role: 'worker' } };
   await apply([
     ...hostObjects({ env, namespace, hosts: systems.map((system, index) => ({
       name: index === 0 ? 'control-plane-1' : `worker-${index}`, system,
       labels: { role: index === 0 ? 'control-plane' : 'worker' }, spec: { online: false },
     })) }),
-    ...sampleClusterObjects({ env, namespace, name: clusterName, watchLabels: capi.watchLabels,
-      controlPlaneHostSelector: { role: 'control-plane' }, workerHostSelector: { role: 'worker' }, workerReplicas: 0 }),
+    ...(withClusterClass
+      ? sampleClusterClassObjects({ namespace, name: `${clusterName}-class`, watchLabels: capi.watchLabels, ...selectors })
+      : sampleClusterObjects({ env, namespace, name: clusterName, watchLabels: capi.watchLabels, ...selectors, workerReplicas: 0 })),
   ]);
-  say(`dev: cluster "${clusterName}": a control-plane Machine and MachineDeployment ${clusterName}-workers (0 replicas) over ${hosts - 1} worker hosts`);
-  say(`dev: in another shell: source ${envShellFile(stateDir)}`);
-  say(`dev:   kubectl scale machinedeployment ${clusterName}-workers -n ${namespace} --replicas=2`);
+  if (withClusterClass) {
+    // The Cluster's webhook refuses a topology whose class the ClusterClass controller has not read yet.
+    await kubectl(env, ['wait', '--for=condition=VariablesReady', '--timeout=60s', `clusterclass/${clusterName}-class`, '-n', namespace]);
+    await apply(sampleTopologyClusterObjects({ env, namespace, name: clusterName, className: `${clusterName}-class`,
+      watchLabels: capi.watchLabels, version: kubernetesVersion(), workerReplicas: 0 }));
+    say(`dev: cluster "${clusterName}" of ClusterClass ${clusterName}-class: a KubeadmControlPlane of 1 and the workers' MachineDeployment (0 replicas) over ${hosts - 1} worker hosts`);
+    say(`dev: in another shell: source ${envShellFile(stateDir)}`);
+    say(`dev:   kubectl patch cluster ${clusterName} -n ${namespace} --type=json -p '[{"op":"replace","path":"/spec/topology/workers/machineDeployments/0/replicas","value":2}]'`);
+  } else {
+    say(`dev: cluster "${clusterName}": a control-plane Machine and MachineDeployment ${clusterName}-workers (0 replicas) over ${hosts - 1} worker hosts`);
+    say(`dev: in another shell: source ${envShellFile(stateDir)}`);
+    say(`dev:   kubectl scale machinedeployment ${clusterName}-workers -n ${namespace} --replicas=2`);
+  }
   say(`dev:   kubectl get cluster,machinedeployment,machines,m3m,bmh -n ${namespace}; kubectl --kubeconfig $WORKLOAD_KUBECONFIG get nodes`);
 } else {
   await startOperator({});
@@ -155,6 +183,7 @@ const shutdown = async () => {
   await providerWebhook?.unregister().catch((error: unknown) => say(`dev: could not remove the provider's webhook configurations: ${String(error)}`));
   await conversion?.unregister().catch((error: unknown) => say(`dev: could not turn the provider CRDs' conversion off: ${String(error)}`));
   for (const started of [...processes].reverse()) await stopProcess(started);
+  for (const manager of kubeadmManagers.reverse()) await manager.stop();
   await capi?.stop();
   await kubeControllers.stop();
   if (startedStack && !values['keep-stack']) {

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateClusterCerts, type ClusterCerts } from './certs.ts';
 import { run } from './commands.ts';
@@ -11,6 +11,13 @@ export interface KubeBinaries {
   kubeControllerManager: string;
   kubectl: string;
   etcd: string;
+}
+
+/** The pinned Kubernetes release the stack's API servers run (`KUBE_VERSION` in hack/kube/versions.env), e.g. `v1.35.4`. */
+export function kubernetesVersion(): string {
+  const match = /^KUBE_VERSION=(v\d+\.\d+\.\d+)\s*$/m.exec(readFileSync(join(repoRoot, 'hack', 'kube', 'versions.env'), 'utf8'));
+  if (!match) throw new Error('hack/kube/versions.env has no KUBE_VERSION=vX.Y.Z line');
+  return match[1]!;
 }
 
 /** Builds (or reuses from the cache) the pinned kube-apiserver, kube-controller-manager, kubectl and etcd. */

@@ -6,6 +6,7 @@ import {
   sampleClusterClassObjects, sampleTopologyClusterObjects, WORKER_IMAGE, WORKER_TOPOLOGY_NAME,
 } from '../../../hack/dev/sample-clusterclass.ts';
 import { hostObjects } from '../../../hack/dev/sample-hosts.ts';
+import { kubernetesVersion } from '../../../hack/stack/kube.ts';
 import { prepareProviderWebhook, type ProviderWebhook } from '../../../hack/stack/provider-webhook.ts';
 import { tearDownClusterApiFile } from '../../support/cluster-api-teardown.ts';
 import { Kubectl } from '../../support/kubectl.ts';
@@ -32,8 +33,8 @@ jest.setTimeout(minutes(10));
 
 const CLASS = 'metal3-class';
 const CLUSTER = 'topology';
-/** The stack's Kubernetes (hack/kube/versions.env): the version the topology asks for. */
-const KUBERNETES_VERSION = 'v1.35.4';
+/** The stack's Kubernetes: the version the topology asks for. */
+const KUBERNETES_VERSION = kubernetesVersion();
 const CONTROL_PLANE_HOST = { name: 'cc-cp', system: 105 };
 const WORKER_HOSTS = [{ name: 'cc-worker-a', system: 106 }, { name: 'cc-worker-b', system: 107 }];
 const ALL_HOSTS = [CONTROL_PLANE_HOST, ...WORKER_HOSTS];
