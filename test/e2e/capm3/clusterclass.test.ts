@@ -14,6 +14,7 @@ import { createUniqueNamespace } from '../../support/namespaces.ts';
 import { startOperatorProcess, type OperatorProcess } from '../../support/operator-process.ts';
 import { installProviderCrds } from '../../support/provider-crds.ts';
 import { startProviderProcess, type ProviderProcess } from '../../support/provider-process.ts';
+import { scanForSecrets, type SecretValue } from '../../support/secret-scan.ts';
 import { readStackEnv } from '../../support/stack-env.ts';
 import { waitFor } from '../../support/wait-for.ts';
 
@@ -72,9 +73,15 @@ const records = async (system: number) =>
   (await (await fetch(`${env.agentSimulatorUrl}/records/${env.systems[system]!.uuid}`)).json()) as SystemRecords;
 const kubeadmRuns = (nodes: NodeRecord[]) =>
   nodes.filter((record) => record.kind === 'kubeadm-succeeded' || record.kind === 'kubeadm-failed').map(({ at: _at, ...rest }) => rest);
+/** What CABPK's bootstrap data carries that must go nowhere but the server: join tokens, and the cluster CA's key in the control plane's. */
+const bootstrapSecrets = new Map<string, SecretValue>();
 const bootstrapData = async (machine: Machine) => {
   const secret = await kubectl.json<{ data: { value: string } }>(['get', 'secret', machine.spec.bootstrap.dataSecretName!, '-n', namespace]);
-  return Buffer.from(secret.data.value, 'base64').toString('utf8');
+  const userData = Buffer.from(secret.data.value, 'base64').toString('utf8');
+  for (const [, token] of userData.matchAll(/\btoken: ([a-z0-9]{6}\.[a-z0-9]{16})\b/g)) {
+    bootstrapSecrets.set(token!, { label: `the join token of ${machine.metadata.name}`, value: token! });
+  }
+  return userData;
 };
 const setWorkerReplicas = (replicas: number) => kubectl.ok(['patch', 'clusters.cluster.x-k8s.io', CLUSTER, '-n', namespace, '--type=json', '-p',
   JSON.stringify([{ op: 'replace', path: '/spec/topology/workers/machineDeployments/0/replicas', value: replicas }])]);
@@ -255,6 +262,21 @@ describe('a ClusterClass over Metal3 templates, with the kubeadm control plane a
     const [controlPlaneAfter, ...more] = await controlPlaneMachines();
     expect([controlPlaneAfter?.metadata.name, more.length]).toEqual([controlPlane!.metadata.name, 0]);
     expect((await records(CONTROL_PLANE_HOST.system)).imageWrites).toHaveLength(controlPlaneWrites);
+  });
+
+  it('the operator and the provider wrote none of CABPK\'s secrets (join tokens, the cluster CA key) to their logs, Events, hosts or Metal3Machines', async () => {
+    const ca = await kubectl.json<{ data: { 'tls.key': string } }>(['get', 'secret', `${CLUSTER}-ca`, '-n', namespace]);
+    const keyPem = Buffer.from(ca.data['tls.key'], 'base64').toString('utf8');
+    // One line of the key's body: a log would escape the PEM's line breaks.
+    const keyLine = keyPem.split('\n').filter((line) => !line.startsWith('-----')).sort((a, b) => b.length - a.length)[0]!;
+    const secrets = [...bootstrapSecrets.values(), { label: 'a line of the cluster CA key', value: keyLine }];
+    // The tokens the workers joined with (read by the tests above), and the CA key the control plane's data carried.
+    expect(bootstrapSecrets.size).toBeGreaterThanOrEqual(1);
+    expect(keyLine.length).toBeGreaterThan(40);
+    expect((await records(CONTROL_PLANE_HOST.system)).imageWrites.at(-1)!.configDrive.userData).toContain(keyLine);
+    const report = await scanForSecrets({ logFiles: [operator!.process.logPath, provider!.logPath], secrets, kubectl, namespace });
+    expect(report.objects).toBeGreaterThan(0);
+    expect(report.found).toEqual([]);
   });
 
   it('deleting the Cluster deletes the control plane and the workers and releases every host', async () => {
