@@ -1,12 +1,17 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { NodeRecord, SystemRecords } from '../../../hack/agent-simulator/records.ts';
-import { startClusterApiManager, type ClusterApiManager } from '../../../hack/capi/index.ts';
+import { buildClusterApi, startClusterApiManager, workloadKubeconfigSecret, type ClusterApiManager } from '../../../hack/capi/index.ts';
 import {
   sampleClusterClassObjects, sampleTopologyClusterObjects, WORKER_IMAGE, WORKER_TOPOLOGY_NAME,
 } from '../../../hack/dev/sample-clusterclass.ts';
 import { hostObjects } from '../../../hack/dev/sample-hosts.ts';
+import { run } from '../../../hack/stack/commands.ts';
 import { kubernetesVersion } from '../../../hack/stack/kube.ts';
+import { parseManifests, type Manifest } from '../../../hack/stack/kustomize.ts';
+import { repoRoot } from '../../../hack/stack/paths.ts';
 import { prepareProviderWebhook, type ProviderWebhook } from '../../../hack/stack/provider-webhook.ts';
 import { tearDownClusterApiFile } from '../../support/cluster-api-teardown.ts';
 import { Kubectl } from '../../support/kubectl.ts';
@@ -42,6 +47,8 @@ const ALL_HOSTS = [CONTROL_PLANE_HOST, ...WORKER_HOSTS];
 const WORKER_SELECTOR = `topology.cluster.x-k8s.io/deployment-name=${WORKER_TOPOLOGY_NAME}`;
 
 let namespace = '';
+/** When this file began: records from earlier runs on the same stack are older. */
+const fileStart = new Date().toISOString();
 let capi: ClusterApiManager | undefined;
 let bootstrapProvider: ClusterApiManager | undefined;
 let controlPlaneProvider: ClusterApiManager | undefined;
@@ -71,8 +78,10 @@ const hostOf = (machine: Machine) => machine.spec.providerID?.split('/')[3] ?? '
 const systemOf = (hostName: string) => ALL_HOSTS.find((h) => h.name === hostName)!.system;
 const records = async (system: number) =>
   (await (await fetch(`${env.agentSimulatorUrl}/records/${env.systems[system]!.uuid}`)).json()) as SystemRecords;
-const kubeadmRuns = (nodes: NodeRecord[]) =>
-  nodes.filter((record) => record.kind === 'kubeadm-succeeded' || record.kind === 'kubeadm-failed').map(({ at: _at, ...rest }) => rest);
+/** The kubeadm steps a server ran since a moment (the simulator keeps every run's records). */
+const kubeadmRuns = (nodes: NodeRecord[], since: string) => nodes
+  .filter((record) => (record.kind === 'kubeadm-succeeded' || record.kind === 'kubeadm-failed') && record.at >= since)
+  .map(({ at: _at, ...rest }) => rest);
 /** What CABPK's bootstrap data carries that must go nowhere but the server: join tokens, and the cluster CA's key in the control plane's. */
 const bootstrapSecrets = new Map<string, SecretValue>();
 const bootstrapData = async (machine: Machine) => {
@@ -173,7 +182,7 @@ describe('a ClusterClass over Metal3 templates, with the kubeadm control plane a
     expect(written).toMatchObject({ outcome: 'written', url: env.images[0]!.url });
     expect(written.configDrive.userData).toBe(await bootstrapData(machine!));
     expect(written.configDrive.userData).toContain('kubeadm init --config /run/kubeadm/kubeadm.yaml');
-    expect(kubeadmRuns(hardware.nodes)).toEqual([{ kind: 'kubeadm-succeeded', node: CONTROL_PLANE_HOST.name, command: 'init', controlPlane: true }]);
+    expect(kubeadmRuns(hardware.nodes, fileStart)).toEqual([{ kind: 'kubeadm-succeeded', node: CONTROL_PLANE_HOST.name, command: 'init', controlPlane: true }]);
 
     // In the workload cluster: what kubeadm init uploaded, and the control plane Node linked to its Machine.
     const kubeadmConfig = await workload.json<{ data: { ClusterConfiguration: string } }>(['get', 'configmap', 'kubeadm-config', '-n', 'kube-system']);
@@ -202,7 +211,7 @@ describe('a ClusterClass over Metal3 templates, with the kubeadm control plane a
       const hardware = await records(systemOf(hostName));
       expect(hardware.imageWrites.at(-1)!.configDrive.userData).toBe(await bootstrapData(machine));
       // The simulator lets kubeadm join in only with a bootstrap token Secret that CABPK made in the workload cluster.
-      expect(kubeadmRuns(hardware.nodes)).toEqual([{ kind: 'kubeadm-succeeded', node: hostName, command: 'join', controlPlane: false }]);
+      expect(kubeadmRuns(hardware.nodes, fileStart)).toEqual([{ kind: 'kubeadm-succeeded', node: hostName, command: 'join', controlPlane: false }]);
       await expectNodeOf(machine, { controlPlane: false });
     }
   });
@@ -252,7 +261,7 @@ describe('a ClusterClass over Metal3 templates, with the kubeadm control plane a
     const hardware = await records(freeHost.system);
     expect(hardware.imageWrites.at(-1)).toMatchObject({ outcome: 'written', url: v2.url });
     expect(hardware.imageWrites.at(-1)!.configDrive.userData).toBe(await bootstrapData(rolled!));
-    expect(kubeadmRuns(hardware.nodes).at(-1)).toEqual({ kind: 'kubeadm-succeeded', node: freeHost.name, command: 'join', controlPlane: false });
+    expect(kubeadmRuns(hardware.nodes, fileStart).at(-1)).toEqual({ kind: 'kubeadm-succeeded', node: freeHost.name, command: 'join', controlPlane: false });
     await expectNodeOf(rolled!, { controlPlane: false });
     await waitFor(async () => {
       const current = await host(oldHost);
@@ -294,5 +303,88 @@ describe('a ClusterClass over Metal3 templates, with the kubeadm control plane a
       expect(current.spec.consumerRef).toBeUndefined();
       expect((await records(system)).nodes.at(-1)).toMatchObject({ kind: 'node-deleted', node: name });
     }
+  });
+});
+
+describe('clusterctl generate cluster --flavor kubeadm, as shipped, on the same managers and hosts', () => {
+  const DEMO = 'demo';
+  const demoWorkers = () => list<Machine>('machines.cluster.x-k8s.io', `cluster.x-k8s.io/deployment-name=${DEMO}-workers`);
+  let since = '';
+
+  beforeAll(async () => {
+    since = new Date().toISOString();
+    // The ClusterClass cluster's kubeadm init left this; the new control plane's init must write it again.
+    await workload.run(['delete', 'configmap', 'kubeadm-config', '-n', 'kube-system', '--ignore-not-found']);
+    const { clusterctl } = await buildClusterApi();
+    // clusterctl reads and writes its configuration under the home directory: keep it out of the user's.
+    const home = mkdtempSync(join(tmpdir(), 'clusterctl-home-'));
+    const image = env.images[0]!;
+    let generated: string;
+    try {
+      generated = await run(clusterctl, ['generate', 'cluster', DEMO, '--from', join(repoRoot, 'deploy', 'capm3', 'clusterctl', 'cluster-template-kubeadm.yaml'),
+        '--kubeconfig', env.kubeconfig, '--target-namespace', namespace, '--kubernetes-version', KUBERNETES_VERSION, '--control-plane-machine-count', '1', '--worker-machine-count', '1'],
+      { component: 'clusterctl', env: { HOME: home, XDG_CONFIG_HOME: home, CLUSTERCTL_DISABLE_VERSIONCHECK: 'true',
+        IMAGE_URL: image.url, IMAGE_CHECKSUM: image.sha256, CLUSTER_APIENDPOINT_HOST: '127.0.0.1' } });
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+    // The one change to what clusterctl printed: the label the file's Cluster API managers are scoped by, where Machines inherit it.
+    const watchLabels = capi!.watchLabels;
+    const scoped = parseManifests(generated).map((object: Manifest) => {
+      const labelled = { ...object, metadata: { ...object.metadata, labels: { ...object.metadata.labels, ...watchLabels } } } as Manifest & { spec: Record<string, unknown> };
+      if (object.kind === 'KubeadmControlPlane') {
+        const machineTemplate = labelled.spec.machineTemplate as Record<string, unknown>;
+        labelled.spec = { ...labelled.spec, machineTemplate: { ...machineTemplate, metadata: { labels: watchLabels } } };
+      }
+      if (object.kind === 'MachineDeployment') {
+        const template = labelled.spec.template as Record<string, unknown>;
+        labelled.spec = { ...labelled.spec, template: { ...template, metadata: { labels: watchLabels } } };
+      }
+      return labelled;
+    });
+    await kubectl.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'List',
+      items: [workloadKubeconfigSecret(env, DEMO, namespace), ...scoped] }));
+  }, minutes(2));
+
+  it('KCP and CABPK bring the control plane and one worker up on the hosts the roles select, with the kubelet arguments the template sets', async () => {
+    await waitFor(async () => {
+      const found = await kubectl.json<{ status?: { conditions?: Condition[] } }>(['get', 'clusters.cluster.x-k8s.io', DEMO, '-n', namespace]);
+      return found.status?.conditions?.find((c) => c.type === 'ControlPlaneInitialized' && c.status === 'True') ? true : undefined;
+    }, { timeoutMs: minutes(6), intervalMs: 2_000, what: `${DEMO}'s ControlPlaneInitialized from its KubeadmControlPlane` });
+    const [controlPlane] = await list<Machine>('machines.cluster.x-k8s.io', `cluster.x-k8s.io/cluster-name=${DEMO},cluster.x-k8s.io/control-plane`);
+    expect(hostOf(controlPlane!)).toBe(CONTROL_PLANE_HOST.name);
+    const hardware = await records(CONTROL_PLANE_HOST.system);
+    const userData = hardware.imageWrites.at(-1)!.configDrive.userData!;
+    expect(userData).toBe(await bootstrapData(controlPlane!));
+    expect(userData).toContain('kubeadm init --config /run/kubeadm/kubeadm.yaml');
+    // The template's kubelet argument, for the provider to find the Node by the host's UID.
+    expect(userData).toContain('metal3.io/uuid={{ ds.meta_data.uuid }}');
+    expect(kubeadmRuns(hardware.nodes, since)).toEqual([{ kind: 'kubeadm-succeeded', node: CONTROL_PLANE_HOST.name, command: 'init', controlPlane: true }]);
+
+    const workers = await waitFor(async () => {
+      const machines = await demoWorkers();
+      return machines.length === 1 && machines[0]!.status?.phase === 'Running' ? machines : undefined;
+    }, { timeoutMs: minutes(5), intervalMs: 1_000, what: `${DEMO}'s worker Running` });
+    const workerHost = hostOf(workers[0]!);
+    expect(WORKER_HOSTS.map((h) => h.name)).toContain(workerHost);
+    expect(kubeadmRuns((await records(systemOf(workerHost))).nodes, since))
+      .toEqual([{ kind: 'kubeadm-succeeded', node: workerHost, command: 'join', controlPlane: false }]);
+    await expectNodeOf(workers[0]!, { controlPlane: false });
+  });
+
+  it('kubectl scale machinedeployment demo-workers --replicas=2 provisions the other worker host, which joins too', async () => {
+    const [first] = await demoWorkers();
+    await kubectl.ok(['scale', 'machinedeployment', `${DEMO}-workers`, '-n', namespace, '--replicas=2']);
+    const machines = await waitFor(async () => {
+      const found = await demoWorkers();
+      return found.length === 2 && found.every((m) => m.status?.phase === 'Running') ? found : undefined;
+    }, { timeoutMs: minutes(5), intervalMs: 1_000, what: `${DEMO}'s two workers Running` });
+    const added = machines.find((m) => m.metadata.name !== first!.metadata.name)!;
+    const addedHost = hostOf(added);
+    expect(addedHost).not.toBe(hostOf(first!));
+    expect((await host(addedHost)).status?.provisioning?.state).toBe('provisioned');
+    expect(kubeadmRuns((await records(systemOf(addedHost))).nodes, since))
+      .toEqual([{ kind: 'kubeadm-succeeded', node: addedHost, command: 'join', controlPlane: false }]);
+    await expectNodeOf(added, { controlPlane: false });
   });
 });
