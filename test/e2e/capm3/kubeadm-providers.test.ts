@@ -23,10 +23,11 @@ import { scanForSecrets, type SecretValue } from '../../support/secret-scan.ts';
 import { readStackEnv } from '../../support/stack-env.ts';
 import { waitFor } from '../../support/wait-for.ts';
 
-// CAPM3 with a ClusterClass, as its examples and e2e tests use it: core Cluster API's topology
-// controller, the kubeadm control plane provider (KCP) and the kubeadm bootstrap provider
-// (CABPK), all three Cluster API v1.14.2's own managers, over our provider, operator and real
-// Ironic. The agent simulator's installed OS runs the kubeadm step of the user data it gets:
+// CAPM3 with Cluster API's kubeadm control plane provider (KCP) and kubeadm bootstrap provider
+// (CABPK), all three Cluster API v1.14.2's own managers (core, with its topology controller),
+// over our provider, operator and real Ironic: first a ClusterClass cluster, as CAPM3's examples
+// and e2e tests use one; then, on the same hosts, the cluster `clusterctl generate cluster
+// --flavor kubeadm` makes from our shipped template. The agent simulator's installed OS runs the kubeadm step of the user data it gets:
 // `init` uploads kube-system/kubeadm-config to the workload API server (what KCP reads as
 // "initialized"); `join` is let in only with a bootstrap token CABPK made there.
 // Servers 105-107 of the test stack are this file's own. It is the only file whose servers run
