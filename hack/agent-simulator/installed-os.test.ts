@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { InstalledOs, type WrittenImage } from './installed-os.ts';
-import type { BootstrapToken } from './kubeadm.ts';
+import { kubeadmStep, type BootstrapToken } from './kubeadm.ts';
 import { kubeadmInitUserData, kubeadmJoinUserData } from './test-support/kubeadm-user-data.ts';
 import { silentLogger } from './log.ts';
 import { RecordStore } from './records.ts';
@@ -27,6 +27,10 @@ class NodesInMemory implements WorkloadNodes {
   async bootstrapTokenValid(token: BootstrapToken): Promise<boolean> {
     if (this.failing) throw new Error('connect ECONNREFUSED 127.0.0.1:6443');
     return this.tokens.has(`${token.id}.${token.secret}`);
+  }
+  async readClusterConfiguration(): Promise<string | undefined> {
+    if (this.failing) throw new Error('connect ECONNREFUSED 127.0.0.1:6443');
+    return this.kubeadmConfigs.at(-1);
   }
   async delete(name: string): Promise<void> {
     if (this.failing) throw new Error('connect ECONNREFUSED 127.0.0.1:6443');
@@ -174,7 +178,10 @@ describe('InstalledOs', () => {
       expect(cluster.kubeadmConfigs).toHaveLength(1);
       expect(cluster.kubeadmConfigs[0]).toContain('clusterName: c1');
       expect(cluster.kubeadmConfigs[0]).toContain('kind: ClusterConfiguration');
-      expect(cluster.nodes.get('cp-0')?.controlPlane).toBe(true);
+      // Its kubelet runs kubeadm's static pods, etcd among them: this configuration has no external etcd.
+      expect(cluster.nodes.get('cp-0')?.controlPlane).toEqual({
+        components: ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'etcd'], imageRepository: 'registry.k8s.io', kubernetesVersion: 'v1.35.0',
+      });
       os.poweredOff();
       os.bootedFromDisk();
       await os.settled();
@@ -203,8 +210,29 @@ describe('InstalledOs', () => {
       os.imageWritten(kubeadmImage(kubeadmJoinUserData({ token: 'abcdef.0123456789abcdef', controlPlane: false })));
       os.bootedFromDisk();
       await os.settled();
-      expect(cluster.nodes.get('cp-0')?.controlPlane).toBe(false);
+      expect(cluster.nodes.get('cp-0')?.controlPlane).toBeUndefined();
       expect(nodeRecords()?.slice(3).map((record) => record.kind)).toEqual(['kubeadm-succeeded', 'node-registered']);
+    });
+
+    it('a control plane join reads the cluster\'s ClusterConfiguration and runs what it asks for; without one it fails', async () => {
+      const cluster = new NodesInMemory();
+      cluster.tokens.add('abcdef.0123456789abcdef');
+      const { os, nodeRecords } = setup({ cluster, provisionState: 'active' });
+      os.imageWritten(kubeadmImage(kubeadmJoinUserData({ token: 'abcdef.0123456789abcdef', controlPlane: true })));
+      os.bootedFromDisk();
+      await os.settled();
+      expect(cluster.nodes.size).toBe(0);
+      expect(nodeRecords()?.[0]).toEqual({ kind: 'kubeadm-failed', node: 'cp-0', command: 'join', controlPlane: true,
+        error: 'the cluster has no kubeadm-config ConfigMap with a ClusterConfiguration' });
+
+      const init = kubeadmStep(kubeadmInitUserData({ clusterName: 'c1', kubernetesVersion: 'v1.35.0', externalEtcd: true }));
+      cluster.kubeadmConfigs.push(init && 'clusterConfiguration' in init ? init.clusterConfiguration : '');
+      os.imageWritten(kubeadmImage(kubeadmJoinUserData({ token: 'abcdef.0123456789abcdef', controlPlane: true })));
+      os.bootedFromDisk();
+      await os.settled();
+      // The cluster's etcd is external: no etcd static pod on this node.
+      expect(cluster.nodes.get('cp-0')?.controlPlane?.components).toEqual(['kube-apiserver', 'kube-controller-manager', 'kube-scheduler']);
+      expect(nodeRecords()?.slice(2).map((record) => record.kind)).toEqual(['kubeadm-succeeded', 'node-registered']);
     });
   });
 

@@ -1,6 +1,6 @@
 import type { ConfigDriveContents } from './configdrive-contents.ts';
 import type { Inventory } from './inventory-types.ts';
-import { kubeadmStep, type KubeadmStep } from './kubeadm.ts';
+import { controlPlanePods, kubeadmStep, type ControlPlanePods, type KubeadmStep } from './kubeadm.ts';
 import type { Logger } from './log.ts';
 import { nodeIdentity, type NodeIdentity } from './node-identity.ts';
 import type { NodeDeletionReason, RecordStore } from './records.ts';
@@ -29,6 +29,13 @@ const INSTANCE_KEPT_STATES = new Set([
   'active', 'rescuing', 'rescue wait', 'rescue', 'rescue failed', 'unrescuing', 'unrescue failed',
   'servicing', 'service wait', 'service hold', 'service failed',
 ]);
+
+/** What the image's kubeadm step did; `controlPlane` is what a control plane node runs (undefined on a worker). */
+interface KubeadmOutcome {
+  ran: true;
+  succeeded: boolean;
+  controlPlane: ControlPlanePods | undefined;
+}
 
 export interface InstalledOsOptions {
   systemUuid: string;
@@ -60,7 +67,7 @@ export class InstalledOs implements DiskEvents {
    * cloud-init's kubeadm step for the image on the disk: not run until the image's first boot
    * (nor ever when the user data runs none); it runs once per image, as runcmd does.
    */
-  #kubeadm: { ran: false } | { ran: true; succeeded: boolean; controlPlane: boolean } = { ran: false };
+  #kubeadm: { ran: false } | KubeadmOutcome = { ran: false };
 
   constructor(options: InstalledOsOptions) {
     this.#options = options;
@@ -128,37 +135,44 @@ export class InstalledOs implements DiskEvents {
         this.#options.records.addNode(this.#options.systemUuid, { kind: 'node-not-registered', node: identity.name, reason: 'kubeadm-failed' });
         return;
       }
-      await this.#register(cluster, identity, { controlPlane: this.#kubeadm.ran && this.#kubeadm.controlPlane });
+      await this.#register(cluster, identity, this.#kubeadm.ran ? this.#kubeadm.controlPlane : undefined);
     });
   }
 
   /**
    * What the kubeadm step does to the workload cluster: `init` uploads its ClusterConfiguration
    * (Cluster API's control plane provider reads that as "initialized"); `join` is let in only
-   * with a bootstrap token the cluster holds (Cluster API's kubeadm bootstrap provider makes it).
+   * with a bootstrap token the cluster holds (Cluster API's kubeadm bootstrap provider makes it),
+   * and a control plane join needs the cluster's ClusterConfiguration. A control plane node
+   * then runs the static pods that configuration asks for.
    */
-  async #runKubeadm(cluster: WorkloadNodes, node: string, step: KubeadmStep): Promise<{ ran: true; succeeded: boolean; controlPlane: boolean }> {
+  async #runKubeadm(cluster: WorkloadNodes, node: string, step: KubeadmStep): Promise<KubeadmOutcome> {
     const { systemUuid, records } = this.#options;
     const failed = (error: string) => {
       records.addNode(systemUuid, { kind: 'kubeadm-failed', node, command: step.command, controlPlane: step.controlPlane, error });
       this.#log('warn', `kubeadm ${step.command} failed`, { node, error });
-      return { ran: true as const, succeeded: false, controlPlane: step.controlPlane };
+      return { ran: true as const, succeeded: false, controlPlane: undefined };
     };
+    let clusterConfiguration: string | undefined;
     try {
       if ('invalid' in step) return failed(step.invalid);
       if (step.command === 'init') {
         await cluster.uploadKubeadmConfig(step.clusterConfiguration);
+        clusterConfiguration = step.clusterConfiguration;
       } else if (step.token === undefined) {
         return failed('the JoinConfiguration has no bootstrap token');
       } else if (!(await cluster.bootstrapTokenValid(step.token))) {
         return failed(`bootstrap token ${step.token.id} is not valid in the cluster`);
+      } else if (step.controlPlane) {
+        clusterConfiguration = await cluster.readClusterConfiguration();
+        if (clusterConfiguration === undefined) return failed('the cluster has no kubeadm-config ConfigMap with a ClusterConfiguration');
       }
     } catch (error) {
       return failed((error as Error).message);
     }
     records.addNode(systemUuid, { kind: 'kubeadm-succeeded', node, command: step.command, controlPlane: step.controlPlane });
     this.#log('info', `kubeadm ${step.command} succeeded`, { node, controlPlane: step.controlPlane });
-    return { ran: true, succeeded: true, controlPlane: step.controlPlane };
+    return { ran: true, succeeded: true, controlPlane: clusterConfiguration === undefined ? undefined : controlPlanePods(clusterConfiguration) };
   }
 
   /** The power went off (not a restart): gone for good only if Ironic is deprovisioning the host. */
@@ -209,11 +223,12 @@ export class InstalledOs implements DiskEvents {
     });
   }
 
-  async #register(cluster: WorkloadNodes, identity: NodeIdentity, role: { controlPlane: boolean }): Promise<void> {
+  async #register(cluster: WorkloadNodes, identity: NodeIdentity, controlPlane: ControlPlanePods | undefined): Promise<void> {
     if (this.#node !== identity.name) return;
     const { systemUuid, records } = this.#options;
     try {
-      await cluster.register({ ...identity, systemUuid, architecture: this.#options.inventory.cpu.architecture, controlPlane: role.controlPlane });
+      await cluster.register({ ...identity, systemUuid, architecture: this.#options.inventory.cpu.architecture,
+        ...(controlPlane === undefined ? {} : { controlPlane }) });
     } catch (error) {
       records.addNode(systemUuid, { kind: 'node-registration-failed', node: identity.name, error: (error as Error).message });
       this.#log('warn', 'could not register the Node', { node: identity.name, error: (error as Error).message });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { kubeadmStep } from './kubeadm.ts';
+import { controlPlanePods, kubeadmStep } from './kubeadm.ts';
 import { kubeadmInitUserData, kubeadmJoinUserData } from './test-support/kubeadm-user-data.ts';
 
 describe('kubeadmStep', () => {
@@ -33,5 +33,24 @@ describe('kubeadmStep', () => {
     expect(kubeadmStep('#!/bin/sh\nkubeadm init\n')).toBeUndefined();
     expect(kubeadmStep('#cloud-config\nruncmd:\n- kubeadm init\n')).toBeUndefined();
     expect(kubeadmStep(undefined)).toBeUndefined();
+  });
+});
+
+describe('controlPlanePods', () => {
+  const clusterConfiguration = (options: { externalEtcd: boolean }) => {
+    const step = kubeadmStep(kubeadmInitUserData({ clusterName: 'c1', kubernetesVersion: 'v1.35.0', ...options }));
+    return step && 'clusterConfiguration' in step ? step.clusterConfiguration : '';
+  };
+
+  it('runs etcd beside the control plane components unless the cluster\'s etcd is external', () => {
+    expect(controlPlanePods(clusterConfiguration({ externalEtcd: false }))).toEqual({
+      components: ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'etcd'], imageRepository: 'registry.k8s.io', kubernetesVersion: 'v1.35.0',
+    });
+    expect(controlPlanePods(clusterConfiguration({ externalEtcd: true })).components).toEqual(['kube-apiserver', 'kube-controller-manager', 'kube-scheduler']);
+  });
+
+  it('takes the image repository the configuration names', () => {
+    expect(controlPlanePods('kind: ClusterConfiguration\nimageRepository: mirror.example/k8s\n'))
+      .toEqual({ components: ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'etcd'], imageRepository: 'mirror.example/k8s', kubernetesVersion: undefined });
   });
 });

@@ -73,3 +73,28 @@ export function kubeadmStep(userData: string | undefined): KubeadmStep | undefin
   if (join === undefined) return { command, controlPlane: false, invalid: `${configPath} has no JoinConfiguration` };
   return { command, controlPlane: join.controlPlane !== undefined && join.controlPlane !== null, token: joinToken(join) };
 }
+
+/** The static pods kubeadm writes to a control plane node's manifests directory, which its kubelet runs and mirrors. */
+export interface ControlPlanePods {
+  /** kube-apiserver, kube-controller-manager, kube-scheduler, and etcd unless the cluster's etcd is external. */
+  components: string[];
+  imageRepository: string;
+  kubernetesVersion: string | undefined;
+}
+
+const CONTROL_PLANE_COMPONENTS = ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler'];
+
+/**
+ * What a control plane node runs, from the ClusterConfiguration kubeadm used (`init`'s own, or
+ * the cluster's kubeadm-config that `join --control-plane` reads).
+ */
+export function controlPlanePods(clusterConfiguration: string): ControlPlanePods {
+  const parsed = documentsByKind(clusterConfiguration).get('ClusterConfiguration') ?? {};
+  const etcd = parsed.etcd as { external?: unknown } | undefined;
+  const externalEtcd = etcd?.external !== undefined && etcd.external !== null;
+  return {
+    components: externalEtcd ? CONTROL_PLANE_COMPONENTS : [...CONTROL_PLANE_COMPONENTS, 'etcd'],
+    imageRepository: typeof parsed.imageRepository === 'string' && parsed.imageRepository !== '' ? parsed.imageRepository : 'registry.k8s.io',
+    kubernetesVersion: typeof parsed.kubernetesVersion === 'string' ? parsed.kubernetesVersion : undefined,
+  };
+}

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { loadKubeconfig, type KubeEndpoint } from './kubeconfig.ts';
 import type { Logger } from './log.ts';
-import type { BootstrapToken } from './kubeadm.ts';
+import type { BootstrapToken, ControlPlanePods } from './kubeadm.ts';
 import type { NodeIdentity } from './node-identity.ts';
 
 const FIELD_MANAGER = 'metal3-agent-simulator';
@@ -16,7 +16,9 @@ export interface WorkloadNodes {
   uploadKubeadmConfig(clusterConfiguration: string): Promise<void>;
   /** Whether `kubeadm join` would be let in with this token: its `bootstrap-token-<id>` Secret exists, matches and has not expired. */
   bootstrapTokenValid(token: BootstrapToken): Promise<boolean>;
-  /** Resolves when the Node is gone, also when it was never there. */
+  /** The ClusterConfiguration in kube-system's `kubeadm-config`, which `kubeadm join --control-plane` reads; undefined when there is none. */
+  readClusterConfiguration(): Promise<string | undefined>;
+  /** Resolves when the Node and the Pods bound to it are gone, also when they were never there. */
   delete(name: string): Promise<void>;
   close(): void;
 }
@@ -25,11 +27,16 @@ export interface NodeRegistration extends NodeIdentity {
   /** SMBIOS system UUID, as kubelet reports it in nodeInfo. */
   systemUuid: string;
   architecture: string;
-  /** kubeadm made it a control plane node: labelled and tainted `node-role.kubernetes.io/control-plane`. */
-  controlPlane?: boolean;
+  /**
+   * kubeadm made it a control plane node: labelled and tainted `node-role.kubernetes.io/control-plane`,
+   * its kubelet running these static pods and mirroring them as Pods in kube-system.
+   */
+  controlPlane?: ControlPlanePods;
 }
 
 const CONTROL_PLANE_ROLE = 'node-role.kubernetes.io/control-plane';
+
+const kubeadmConfigMap = z.object({ data: z.object({ ClusterConfiguration: z.string().optional() }).loose().optional() }).loose();
 
 const bootstrapTokenSecret = z.object({
   data: z.object({
@@ -58,7 +65,8 @@ function goArch(machine: string): string {
 /**
  * Plain HTTPS to the workload API server with the kubeconfig's client certificate, over one
  * kept-alive connection. A registration is two server-side applies (the Node, then its
- * status), which create or update alike; a deletion is one DELETE.
+ * status), which create or update alike, and two more per static pod of a control plane node; a
+ * deletion is one DELETE for the Node and one for its Pods.
  */
 export class WorkloadCluster implements WorkloadNodes {
   readonly #kubeconfigPath: string;
@@ -95,9 +103,9 @@ export class WorkloadCluster implements WorkloadNodes {
     const labels: Record<string, string> = { 'kubernetes.io/hostname': node.name, 'kubernetes.io/os': 'linux',
       'kubernetes.io/arch': goArch(node.architecture) };
     if (node.uuid !== null) labels['metal3.io/uuid'] = node.uuid;
-    if (node.controlPlane === true) labels[CONTROL_PLANE_ROLE] = '';
+    if (node.controlPlane !== undefined) labels[CONTROL_PLANE_ROLE] = '';
     await this.#send('PATCH', `${path}${query}`, { apiVersion: 'v1', kind: 'Node', metadata: { name: node.name, labels },
-      ...(node.controlPlane === true ? { spec: { taints: [{ key: CONTROL_PLANE_ROLE, effect: 'NoSchedule' }] } } : {}) },
+      ...(node.controlPlane !== undefined ? { spec: { taints: [{ key: CONTROL_PLANE_ROLE, effect: 'NoSchedule' }] } } : {}) },
       `apply Node ${node.name}`);
     const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
     const addresses = [
@@ -120,6 +128,44 @@ export class WorkloadCluster implements WorkloadNodes {
         nodeInfo: { systemUUID: node.systemUuid, operatingSystem: 'linux', architecture: goArch(node.architecture) },
       },
     }, `apply Node ${node.name} status`);
+    if (node.controlPlane !== undefined) await this.#mirrorStaticPods(node.name, node.controlPlane, now);
+  }
+
+  /**
+   * The Pods a kubelet makes for its static pods (what Cluster API's control plane provider reads
+   * as each component's health): `<component>-<node>` in kube-system, bound to the Node, Running
+   * and Ready. Nothing runs behind them.
+   */
+  async #mirrorStaticPods(node: string, pods: ControlPlanePods, now: string): Promise<void> {
+    for (const component of pods.components) {
+      const name = `${component}-${node}`;
+      const path = `/api/v1/namespaces/kube-system/pods/${encodeURIComponent(name)}`;
+      const query = `?fieldManager=${FIELD_MANAGER}&force=true`;
+      const tag = component === 'etcd' || pods.kubernetesVersion === undefined ? '' : `:${pods.kubernetesVersion}`;
+      const metadata = { name, namespace: 'kube-system', labels: { component, tier: 'control-plane' },
+        annotations: { 'kubernetes.io/config.mirror': `${component}-${node}`, 'kubernetes.io/config.source': 'file' } };
+      await this.#send('PATCH', `${path}${query}`, { apiVersion: 'v1', kind: 'Pod', metadata,
+        spec: { nodeName: node, hostNetwork: true, containers: [{ name: component, image: `${pods.imageRepository}/${component}${tag}` }] } },
+      `apply Pod kube-system/${name}`);
+      const conditions = ['PodScheduled', 'Initialized', 'ContainersReady', 'Ready']
+        .map((type) => ({ type, status: 'True', lastTransitionTime: now }));
+      await this.#send('PATCH', `${path}/status${query}`, { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'kube-system' },
+        status: { phase: 'Running', startTime: now, conditions,
+          containerStatuses: [{ name: component, ready: true, started: true, restartCount: 0, image: `${pods.imageRepository}/${component}${tag}`,
+            imageID: '', state: { running: { startedAt: now } } }] } },
+      `apply Pod kube-system/${name} status`);
+    }
+  }
+
+  async readClusterConfiguration(): Promise<string | undefined> {
+    let body: string;
+    try {
+      body = await this.#send('GET', '/api/v1/namespaces/kube-system/configmaps/kubeadm-config', undefined, 'read ConfigMap kube-system/kubeadm-config');
+    } catch (error) {
+      if (error instanceof HttpError && error.status === 404) return undefined;
+      throw error;
+    }
+    return kubeadmConfigMap.parse(JSON.parse(body)).data?.ClusterConfiguration;
   }
 
   async uploadKubeadmConfig(clusterConfiguration: string): Promise<void> {
@@ -149,9 +195,14 @@ export class WorkloadCluster implements WorkloadNodes {
     try {
       await this.#send('DELETE', `/api/v1/nodes/${encodeURIComponent(name)}`, undefined, `delete Node ${name}`);
     } catch (error) {
-      if (error instanceof HttpError && error.status === 404) return;
-      throw error;
+      if (!(error instanceof HttpError && error.status === 404)) throw error;
     }
+    // Kubernetes' pod garbage collector deletes the Pods of a deleted Node (here only a control
+    // plane's mirror Pods, all in kube-system); this cluster runs no collector. At once: no
+    // kubelet is left to confirm a graceful deletion.
+    const selector = encodeURIComponent(`spec.nodeName=${name}`);
+    await this.#send('DELETE', `/api/v1/namespaces/kube-system/pods?fieldSelector=${selector}&gracePeriodSeconds=0`, undefined,
+      `delete the Pods of Node ${name}`);
   }
 
   close(): void {

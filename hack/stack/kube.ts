@@ -124,6 +124,9 @@ export function apiServerSpec(options: ApiServerSpecOptions): ProcessSpec {
       '--service-cluster-ip-range=10.0.0.0/24',
       '--allow-privileged=true',
       '--disable-admission-plugins=ServiceAccount',
+      // The simulated Nodes carry only their name as an address: a port-forward to one of their
+      // Pods (KCP's certificate check) must fail at once, not send a DNS query for that name.
+      '--kubelet-preferred-address-types=InternalIP',
       `--cert-dir=${join(options.dir, 'cert-dir')}`,
     ],
     logPath: options.logPath,

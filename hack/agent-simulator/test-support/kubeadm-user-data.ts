@@ -23,14 +23,17 @@ runcmd:
 `;
 }
 
-export function kubeadmInitUserData(options: { clusterName: string; kubernetesVersion: string }): string {
+/** With `externalEtcd`, the ClusterConfiguration names an etcd the control plane does not run (as KCP's external etcd). */
+export function kubeadmInitUserData(options: { clusterName: string; kubernetesVersion: string; externalEtcd?: boolean }): string {
+  const etcd = options.externalEtcd === true
+    ? 'etcd:\n  external:\n    endpoints:\n    - https://127.0.0.1:2379\n    caFile: /etc/kubernetes/pki/etcd/ca.crt\n' : '';
   const config = `---
 apiVersion: kubeadm.k8s.io/v1beta4
 kind: ClusterConfiguration
 clusterName: ${options.clusterName}
 kubernetesVersion: ${options.kubernetesVersion}
 controlPlaneEndpoint: 127.0.0.1:6443
----
+${etcd}---
 apiVersion: kubeadm.k8s.io/v1beta4
 kind: InitConfiguration
 nodeRegistration:

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
@@ -8,6 +8,7 @@ import {
   sampleClusterClassObjects, sampleTopologyClusterObjects, WORKER_IMAGE, WORKER_TOPOLOGY_NAME,
 } from '../../../hack/dev/sample-clusterclass.ts';
 import { hostObjects } from '../../../hack/dev/sample-hosts.ts';
+import { generateClusterCerts } from '../../../hack/stack/certs.ts';
 import { run } from '../../../hack/stack/commands.ts';
 import { kubernetesVersion } from '../../../hack/stack/kube.ts';
 import { parseManifests, type Manifest } from '../../../hack/stack/kustomize.ts';
@@ -29,7 +30,9 @@ import { waitFor } from '../../support/wait-for.ts';
 // and e2e tests use one; then, on the same hosts, the cluster `clusterctl generate cluster
 // --flavor kubeadm` makes from our shipped template. The agent simulator's installed OS runs the kubeadm step of the user data it gets:
 // `init` uploads kube-system/kubeadm-config to the workload API server (what KCP reads as
-// "initialized"); `join` is let in only with a bootstrap token CABPK made there.
+// "initialized"); `join` is let in only with a bootstrap token CABPK made there. Last, a
+// KubeadmControlPlane with external etcd rolls out and scales its control plane on the same
+// hosts (the simulated control plane servers mirror kubeadm's static pods, which KCP checks).
 // Servers 105-107 of the test stack are this file's own. It is the only file whose servers run
 // kubeadm, so the kubeadm-config ConfigMap in the shared workload cluster is this file's.
 const env = readStackEnv();
@@ -111,6 +114,49 @@ async function expectNodeOf(machine: Machine, role: { controlPlane: boolean }): 
   const node = await workload.json<WorkloadNode>(['get', 'node', machine.status!.nodeRef!.name]);
   expect(node.spec.providerID).toBe(machine.spec.providerID);
   expect(node.metadata.labels?.['node-role.kubernetes.io/control-plane'] !== undefined).toBe(role.controlPlane);
+}
+
+/**
+ * `clusterctl generate cluster <name> --flavor kubeadm` from our shipped template, with one change
+ * to what it prints: the label this file's Cluster API managers are scoped by, also where
+ * Machines inherit it.
+ */
+async function kubeadmFlavour(options: { name: string; controlPlaneCount: number; workerCount: number; variables?: Record<string, string> }): Promise<Manifest[]> {
+  const { clusterctl } = await buildClusterApi();
+  // clusterctl reads and writes its configuration under the home directory: keep it out of the user's.
+  const home = mkdtempSync(join(tmpdir(), 'clusterctl-home-'));
+  const image = env.images[0]!;
+  let generated: string;
+  try {
+    generated = await run(clusterctl, ['generate', 'cluster', options.name, '--from', join(repoRoot, 'deploy', 'capm3', 'clusterctl', 'cluster-template-kubeadm.yaml'),
+      '--kubeconfig', env.kubeconfig, '--target-namespace', namespace, '--kubernetes-version', KUBERNETES_VERSION,
+      '--control-plane-machine-count', String(options.controlPlaneCount), '--worker-machine-count', String(options.workerCount)],
+    { component: 'clusterctl', env: { HOME: home, XDG_CONFIG_HOME: home, CLUSTERCTL_DISABLE_VERSIONCHECK: 'true',
+      IMAGE_URL: image.url, IMAGE_CHECKSUM: image.sha256, CLUSTER_APIENDPOINT_HOST: '127.0.0.1', ...options.variables } });
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+  const watchLabels = capi!.watchLabels;
+  return parseManifests(generated).map((object: Manifest) => {
+    const labelled = { ...object, metadata: { ...object.metadata, labels: { ...object.metadata.labels, ...watchLabels } } } as Manifest & { spec: Record<string, unknown> };
+    if (object.kind === 'KubeadmControlPlane') {
+      const machineTemplate = labelled.spec.machineTemplate as Record<string, unknown>;
+      labelled.spec = { ...labelled.spec, machineTemplate: { ...machineTemplate, metadata: { labels: watchLabels } } };
+    }
+    if (object.kind === 'MachineDeployment') {
+      const template = labelled.spec.template as Record<string, unknown>;
+      labelled.spec = { ...labelled.spec, template: { ...template, metadata: { labels: watchLabels } } };
+    }
+    return labelled;
+  });
+}
+
+/** Resolves when KCP has initialized the Cluster's control plane (kubeadm init ran on a server). */
+async function controlPlaneInitialized(cluster: string, timeoutMs: number): Promise<void> {
+  await waitFor(async () => {
+    const found = await kubectl.json<{ status?: { conditions?: Condition[] } }>(['get', 'clusters.cluster.x-k8s.io', cluster, '-n', namespace]);
+    return found.status?.conditions?.find((c) => c.type === 'ControlPlaneInitialized' && c.status === 'True') ? true : undefined;
+  }, { timeoutMs, intervalMs: 2_000, what: `${cluster}'s ControlPlaneInitialized from its KubeadmControlPlane` });
 }
 
 beforeAll(async () => {
@@ -316,42 +362,13 @@ describe('clusterctl generate cluster --flavor kubeadm, as shipped, on the same 
     since = new Date().toISOString();
     // The ClusterClass cluster's kubeadm init left this; the new control plane's init must write it again.
     await workload.run(['delete', 'configmap', 'kubeadm-config', '-n', 'kube-system', '--ignore-not-found']);
-    const { clusterctl } = await buildClusterApi();
-    // clusterctl reads and writes its configuration under the home directory: keep it out of the user's.
-    const home = mkdtempSync(join(tmpdir(), 'clusterctl-home-'));
-    const image = env.images[0]!;
-    let generated: string;
-    try {
-      generated = await run(clusterctl, ['generate', 'cluster', DEMO, '--from', join(repoRoot, 'deploy', 'capm3', 'clusterctl', 'cluster-template-kubeadm.yaml'),
-        '--kubeconfig', env.kubeconfig, '--target-namespace', namespace, '--kubernetes-version', KUBERNETES_VERSION, '--control-plane-machine-count', '1', '--worker-machine-count', '1'],
-      { component: 'clusterctl', env: { HOME: home, XDG_CONFIG_HOME: home, CLUSTERCTL_DISABLE_VERSIONCHECK: 'true',
-        IMAGE_URL: image.url, IMAGE_CHECKSUM: image.sha256, CLUSTER_APIENDPOINT_HOST: '127.0.0.1' } });
-    } finally {
-      rmSync(home, { recursive: true, force: true });
-    }
-    // The one change to what clusterctl printed: the label the file's Cluster API managers are scoped by, where Machines inherit it.
-    const watchLabels = capi!.watchLabels;
-    const scoped = parseManifests(generated).map((object: Manifest) => {
-      const labelled = { ...object, metadata: { ...object.metadata, labels: { ...object.metadata.labels, ...watchLabels } } } as Manifest & { spec: Record<string, unknown> };
-      if (object.kind === 'KubeadmControlPlane') {
-        const machineTemplate = labelled.spec.machineTemplate as Record<string, unknown>;
-        labelled.spec = { ...labelled.spec, machineTemplate: { ...machineTemplate, metadata: { labels: watchLabels } } };
-      }
-      if (object.kind === 'MachineDeployment') {
-        const template = labelled.spec.template as Record<string, unknown>;
-        labelled.spec = { ...labelled.spec, template: { ...template, metadata: { labels: watchLabels } } };
-      }
-      return labelled;
-    });
+    const scoped = await kubeadmFlavour({ name: DEMO, controlPlaneCount: 1, workerCount: 1 });
     await kubectl.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'List',
       items: [workloadKubeconfigSecret(env, DEMO, namespace), ...scoped] }));
   }, minutes(2));
 
   it('KCP and CABPK bring the control plane and one worker up on the hosts the roles select, with the kubelet arguments the template sets', async () => {
-    await waitFor(async () => {
-      const found = await kubectl.json<{ status?: { conditions?: Condition[] } }>(['get', 'clusters.cluster.x-k8s.io', DEMO, '-n', namespace]);
-      return found.status?.conditions?.find((c) => c.type === 'ControlPlaneInitialized' && c.status === 'True') ? true : undefined;
-    }, { timeoutMs: minutes(6), intervalMs: 2_000, what: `${DEMO}'s ControlPlaneInitialized from its KubeadmControlPlane` });
+    await controlPlaneInitialized(DEMO, minutes(6));
     const [controlPlane] = await list<Machine>('machines.cluster.x-k8s.io', `cluster.x-k8s.io/cluster-name=${DEMO},cluster.x-k8s.io/control-plane`);
     expect(hostOf(controlPlane!)).toBe(CONTROL_PLANE_HOST.name);
     const hardware = await records(CONTROL_PLANE_HOST.system);
@@ -387,5 +404,146 @@ describe('clusterctl generate cluster --flavor kubeadm, as shipped, on the same 
     expect(kubeadmRuns((await records(systemOf(addedHost))).nodes, since))
       .toEqual([{ kind: 'kubeadm-succeeded', node: addedHost, command: 'join', controlPlane: false }]);
     await expectNodeOf(added, { controlPlane: false });
+  });
+});
+
+describe('a KubeadmControlPlane with external etcd: its rollout, scale up and scale down on the hosts', () => {
+  // With etcd outside the control plane, KCP checks only the static pods each control plane
+  // node's kubelet mirrors (kube-apiserver, kube-controller-manager, kube-scheduler), which the
+  // simulated servers run; stacked etcd would need its members reached through a port-forward.
+  const EXT = 'ext';
+  const KCP = `${EXT}-control-plane`;
+  const ROLE = 'kcp';
+  const kcpMachines = () => list<Machine & { status?: { conditions?: Condition[] } }>('machines.cluster.x-k8s.io',
+    `cluster.x-k8s.io/cluster-name=${EXT},cluster.x-k8s.io/control-plane`);
+  const kcpObject = () => kubectl.json<{ spec: { machineTemplate: { spec: { infrastructureRef: { name: string } } } };
+    status?: { conditions?: Condition[] } }>(['get', 'kubeadmcontrolplanes.controlplane.cluster.x-k8s.io', KCP, '-n', namespace]);
+  const staticPodsOn = async (node: string) => (await workload.json<{ items: { metadata: { name: string; annotations?: Record<string, string> };
+    status?: { phase?: string } }[] }>(['get', 'pods', '-n', 'kube-system', '--field-selector', `spec.nodeName=${node}`])).items;
+  let since = '';
+
+  /** Waits for `count` control plane Machines, all Running with every pod condition KCP reads True, and KCP Available. */
+  async function healthyControlPlane(count: number, what: string): Promise<Machine[]> {
+    let last: (Machine & { status?: { conditions?: Condition[] } })[] = [];
+    const machines = await waitFor(async () => {
+      last = await kcpMachines();
+      const podsHealthy = (m: (typeof last)[number]) => ['APIServerPodHealthy', 'ControllerManagerPodHealthy', 'SchedulerPodHealthy']
+        .every((type) => m.status?.conditions?.find((c) => c.type === type)?.status === 'True');
+      return last.length === count && last.every((m) => m.status?.phase === 'Running' && podsHealthy(m)) ? last : undefined;
+    }, { timeoutMs: minutes(8), intervalMs: 2_000, what }).catch((error: Error) => {
+      throw new Error(`${error.message}; machines: ${JSON.stringify(last.map((m) => [m.metadata.name, m.status?.phase,
+        m.status?.conditions?.filter((c) => c.status !== 'True').map((c) => `${c.type}=${c.status} ${c.message ?? ''}`)]))}`);
+    });
+    await waitFor(async () => ((await kcpObject()).status?.conditions?.find((c) => c.type === 'Available')?.status === 'True' ? true : undefined),
+      { timeoutMs: minutes(2), intervalMs: 2_000, what: `${KCP} Available` });
+    return machines;
+  }
+
+  /** The server of a deleted control plane Machine was deprovisioned: powered off, its Node and its mirror Pods gone, its host free. */
+  async function expectReleased(hostName: string): Promise<void> {
+    await waitFor(async () => {
+      const current = await host(hostName);
+      return current.status?.provisioning?.state === 'available' && !current.spec.consumerRef ? true : undefined;
+    }, { timeoutMs: minutes(5), intervalMs: 1_000, what: `${hostName} to be released` });
+    expect((await records(systemOf(hostName))).nodes.at(-1)).toMatchObject({ kind: 'node-deleted', node: hostName, reason: 'powered-off-for-deprovisioning' });
+    expect((await workload.run(['get', 'node', hostName])).code).not.toBe(0);
+    expect(await staticPodsOn(hostName)).toEqual([]);
+  }
+
+  beforeAll(async () => {
+    // The hosts are the clusterctl flavour's: delete that cluster and wait for all three to be free.
+    await kubectl.ok(['delete', 'clusters.cluster.x-k8s.io', '--all', '-n', namespace, '--wait=false']);
+    for (const { name } of ALL_HOSTS) {
+      await waitFor(async () => {
+        const current = await host(name);
+        return current.status?.provisioning?.state === 'available' && !current.spec.consumerRef ? true : undefined;
+      }, { timeoutMs: minutes(6), intervalMs: 1_000, what: `${name} to be released by the clusterctl cluster's deletion` });
+    }
+    since = new Date().toISOString();
+    await workload.run(['delete', 'configmap', 'kubeadm-config', '-n', 'kube-system', '--ignore-not-found']);
+    for (const { name } of ALL_HOSTS) await kubectl.ok(['label', 'bmh', name, '-n', namespace, `role=${ROLE}`, '--overwrite']);
+
+    // The external etcd's CA and the API server's client certificate, which KCP and CABPK take from the user.
+    const pki = mkdtempSync(join(tmpdir(), 'external-etcd-'));
+    let etcdSecrets: object[];
+    try {
+      const certs = await generateClusterCerts(pki);
+      const pem = (path: string) => readFileSync(path).toString('base64');
+      const secret = (suffix: string, data: Record<string, string>) => ({ apiVersion: 'v1', kind: 'Secret', type: 'Opaque',
+        metadata: { name: `${EXT}-${suffix}`, namespace, labels: { 'cluster.x-k8s.io/cluster-name': EXT } }, data });
+      etcdSecrets = [secret('etcd', { 'tls.crt': pem(certs.caCert) }),
+        secret('apiserver-etcd-client', { 'tls.crt': pem(certs.adminCert), 'tls.key': pem(certs.adminKey) })];
+    } finally {
+      rmSync(pki, { recursive: true, force: true });
+    }
+    const manifests = (await kubeadmFlavour({ name: EXT, controlPlaneCount: 1, workerCount: 0, variables: { CONTROL_PLANE_HOST_ROLE: ROLE } }))
+      .map((object) => {
+        if (object.kind !== 'KubeadmControlPlane') return object;
+        const kcp = object as Manifest & { spec: { kubeadmConfigSpec: Record<string, unknown> } };
+        // Never dialled: KCP does not talk to an external etcd, and the simulated API servers are not started.
+        const etcd = { external: { endpoints: ['https://127.0.0.1:2379'], caFile: '/etc/kubernetes/pki/etcd/ca.crt',
+          certFile: '/etc/kubernetes/pki/apiserver-etcd-client.crt', keyFile: '/etc/kubernetes/pki/apiserver-etcd-client.key' } };
+        return { ...kcp, spec: { ...kcp.spec, kubeadmConfigSpec: { ...kcp.spec.kubeadmConfigSpec, clusterConfiguration: { etcd } } } };
+      });
+    await kubectl.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'List',
+      items: [workloadKubeconfigSecret(env, EXT, namespace), ...etcdSecrets, ...manifests] }));
+  }, minutes(8));
+
+  it('kubeadm init on the first host: its kubelet mirrors the three control plane static pods (no etcd), KCP finds them healthy and is Available', async () => {
+    await controlPlaneInitialized(EXT, minutes(6));
+    const [machine] = await healthyControlPlane(1, `${KCP}'s first Machine healthy`);
+    const hostName = hostOf(machine!);
+    const hardware = await records(systemOf(hostName));
+    expect(hardware.imageWrites.at(-1)!.configDrive.userData).toBe(await bootstrapData(machine!));
+    expect(hardware.imageWrites.at(-1)!.configDrive.userData).toContain('external:');
+    expect(kubeadmRuns(hardware.nodes, since)).toEqual([{ kind: 'kubeadm-succeeded', node: hostName, command: 'init', controlPlane: true }]);
+    await expectNodeOf(machine!, { controlPlane: true });
+    const pods = await staticPodsOn(hostName);
+    expect(pods.map((pod) => pod.metadata.name).sort()).toEqual(['kube-apiserver', 'kube-controller-manager', 'kube-scheduler'].map((c) => `${c}-${hostName}`));
+    expect(pods.every((pod) => pod.status?.phase === 'Running' && pod.metadata.annotations?.['kubernetes.io/config.mirror'] !== undefined)).toBe(true);
+  });
+
+  it('a new control plane template (image 2): KCP rolls the control plane onto a second host, which joins as a control plane node, then deletes the first', async () => {
+    const [before] = await kcpMachines();
+    const oldHost = hostOf(before!);
+    const v2 = env.images[1]!;
+    const template = await kubectl.json<Manifest & { spec: { template: { spec: Record<string, unknown> } } }>(['get', 'metal3machinetemplates', KCP, '-n', namespace]);
+    const { url: _url, checksum: _checksum, ...imageRest } = template.spec.template.spec.image as Record<string, unknown>;
+    await kubectl.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: template.apiVersion, kind: template.kind,
+      metadata: { name: `${KCP}-v2`, namespace, labels: template.metadata.labels },
+      spec: { template: { spec: { ...template.spec.template.spec, image: { ...imageRest, url: v2.url, checksum: v2.sha256 } } } } }));
+    await kubectl.ok(['patch', 'kubeadmcontrolplanes.controlplane.cluster.x-k8s.io', KCP, '-n', namespace, '--type=merge', '-p',
+      JSON.stringify({ spec: { machineTemplate: { spec: { infrastructureRef: { name: `${KCP}-v2` } } } } })]);
+
+    await expectReleased(oldHost);
+    const [rolled] = await healthyControlPlane(1, `${KCP} rolled onto a new Machine`);
+    expect(rolled!.metadata.name).not.toBe(before!.metadata.name);
+    const newHost = hostOf(rolled!);
+    expect(newHost).not.toBe(oldHost);
+    const hardware = await records(systemOf(newHost));
+    expect(hardware.imageWrites.at(-1)).toMatchObject({ outcome: 'written', url: v2.url });
+    expect(kubeadmRuns(hardware.nodes, since)).toEqual([{ kind: 'kubeadm-succeeded', node: newHost, command: 'join', controlPlane: true }]);
+    await expectNodeOf(rolled!, { controlPlane: true });
+    expect((await staticPodsOn(newHost)).map((pod) => pod.metadata.name)).toHaveLength(3);
+  });
+
+  it('kubectl scale kubeadmcontrolplane to 2 adds a control plane node; back to 1 deletes one and frees its host', async () => {
+    const [first] = await kcpMachines();
+    await kubectl.ok(['scale', 'kubeadmcontrolplanes.controlplane.cluster.x-k8s.io', KCP, '-n', namespace, '--replicas=2']);
+    const machines = await healthyControlPlane(2, `${KCP} at two healthy Machines`);
+    const added = machines.find((m) => m.metadata.name !== first!.metadata.name)!;
+    const addedHost = hostOf(added);
+    expect(kubeadmRuns((await records(systemOf(addedHost))).nodes, since).at(-1))
+      .toEqual({ kind: 'kubeadm-succeeded', node: addedHost, command: 'join', controlPlane: true });
+    await expectNodeOf(added, { controlPlane: true });
+
+    await kubectl.ok(['scale', 'kubeadmcontrolplanes.controlplane.cluster.x-k8s.io', KCP, '-n', namespace, '--replicas=1']);
+    const [kept] = await waitFor(async () => {
+      const current = await kcpMachines();
+      return current.length === 1 ? current : undefined;
+    }, { timeoutMs: minutes(5), intervalMs: 1_000, what: `${KCP} scaled down to one Machine` });
+    const removed = machines.find((m) => m.metadata.name !== kept!.metadata.name)!;
+    await expectReleased(hostOf(removed));
+    await healthyControlPlane(1, `${KCP} healthy at one Machine`);
   });
 });
