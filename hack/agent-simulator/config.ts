@@ -115,6 +115,8 @@ export const simulatorConfigSchema = z.object({
    * from disk (as kubelet would) and the Node goes when the host is deprovisioned. Unset: no Nodes.
    */
   workloadKubeconfig: z.string().min(1).optional(),
+  /** Port of the simulated kubelets' HTTPS endpoint (port-forward), on `listen.host`; 0 picks a free one. Only with `workloadKubeconfig`. */
+  kubeletPort: z.number().int().min(0).max(65535).default(0),
   /** Attempts per workload API request before giving up (network errors, 5xx, 429). */
   workloadRequestAttempts: z.number().int().positive().default(5),
   /** First pause between those attempts; doubles each time. */

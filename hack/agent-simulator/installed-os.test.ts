@@ -78,7 +78,7 @@ describe('InstalledOs', () => {
     await os.settled();
     expect(cluster.nodes.get('worker-0')).toMatchObject({ uuid: BMH_UID, systemUuid: SYSTEM, architecture: 'x86_64' });
     expect(os.nodeName).toBe('worker-0');
-    expect(nodeRecords()).toEqual([{ kind: 'node-registered', node: 'worker-0', uuid: BMH_UID, addresses: ['worker-0'] }]);
+    expect(nodeRecords()).toEqual([{ kind: 'node-registered', node: 'worker-0', uuid: BMH_UID, addresses: ['127.0.0.1', 'worker-0'] }]);
   });
 
   it('a broken OS registers no Node on boot until repaired; then a boot registers it again', async () => {
@@ -181,6 +181,7 @@ describe('InstalledOs', () => {
       // Its kubelet runs kubeadm's static pods, etcd among them: this configuration has no external etcd.
       expect(cluster.nodes.get('cp-0')?.controlPlane).toEqual({
         components: ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'etcd'], imageRepository: 'registry.k8s.io', kubernetesVersion: 'v1.35.0',
+        apiServerBindPort: 6443,
       });
       os.poweredOff();
       os.bootedFromDisk();

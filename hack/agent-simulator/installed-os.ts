@@ -172,7 +172,8 @@ export class InstalledOs implements DiskEvents {
     }
     records.addNode(systemUuid, { kind: 'kubeadm-succeeded', node, command: step.command, controlPlane: step.controlPlane });
     this.#log('info', `kubeadm ${step.command} succeeded`, { node, controlPlane: step.controlPlane });
-    return { ran: true, succeeded: true, controlPlane: clusterConfiguration === undefined ? undefined : controlPlanePods(clusterConfiguration) };
+    return { ran: true, succeeded: true, controlPlane: clusterConfiguration === undefined || 'invalid' in step ? undefined
+      : controlPlanePods(clusterConfiguration, { apiServerBindPort: step.apiServerBindPort }) };
   }
 
   /** The power went off (not a restart): gone for good only if Ironic is deprovisioning the host. */
@@ -234,7 +235,7 @@ export class InstalledOs implements DiskEvents {
       this.#log('warn', 'could not register the Node', { node: identity.name, error: (error as Error).message });
       return;
     }
-    const addresses = [...(identity.internalIp !== null ? [identity.internalIp] : []), identity.name];
+    const addresses = [identity.internalIp, identity.name];
     records.addNode(systemUuid, { kind: 'node-registered', node: identity.name, uuid: identity.uuid, addresses });
     this.#log('info', 'Node registered', { node: identity.name, uuid: identity.uuid, nameSource: identity.nameSource });
   }

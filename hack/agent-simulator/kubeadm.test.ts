@@ -5,23 +5,25 @@ import { kubeadmInitUserData, kubeadmJoinUserData } from './test-support/kubeadm
 describe('kubeadmStep', () => {
   it('reads kubeadm init and its ClusterConfiguration from Cluster API bootstrap data', () => {
     const step = kubeadmStep(kubeadmInitUserData({ clusterName: 'c1', kubernetesVersion: 'v1.35.0' }));
-    expect(step).toMatchObject({ command: 'init', controlPlane: true });
+    expect(step).toMatchObject({ command: 'init', controlPlane: true, apiServerBindPort: 6443 });
     expect(step && 'clusterConfiguration' in step ? step.clusterConfiguration : '').toMatch(/^apiVersion: kubeadm.k8s.io\/v1beta4\nkind: ClusterConfiguration\nclusterName: c1\n/);
   });
 
   it('reads a worker join and a control plane join with their bootstrap token', () => {
     expect(kubeadmStep(kubeadmJoinUserData({ token: 'abcdef.0123456789abcdef', controlPlane: false })))
-      .toEqual({ command: 'join', controlPlane: false, token: { id: 'abcdef', secret: '0123456789abcdef' } });
+      .toEqual({ command: 'join', controlPlane: false, token: { id: 'abcdef', secret: '0123456789abcdef' }, apiServerBindPort: 6443 });
     expect(kubeadmStep(kubeadmJoinUserData({ token: 'abcdef.0123456789abcdef', controlPlane: true })))
-      .toMatchObject({ command: 'join', controlPlane: true });
+      .toMatchObject({ command: 'join', controlPlane: true, apiServerBindPort: 6443 });
+    expect(kubeadmStep(kubeadmJoinUserData({ token: 'abcdef.0123456789abcdef', controlPlane: true, apiServerBindPort: 16443 })))
+      .toMatchObject({ command: 'join', controlPlane: true, apiServerBindPort: 16443 });
     expect(kubeadmStep(kubeadmJoinUserData({ token: 'not-a-token', controlPlane: false })))
-      .toEqual({ command: 'join', controlPlane: false, token: undefined });
+      .toEqual({ command: 'join', controlPlane: false, token: undefined, apiServerBindPort: 6443 });
   });
 
   it('a base64 config file and a runcmd given as an argument list', () => {
     const config = Buffer.from('kind: JoinConfiguration\ndiscovery:\n  bootstrapToken:\n    token: abcdef.0123456789abcdef\n').toString('base64');
     const userData = `#cloud-config\nwrite_files:\n- path: /etc/j.yaml\n  encoding: b64\n  content: ${config}\nruncmd:\n- [kubeadm, join, --config, /etc/j.yaml]\n`;
-    expect(kubeadmStep(userData)).toEqual({ command: 'join', controlPlane: false, token: { id: 'abcdef', secret: '0123456789abcdef' } });
+    expect(kubeadmStep(userData)).toEqual({ command: 'join', controlPlane: false, token: { id: 'abcdef', secret: '0123456789abcdef' }, apiServerBindPort: 6443 });
   });
 
   it('kubeadm with a config it cannot read fails; user data without kubeadm runs none', () => {
@@ -43,14 +45,16 @@ describe('controlPlanePods', () => {
   };
 
   it('runs etcd beside the control plane components unless the cluster\'s etcd is external', () => {
-    expect(controlPlanePods(clusterConfiguration({ externalEtcd: false }))).toEqual({
+    expect(controlPlanePods(clusterConfiguration({ externalEtcd: false }), { apiServerBindPort: 6443 })).toEqual({
       components: ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'etcd'], imageRepository: 'registry.k8s.io', kubernetesVersion: 'v1.35.0',
+      apiServerBindPort: 6443,
     });
-    expect(controlPlanePods(clusterConfiguration({ externalEtcd: true })).components).toEqual(['kube-apiserver', 'kube-controller-manager', 'kube-scheduler']);
+    expect(controlPlanePods(clusterConfiguration({ externalEtcd: true }), { apiServerBindPort: 6443 }).components).toEqual(['kube-apiserver', 'kube-controller-manager', 'kube-scheduler']);
   });
 
   it('takes the image repository the configuration names', () => {
-    expect(controlPlanePods('kind: ClusterConfiguration\nimageRepository: mirror.example/k8s\n'))
-      .toEqual({ components: ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'etcd'], imageRepository: 'mirror.example/k8s', kubernetesVersion: undefined });
+    expect(controlPlanePods('kind: ClusterConfiguration\nimageRepository: mirror.example/k8s\n', { apiServerBindPort: 16443 }))
+      .toEqual({ components: ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'etcd'], imageRepository: 'mirror.example/k8s',
+        kubernetesVersion: undefined, apiServerBindPort: 16443 });
   });
 });

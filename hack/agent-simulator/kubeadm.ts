@@ -12,8 +12,8 @@ export interface BootstrapToken {
  * (a runcmd `kubeadm init|join --config <file>` and that file among write_files).
  */
 export type KubeadmStep =
-  | { command: 'init'; controlPlane: true; clusterConfiguration: string }
-  | { command: 'join'; controlPlane: boolean; token: BootstrapToken | undefined }
+  | { command: 'init'; controlPlane: true; clusterConfiguration: string; apiServerBindPort: number }
+  | { command: 'join'; controlPlane: boolean; token: BootstrapToken | undefined; apiServerBindPort: number }
   /** The user data runs kubeadm, but its config cannot be read: kubeadm would stop at once. */
   | { command: 'init' | 'join'; controlPlane: boolean; invalid: string };
 
@@ -49,6 +49,14 @@ function joinToken(join: Record<string, unknown>): BootstrapToken | undefined {
   return match ? { id: match[1]!, secret: match[2]! } : undefined;
 }
 
+/** kubeadm's default for `localAPIEndpoint.bindPort`: where a control plane node's API server listens. */
+const DEFAULT_API_SERVER_BIND_PORT = 6443;
+
+function bindPort(localApiEndpoint: unknown): number {
+  const port = (localApiEndpoint as { bindPort?: unknown } | undefined)?.bindPort;
+  return typeof port === 'number' && Number.isInteger(port) && port > 0 && port <= 65535 ? port : DEFAULT_API_SERVER_BIND_PORT;
+}
+
 /** What kubeadm the user data runs with a config file; undefined when it runs none (any other OS image or bootstrap data). */
 export function kubeadmStep(userData: string | undefined): KubeadmStep | undefined {
   const config = parseCloudConfig(userData);
@@ -67,11 +75,14 @@ export function kubeadmStep(userData: string | undefined): KubeadmStep | undefin
   if (command === 'init') {
     const clusterConfiguration = documents.get('ClusterConfiguration');
     if (clusterConfiguration === undefined) return { command, controlPlane: true, invalid: `${configPath} has no ClusterConfiguration` };
-    return { command, controlPlane: true, clusterConfiguration: stringify(clusterConfiguration) };
+    return { command, controlPlane: true, clusterConfiguration: stringify(clusterConfiguration),
+      apiServerBindPort: bindPort(documents.get('InitConfiguration')?.localAPIEndpoint) };
   }
   const join = documents.get('JoinConfiguration');
   if (join === undefined) return { command, controlPlane: false, invalid: `${configPath} has no JoinConfiguration` };
-  return { command, controlPlane: join.controlPlane !== undefined && join.controlPlane !== null, token: joinToken(join) };
+  const controlPlane = join.controlPlane as { localAPIEndpoint?: unknown } | null | undefined;
+  return { command, controlPlane: controlPlane !== undefined && controlPlane !== null, token: joinToken(join),
+    apiServerBindPort: bindPort(controlPlane?.localAPIEndpoint) };
 }
 
 /** The static pods kubeadm writes to a control plane node's manifests directory, which its kubelet runs and mirrors. */
@@ -80,6 +91,8 @@ export interface ControlPlanePods {
   components: string[];
   imageRepository: string;
   kubernetesVersion: string | undefined;
+  /** The port the node's kube-apiserver listens on (its `localAPIEndpoint.bindPort`). */
+  apiServerBindPort: number;
 }
 
 const CONTROL_PLANE_COMPONENTS = ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler'];
@@ -88,7 +101,7 @@ const CONTROL_PLANE_COMPONENTS = ['kube-apiserver', 'kube-controller-manager', '
  * What a control plane node runs, from the ClusterConfiguration kubeadm used (`init`'s own, or
  * the cluster's kubeadm-config that `join --control-plane` reads).
  */
-export function controlPlanePods(clusterConfiguration: string): ControlPlanePods {
+export function controlPlanePods(clusterConfiguration: string, options: { apiServerBindPort: number }): ControlPlanePods {
   const parsed = documentsByKind(clusterConfiguration).get('ClusterConfiguration') ?? {};
   const etcd = parsed.etcd as { external?: unknown } | undefined;
   const externalEtcd = etcd?.external !== undefined && etcd.external !== null;
@@ -96,5 +109,6 @@ export function controlPlanePods(clusterConfiguration: string): ControlPlanePods
     components: externalEtcd ? CONTROL_PLANE_COMPONENTS : [...CONTROL_PLANE_COMPONENTS, 'etcd'],
     imageRepository: typeof parsed.imageRepository === 'string' && parsed.imageRepository !== '' ? parsed.imageRepository : 'registry.k8s.io',
     kubernetesVersion: typeof parsed.kubernetesVersion === 'string' ? parsed.kubernetesVersion : undefined,
+    apiServerBindPort: options.apiServerBindPort,
   };
 }

@@ -4,6 +4,7 @@ import { nodeIdentity } from './node-identity.ts';
 const interfaces = [
   { ipv4_address: null },
   { ipv4_address: '192.168.111.20' },
+  { ipv4_address: '127.0.0.20' },
 ] as Parameters<typeof nodeIdentity>[0]['inventory']['interfaces'];
 const bmoMetaData = { uuid: '7c5b1a2e-0d7e-4c39-9f0a-3b1f2f9e6a10', 'local-hostname': 'bmh-host', local_hostname: 'bmh-host', name: 'bmh-name' };
 
@@ -13,7 +14,7 @@ describe('nodeIdentity', () => {
       configDrive: { metaData: bmoMetaData, userData: '#cloud-config\nhostname: Worker-0\n' },
       systemName: 'server-0',
       inventory: { interfaces },
-    })).toEqual({ name: 'worker-0', nameSource: 'user-data', uuid: bmoMetaData.uuid, internalIp: '192.168.111.20' });
+    })).toEqual({ name: 'worker-0', nameSource: 'user-data', uuid: bmoMetaData.uuid, internalIp: '127.0.0.20' });
   });
 
   it('falls back to meta_data local-hostname, then name, then the system name', () => {
@@ -21,9 +22,9 @@ describe('nodeIdentity', () => {
       nodeIdentity({ configDrive: { metaData, userData }, systemName: 'Server-0', inventory: { interfaces: [] } });
     expect(identity(bmoMetaData, '#cloud-config\nusers: []\n')).toMatchObject({ name: 'bmh-host', nameSource: 'meta-data-hostname' });
     expect(identity({ name: 'bmh-name' })).toMatchObject({ name: 'bmh-name', nameSource: 'meta-data-name' });
-    expect(identity({})).toMatchObject({ name: 'server-0', nameSource: 'system-name', uuid: null, internalIp: null });
+    expect(identity({})).toMatchObject({ name: 'server-0', nameSource: 'system-name', uuid: null, internalIp: '127.0.0.1' });
     expect(nodeIdentity({ configDrive: undefined, systemName: 'server-1', inventory: { interfaces } }))
-      .toMatchObject({ name: 'server-1', uuid: null, internalIp: '192.168.111.20' });
+      .toMatchObject({ name: 'server-1', uuid: null, internalIp: '127.0.0.20' });
   });
 
   it('skips names that are no valid Node name and uuids that are no label value', () => {

@@ -8,8 +8,13 @@ export interface NodeIdentity {
   name: string;
   /** `metal3.io/uuid` label value (the BareMetalHost's UID from meta_data.json), if usable as a label. */
   uuid: string | null;
-  /** First IPv4 address of the inventory, as the InternalIP. */
-  internalIp: string | null;
+  /**
+   * The InternalIP the kubelet reports, which the API server dials for port-forwards: the
+   * inventory's first loopback IPv4, else 127.0.0.1. The simulated servers all run on this
+   * machine, so an address from another range (an inspection fixture's 192.168.x) is never one
+   * their kubelet can be reached at.
+   */
+  internalIp: string;
   /** Where the name came from, for logs. */
   nameSource: 'user-data' | 'meta-data-hostname' | 'meta-data-name' | 'system-name';
 }
@@ -53,6 +58,6 @@ export function nodeIdentity(options: {
   // The system name is validated by the config only as non-empty; keep something registrable.
   chosen ??= { name: options.systemName.toLowerCase().replace(/[^a-z0-9.-]+/g, '-').replace(/^[-.]+|[-.]+$/g, '') || 'node', nameSource: 'system-name' };
   const uuid = typeof metaData.uuid === 'string' && metaData.uuid.length <= 63 && LABEL_VALUE.test(metaData.uuid) ? metaData.uuid : null;
-  const internalIp = options.inventory.interfaces.find((nic) => nic.ipv4_address !== null)?.ipv4_address ?? null;
+  const internalIp = options.inventory.interfaces.find((nic) => nic.ipv4_address?.startsWith('127.') === true)?.ipv4_address ?? '127.0.0.1';
   return { ...chosen, uuid, internalIp };
 }

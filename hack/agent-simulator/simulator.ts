@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { SimulatorConfig, SystemConfig } from './config.ts';
 import { allNics, buildInventory } from './inventory.ts';
 import { IronicRamdiskApi } from './ironic-api.ts';
+import { SimulatedKubeletServer } from './kubelet/kubelet-server.ts';
 import { createLogger, type Logger } from './log.ts';
 import { SimulatedMachine } from './machine.ts';
 import { RecordStore } from './records.ts';
@@ -34,6 +35,9 @@ export async function startSimulator(config: SimulatorConfig, logger: Logger = c
   };
   const redfish = new RedfishClient(config.redfish);
   const redfishFor = (system: SystemConfig) => (system.redfishUrl ? new RedfishClient({ ...config.redfish, url: system.redfishUrl }) : redfish);
+  const kubelet = config.workloadKubeconfig === undefined
+    ? undefined
+    : await SimulatedKubeletServer.start({ host: config.listen.host, port: config.kubeletPort, logger });
   const workload =
     config.workloadKubeconfig === undefined
       ? undefined
@@ -42,6 +46,7 @@ export async function startSimulator(config: SimulatorConfig, logger: Logger = c
           attempts: config.workloadRequestAttempts,
           retryIntervalMs: config.workloadRetryIntervalMs,
           logger,
+          ...(kubelet === undefined ? {} : { kubelet }),
         });
   const machines = new Map<string, SimulatedMachine>();
   // The advertised URL may depend on the port the kernel picked (listen.port 0), so machines read it late.
@@ -95,7 +100,7 @@ export async function startSimulator(config: SimulatorConfig, logger: Logger = c
     );
   }
   logger.info('agent simulator listening', { url: advertiseUrl, systems: machines.size,
-    ...(config.workloadKubeconfig === undefined ? {} : { workloadKubeconfig: config.workloadKubeconfig }) });
+    ...(config.workloadKubeconfig === undefined ? {} : { workloadKubeconfig: config.workloadKubeconfig, kubeletPort: kubelet?.port }) });
 
   return {
     url: advertiseUrl,
@@ -106,6 +111,7 @@ export async function startSimulator(config: SimulatorConfig, logger: Logger = c
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       workload?.close();
+      await kubelet?.close();
     },
   };
 }

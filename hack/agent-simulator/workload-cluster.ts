@@ -2,6 +2,8 @@ import { Agent, request as httpsRequest } from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { loadKubeconfig, type KubeEndpoint } from './kubeconfig.ts';
+import type { SimulatedKubeletServer } from './kubelet/kubelet-server.ts';
+import type { PodPortTarget } from './kubelet/port-forward.ts';
 import type { Logger } from './log.ts';
 import type { BootstrapToken, ControlPlanePods } from './kubeadm.ts';
 import type { NodeIdentity } from './node-identity.ts';
@@ -73,10 +75,19 @@ export class WorkloadCluster implements WorkloadNodes {
   readonly #attempts: number;
   readonly #retryIntervalMs: number;
   readonly #logger: Logger;
+  readonly #kubelet: SimulatedKubeletServer | undefined;
   #connection: { endpoint: KubeEndpoint; agent: Agent } | undefined;
 
-  constructor(options: { kubeconfigPath: string; attempts: number; retryIntervalMs: number; logger: Logger }) {
+  constructor(options: {
+    kubeconfigPath: string;
+    attempts: number;
+    retryIntervalMs: number;
+    logger: Logger;
+    /** Where the Nodes' kubelets serve port-forwards; without it a Node advertises no kubelet port. */
+    kubelet?: SimulatedKubeletServer;
+  }) {
     this.#kubeconfigPath = options.kubeconfigPath;
+    this.#kubelet = options.kubelet;
     this.#attempts = options.attempts;
     this.#retryIntervalMs = options.retryIntervalMs;
     this.#logger = options.logger;
@@ -108,10 +119,7 @@ export class WorkloadCluster implements WorkloadNodes {
       ...(node.controlPlane !== undefined ? { spec: { taints: [{ key: CONTROL_PLANE_ROLE, effect: 'NoSchedule' }] } } : {}) },
       `apply Node ${node.name}`);
     const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
-    const addresses = [
-      ...(node.internalIp !== null ? [{ type: 'InternalIP', address: node.internalIp }] : []),
-      { type: 'Hostname', address: node.name },
-    ];
+    const addresses = [{ type: 'InternalIP', address: node.internalIp }, { type: 'Hostname', address: node.name }];
     await this.#send('PATCH', `${path}/status${query}`, {
       apiVersion: 'v1',
       kind: 'Node',
@@ -125,6 +133,7 @@ export class WorkloadCluster implements WorkloadNodes {
           { type: 'PIDPressure', status: 'False', reason: 'KubeletHasSufficientPID', message: 'kubelet has sufficient PID available' },
         ].map((condition) => ({ ...condition, lastHeartbeatTime: now, lastTransitionTime: now })),
         addresses,
+        ...(this.#kubelet === undefined ? {} : { daemonEndpoints: { kubeletEndpoint: { Port: this.#kubelet.port } } }),
         nodeInfo: { systemUUID: node.systemUuid, operatingSystem: 'linux', architecture: goArch(node.architecture) },
       },
     }, `apply Node ${node.name} status`);
@@ -154,7 +163,20 @@ export class WorkloadCluster implements WorkloadNodes {
           containerStatuses: [{ name: component, ready: true, started: true, restartCount: 0, image: `${pods.imageRepository}/${component}${tag}`,
             imageID: '', state: { running: { startedAt: now } } }] } },
       `apply Pod kube-system/${name} status`);
+      this.#kubelet?.servePod({ namespace: 'kube-system', name, node }, (port) => this.#staticPodPort(component, pods, port));
     }
+  }
+
+  /**
+   * What answers on a static pod's port (its host network is this machine's loopback): the API
+   * server's bind port leads to the workload API server, which plays every control plane node's.
+   */
+  #staticPodPort(component: string, pods: ControlPlanePods, port: number): PodPortTarget {
+    if (component === 'kube-apiserver' && port === pods.apiServerBindPort) {
+      const server = new URL(this.#connect().endpoint.server);
+      return { host: server.hostname, port: Number(server.port || 443) };
+    }
+    return { refused: `dial tcp 127.0.0.1:${port}: connect: connection refused` };
   }
 
   async readClusterConfiguration(): Promise<string | undefined> {
@@ -192,6 +214,7 @@ export class WorkloadCluster implements WorkloadNodes {
   }
 
   async delete(name: string): Promise<void> {
+    this.#kubelet?.forgetNode(name);
     try {
       await this.#send('DELETE', `/api/v1/nodes/${encodeURIComponent(name)}`, undefined, `delete Node ${name}`);
     } catch (error) {

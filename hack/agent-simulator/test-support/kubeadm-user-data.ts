@@ -42,7 +42,9 @@ nodeRegistration:
   return userData({ configPath: '/run/kubeadm/kubeadm.yaml', config, command: 'kubeadm init --config /run/kubeadm/kubeadm.yaml ' });
 }
 
-export function kubeadmJoinUserData(options: { token: string; controlPlane: boolean }): string {
+export function kubeadmJoinUserData(options: { token: string; controlPlane: boolean; apiServerBindPort?: number }): string {
+  const controlPlane = options.apiServerBindPort === undefined ? 'controlPlane: {}\n'
+    : `controlPlane:\n  localAPIEndpoint:\n    bindPort: ${options.apiServerBindPort}\n`;
   const config = `---
 apiVersion: kubeadm.k8s.io/v1beta4
 kind: JoinConfiguration
@@ -52,7 +54,7 @@ discovery:
     caCertHashes:
     - sha256:0000
     token: ${options.token}
-${options.controlPlane ? 'controlPlane: {}\n' : ''}nodeRegistration:
+${options.controlPlane ? controlPlane : ''}nodeRegistration:
   name: '{{ ds.meta_data.local_hostname }}'
 `;
   return userData({ configPath: '/run/kubeadm/kubeadm-join-config.yaml', config, command: 'kubeadm join --config /run/kubeadm/kubeadm-join-config.yaml' });

@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { connect } from 'node:tls';
+import { SimulatedKubeletServer } from '../../../hack/agent-simulator/kubelet/kubelet-server.ts';
+import { loadKubeconfig } from '../../../hack/agent-simulator/kubeconfig.ts';
+import { silentLogger } from '../../../hack/agent-simulator/log.ts';
+import { WorkloadCluster } from '../../../hack/agent-simulator/workload-cluster.ts';
+import { readStackEnv } from '../../support/stack-env.ts';
+import { waitFor } from '../../support/wait-for.ts';
+import { getNode, workloadKubeconfig, workloadKubectl } from './workload-cluster.ts';
+
+/*
+ * The simulated kubelets' port-forward, driven the way Cluster API's control plane provider
+ * drives it: a Go client (kubectl) asks the real workload API server for `pods/portforward`, the
+ * API server finds the Pod's Node, dials the kubelet the Node advertises and speaks SPDY to it.
+ * The simulator's Node registration and kubelet run in this process; the API server and kubectl
+ * are the stack's.
+ */
+const env = readStackEnv();
+const kubeconfig = workloadKubeconfig(env);
+const kubectl = workloadKubectl(env);
+const NODE = 'port-forward-cp-0';
+
+/** `kubectl port-forward` to a pod port; resolves with the local port once kubectl listens. */
+function portForward(pod: string, port: number): Promise<{ localPort: number; process: ChildProcessWithoutNullStreams; stderr: () => string }> {
+  const child = spawn(env.kubectl, ['--kubeconfig', kubeconfig, '-n', 'kube-system', 'port-forward', `pod/${pod}`, `:${port}`,
+    '--address', '127.0.0.1']);
+  let stdout = '';
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString('utf8'); });
+  return new Promise((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8');
+      const match = /Forwarding from 127\.0\.0\.1:(\d+)/.exec(stdout);
+      if (match) resolve({ localPort: Number(match[1]), process: child, stderr: () => stderr });
+    });
+    child.once('exit', (code) => reject(new Error(`kubectl port-forward exited ${code}: ${stderr}`)));
+  });
+}
+
+/** The serving certificate's SHA-256 fingerprint and subject CN at a TLS address. */
+function servingCertificate(port: number): Promise<{ fingerprint: string; commonName: string | undefined }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: '127.0.0.1', port, rejectUnauthorized: false }, () => {
+      const certificate = socket.getPeerCertificate();
+      socket.destroy();
+      const commonName = certificate.subject?.CN;
+      resolve({ fingerprint: certificate.fingerprint256, commonName: Array.isArray(commonName) ? commonName[0] : commonName });
+    });
+    socket.once('error', reject);
+  });
+}
+
+describe('port-forward to a simulated control plane node\'s pods', () => {
+  let kubelet: SimulatedKubeletServer;
+  let cluster: WorkloadCluster;
+  const children: ChildProcessWithoutNullStreams[] = [];
+
+  beforeAll(async () => {
+    kubelet = await SimulatedKubeletServer.start({ host: '127.0.0.1', port: 0, logger: silentLogger() });
+    cluster = new WorkloadCluster({ kubeconfigPath: kubeconfig, attempts: 3, retryIntervalMs: 200, logger: silentLogger(), kubelet });
+    await cluster.register({
+      name: NODE, uuid: null, internalIp: '127.0.0.1', nameSource: 'system-name', systemUuid: 'b1c5e7a0-43d2-4f6e-9a1b-5c8d7e6f0a21',
+      architecture: 'x86_64',
+      controlPlane: { components: ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler'], imageRepository: 'registry.k8s.io',
+        kubernetesVersion: 'v1.35.0', apiServerBindPort: 6443 },
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    for (const child of children) child.kill();
+    await cluster.delete(NODE);
+    cluster.close();
+    kubectl.dispose();
+    await kubelet.close();
+  }, 60_000);
+
+  it('the Node advertises the kubelet\'s port and a loopback InternalIP, which the API server dials', async () => {
+    const node = JSON.parse((await kubectl.run(['get', 'node', NODE, '-o', 'json'])).stdout) as {
+      status: { daemonEndpoints: { kubeletEndpoint: { Port: number } }; addresses: { type: string; address: string }[] };
+    };
+    expect(node.status.daemonEndpoints.kubeletEndpoint.Port).toBe(kubelet.port);
+    expect(node.status.addresses).toContainEqual({ type: 'InternalIP', address: '127.0.0.1' });
+  });
+
+  it('kube-apiserver-<node> at its bind port is the workload API server (what KCP reads its certificate expiry from)', async () => {
+    const forward = await portForward(`kube-apiserver-${NODE}`, 6443);
+    children.push(forward.process);
+    const through = await servingCertificate(forward.localPort);
+    const direct = await servingCertificate(Number(new URL(loadKubeconfig(kubeconfig).server).port));
+    expect(through).toEqual(direct);
+    expect(through.commonName).toBe('kube-apiserver');
+  });
+
+  it('a port nothing listens on comes back as the kubelet\'s error through kubectl', async () => {
+    const forward = await portForward(`kube-scheduler-${NODE}`, 10259);
+    children.push(forward.process);
+    const refused = await new Promise<boolean>((resolve) => {
+      const socket = connect({ host: '127.0.0.1', port: forward.localPort, rejectUnauthorized: false });
+      socket.once('secureConnect', () => resolve(false));
+      socket.once('error', () => resolve(true));
+      socket.once('close', () => resolve(true));
+    });
+    expect(refused).toBe(true);
+    const reported = `error forwarding port 10259 to pod kube-system/kube-scheduler-${NODE}: dial tcp 127.0.0.1:10259`;
+    await waitFor(async () => (forward.stderr().includes(reported) ? true : undefined), { what: 'the kubelet\'s error in kubectl\'s output', timeoutMs: 15_000 });
+  });
+
+  it('deleting the Node deletes its Pods', async () => {
+    await cluster.delete(NODE);
+    expect(await getNode(kubectl, NODE)).toBeUndefined();
+    const pods = await kubectl.run(['get', 'pods', '-n', 'kube-system', '--field-selector', `spec.nodeName=${NODE}`, '-o', 'name']);
+    expect(pods.stdout.trim()).toBe('');
+  });
+});
