@@ -117,6 +117,8 @@ export const simulatorConfigSchema = z.object({
   workloadKubeconfig: z.string().min(1).optional(),
   /** Port of the simulated kubelets' HTTPS endpoint (port-forward), on `listen.host`; 0 picks a free one. Only with `workloadKubeconfig`. */
   kubeletPort: z.number().int().min(0).max(65535).default(0),
+  /** The etcd binary a simulated control plane node with stacked etcd runs as its member. Unset: such nodes run no etcd. */
+  etcdBinary: z.string().min(1).optional(),
   /** Attempts per workload API request before giving up (network errors, 5xx, 429). */
   workloadRequestAttempts: z.number().int().positive().default(5),
   /** First pause between those attempts; doubles each time. */

@@ -32,6 +32,9 @@ class NodesInMemory implements WorkloadNodes {
     if (this.failing) throw new Error('connect ECONNREFUSED 127.0.0.1:6443');
     return this.kubeadmConfigs.at(-1);
   }
+  async etcdClientUrls(): Promise<string[]> {
+    return [];
+  }
   async delete(name: string): Promise<void> {
     if (this.failing) throw new Error('connect ECONNREFUSED 127.0.0.1:6443');
     this.nodes.delete(name);
@@ -39,7 +42,7 @@ class NodesInMemory implements WorkloadNodes {
   close(): void {}
 }
 
-function setup(options: { cluster?: WorkloadNodes; provisionState?: string | Error } = {}) {
+function setup(options: { cluster?: WorkloadNodes; provisionState?: string | Error; etcdBinary?: string } = {}) {
   const records = new RecordStore([{ uuid: SYSTEM, name: 'server-0' }]);
   const os = new InstalledOs({
     systemUuid: SYSTEM,
@@ -52,6 +55,7 @@ function setup(options: { cluster?: WorkloadNodes; provisionState?: string | Err
     },
     records,
     logger: silentLogger(),
+    etcdBinary: options.etcdBinary,
   });
   const nodeRecords = () => records.get(SYSTEM)?.nodes.map(({ at: _at, ...rest }) => rest);
   return { os, records, nodeRecords };
@@ -188,6 +192,18 @@ describe('InstalledOs', () => {
       await os.settled();
       expect(cluster.kubeadmConfigs).toHaveLength(1);
       expect(nodeRecords()?.map((record) => record.kind)).toEqual(['kubeadm-succeeded', 'node-registered', 'node-registered']);
+    });
+
+    it('with stacked etcd to run, kubeadm init without the cluster\'s etcd CA fails before anything is uploaded', async () => {
+      const cluster = new NodesInMemory();
+      const { os, nodeRecords } = setup({ cluster, provisionState: 'active', etcdBinary: '/nonexistent/etcd' });
+      os.imageWritten(kubeadmImage(kubeadmInitUserData({ clusterName: 'c1', kubernetesVersion: 'v1.35.0' })));
+      os.bootedFromDisk();
+      await os.settled();
+      expect(cluster.kubeadmConfigs).toHaveLength(0);
+      expect(cluster.nodes.size).toBe(0);
+      expect(nodeRecords()).toContainEqual(expect.objectContaining({ kind: 'kubeadm-failed',
+        error: 'the bootstrap data has no etcd CA (/etc/kubernetes/pki/etcd/ca.crt and ca.key)' }));
     });
 
     it('kubeadm join needs a bootstrap token the cluster holds; without one no Node ever registers for that image', async () => {

@@ -1,4 +1,5 @@
 import type { ConfigDriveContents } from './configdrive-contents.ts';
+import { EtcdMember, type EtcdMemberOptions } from './etcd/etcd-member.ts';
 import type { Inventory } from './inventory-types.ts';
 import { controlPlanePods, kubeadmStep, type ControlPlanePods, type KubeadmStep } from './kubeadm.ts';
 import type { Logger } from './log.ts';
@@ -47,6 +48,8 @@ export interface InstalledOsOptions {
   provisionState(nodeUuid: string): Promise<string | undefined>;
   records: RecordStore;
   logger: Logger;
+  /** The etcd binary a control plane with stacked etcd runs; without it such a node runs no etcd (its Pod is only mirrored). */
+  etcdBinary?: string | undefined;
 }
 
 /**
@@ -68,6 +71,8 @@ export class InstalledOs implements DiskEvents {
    * (nor ever when the user data runs none); it runs once per image, as runcmd does.
    */
   #kubeadm: { ran: false } | KubeadmOutcome = { ran: false };
+  /** The etcd member kubeadm started on this control plane node (stacked etcd). */
+  #etcd: EtcdMember | undefined;
 
   constructor(options: InstalledOsOptions) {
     this.#options = options;
@@ -153,27 +158,63 @@ export class InstalledOs implements DiskEvents {
       this.#log('warn', `kubeadm ${step.command} failed`, { node, error });
       return { ran: true as const, succeeded: false, controlPlane: undefined };
     };
-    let clusterConfiguration: string | undefined;
+    let controlPlane: ControlPlanePods | undefined;
     try {
       if ('invalid' in step) return failed(step.invalid);
       if (step.command === 'init') {
+        // kubeadm starts the local etcd before the API server that takes the uploaded configuration.
+        controlPlane = await this.#startEtcd(cluster, node, step,
+          controlPlanePods(step.clusterConfiguration, { apiServerBindPort: step.apiServerBindPort }));
         await cluster.uploadKubeadmConfig(step.clusterConfiguration);
-        clusterConfiguration = step.clusterConfiguration;
       } else if (step.token === undefined) {
         return failed('the JoinConfiguration has no bootstrap token');
       } else if (!(await cluster.bootstrapTokenValid(step.token))) {
         return failed(`bootstrap token ${step.token.id} is not valid in the cluster`);
       } else if (step.controlPlane) {
-        clusterConfiguration = await cluster.readClusterConfiguration();
+        const clusterConfiguration = await cluster.readClusterConfiguration();
         if (clusterConfiguration === undefined) return failed('the cluster has no kubeadm-config ConfigMap with a ClusterConfiguration');
+        controlPlane = await this.#startEtcd(cluster, node, step, controlPlanePods(clusterConfiguration, { apiServerBindPort: step.apiServerBindPort }));
       }
     } catch (error) {
+      await this.#stopEtcd();
       return failed((error as Error).message);
     }
     records.addNode(systemUuid, { kind: 'kubeadm-succeeded', node, command: step.command, controlPlane: step.controlPlane });
     this.#log('info', `kubeadm ${step.command} succeeded`, { node, controlPlane: step.controlPlane });
-    return { ran: true, succeeded: true, controlPlane: clusterConfiguration === undefined || 'invalid' in step ? undefined
-      : controlPlanePods(clusterConfiguration, { apiServerBindPort: step.apiServerBindPort }) };
+    return { ran: true, succeeded: true, controlPlane };
+  }
+
+  /**
+   * A control plane with stacked etcd runs an etcd member (with an etcd binary to run): the first
+   * one (`init`) starts a new cluster, a joining one is added through a member the cluster's etcd
+   * Pods advertise, as kubeadm finds them.
+   */
+  async #startEtcd(cluster: WorkloadNodes, node: string, step: Exclude<KubeadmStep, { invalid: string }>,
+    pods: ControlPlanePods): Promise<ControlPlanePods> {
+    const binary = this.#options.etcdBinary;
+    if (!pods.components.includes('etcd') || binary === undefined) return pods;
+    if (step.etcdCa === undefined) throw new Error('the bootstrap data has no etcd CA (/etc/kubernetes/pki/etcd/ca.crt and ca.key)');
+    let membership: EtcdMemberOptions['cluster'] = { kind: 'new' };
+    if (step.command === 'join') {
+      const memberClientUrls = await cluster.etcdClientUrls();
+      if (memberClientUrls.length === 0) throw new Error('no etcd member to join: no etcd Pod in kube-system advertises a client URL');
+      membership = { kind: 'join', memberClientUrls };
+    }
+    await this.#stopEtcd();
+    const member = await EtcdMember.start({ binary, node, ca: step.etcdCa, cluster: membership, logger: this.#options.logger });
+    this.#etcd = member;
+    return { ...pods, etcdClientUrl: member.clientUrl };
+  }
+
+  async #stopEtcd(): Promise<void> {
+    const member = this.#etcd;
+    this.#etcd = undefined;
+    await member?.stop();
+  }
+
+  /** Simulator shutdown: the processes this OS runs stop. */
+  async shutdown(): Promise<void> {
+    await this.#stopEtcd();
   }
 
   /** The power went off (not a restart): gone for good only if Ironic is deprovisioning the host. */
@@ -241,6 +282,8 @@ export class InstalledOs implements DiskEvents {
   }
 
   async #delete(node: string, reason: NodeDeletionReason): Promise<void> {
+    // The OS that ran the member is gone; a member still listed stays in etcd's cluster, unreachable.
+    await this.#stopEtcd();
     const { systemUuid, records, cluster } = this.#options;
     if (cluster === undefined) return;
     try {

@@ -9,6 +9,12 @@ describe('kubeadmStep', () => {
     expect(step && 'clusterConfiguration' in step ? step.clusterConfiguration : '').toMatch(/^apiVersion: kubeadm.k8s.io\/v1beta4\nkind: ClusterConfiguration\nclusterName: c1\n/);
   });
 
+  it('reads the cluster\'s etcd CA a control plane node is given', () => {
+    const etcdCa = { cert: '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n', key: '-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----\n' };
+    expect(kubeadmStep(kubeadmInitUserData({ clusterName: 'c1', kubernetesVersion: 'v1.35.0', etcdCa }))).toMatchObject({ etcdCa });
+    expect(kubeadmStep(kubeadmInitUserData({ clusterName: 'c1', kubernetesVersion: 'v1.35.0' }))).not.toHaveProperty('etcdCa');
+  });
+
   it('reads a worker join and a control plane join with their bootstrap token', () => {
     expect(kubeadmStep(kubeadmJoinUserData({ token: 'abcdef.0123456789abcdef', controlPlane: false })))
       .toEqual({ command: 'join', controlPlane: false, token: { id: 'abcdef', secret: '0123456789abcdef' }, apiServerBindPort: 6443 });

@@ -1,5 +1,6 @@
 import { parseAllDocuments, stringify } from 'yaml';
 import { parseCloudConfig, type CloudConfig } from './cloud-init-hostname.ts';
+import type { EtcdCa } from './etcd/etcd-certificates.ts';
 
 /** A bootstrap token as kubeadm writes it: `<id>.<secret>`. */
 export interface BootstrapToken {
@@ -12,8 +13,8 @@ export interface BootstrapToken {
  * (a runcmd `kubeadm init|join --config <file>` and that file among write_files).
  */
 export type KubeadmStep =
-  | { command: 'init'; controlPlane: true; clusterConfiguration: string; apiServerBindPort: number }
-  | { command: 'join'; controlPlane: boolean; token: BootstrapToken | undefined; apiServerBindPort: number }
+  | { command: 'init'; controlPlane: true; clusterConfiguration: string; apiServerBindPort: number; etcdCa?: EtcdCa }
+  | { command: 'join'; controlPlane: boolean; token: BootstrapToken | undefined; apiServerBindPort: number; etcdCa?: EtcdCa }
   /** The user data runs kubeadm, but its config cannot be read: kubeadm would stop at once. */
   | { command: 'init' | 'join'; controlPlane: boolean; invalid: string };
 
@@ -57,6 +58,16 @@ function bindPort(localApiEndpoint: unknown): number {
   return typeof port === 'number' && Number.isInteger(port) && port > 0 && port <= 65535 ? port : DEFAULT_API_SERVER_BIND_PORT;
 }
 
+/** Where Cluster API's kubeadm bootstrap data puts the cluster's etcd CA on a control plane node. */
+const ETCD_CA_CERT = '/etc/kubernetes/pki/etcd/ca.crt';
+const ETCD_CA_KEY = '/etc/kubernetes/pki/etcd/ca.key';
+
+function etcdCa(config: CloudConfig): { etcdCa?: EtcdCa } {
+  const cert = fileContent(config, ETCD_CA_CERT);
+  const key = fileContent(config, ETCD_CA_KEY);
+  return cert !== undefined && key !== undefined ? { etcdCa: { cert, key } } : {};
+}
+
 /** What kubeadm the user data runs with a config file; undefined when it runs none (any other OS image or bootstrap data). */
 export function kubeadmStep(userData: string | undefined): KubeadmStep | undefined {
   const config = parseCloudConfig(userData);
@@ -76,13 +87,14 @@ export function kubeadmStep(userData: string | undefined): KubeadmStep | undefin
     const clusterConfiguration = documents.get('ClusterConfiguration');
     if (clusterConfiguration === undefined) return { command, controlPlane: true, invalid: `${configPath} has no ClusterConfiguration` };
     return { command, controlPlane: true, clusterConfiguration: stringify(clusterConfiguration),
-      apiServerBindPort: bindPort(documents.get('InitConfiguration')?.localAPIEndpoint) };
+      apiServerBindPort: bindPort(documents.get('InitConfiguration')?.localAPIEndpoint), ...etcdCa(config) };
   }
   const join = documents.get('JoinConfiguration');
   if (join === undefined) return { command, controlPlane: false, invalid: `${configPath} has no JoinConfiguration` };
   const controlPlane = join.controlPlane as { localAPIEndpoint?: unknown } | null | undefined;
-  return { command, controlPlane: controlPlane !== undefined && controlPlane !== null, token: joinToken(join),
-    apiServerBindPort: bindPort(controlPlane?.localAPIEndpoint) };
+  const isControlPlane = controlPlane !== undefined && controlPlane !== null;
+  return { command, controlPlane: isControlPlane, token: joinToken(join), apiServerBindPort: bindPort(controlPlane?.localAPIEndpoint),
+    ...(isControlPlane ? etcdCa(config) : {}) };
 }
 
 /** The static pods kubeadm writes to a control plane node's manifests directory, which its kubelet runs and mirrors. */
@@ -93,6 +105,8 @@ export interface ControlPlanePods {
   kubernetesVersion: string | undefined;
   /** The port the node's kube-apiserver listens on (its `localAPIEndpoint.bindPort`). */
   apiServerBindPort: number;
+  /** The client URL of the etcd member this node runs (stacked etcd), when one could be started. */
+  etcdClientUrl?: string;
 }
 
 const CONTROL_PLANE_COMPONENTS = ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler'];

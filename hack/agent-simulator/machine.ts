@@ -37,6 +37,8 @@ export interface MachineOptions {
   logger: Logger;
   /** Where the installed OS registers its Node; absent: no Nodes. */
   workload?: WorkloadNodes | undefined;
+  /** What a control plane node with stacked etcd runs as its etcd (see InstalledOs). */
+  etcdBinary?: string | undefined;
 }
 
 export interface MachineStatus {
@@ -81,6 +83,7 @@ export class SimulatedMachine {
       provisionState: (nodeUuid) => options.ironic.provisionState(nodeUuid),
       records: options.records,
       logger: options.logger,
+      etcdBinary: options.etcdBinary,
     });
   }
 

@@ -96,6 +96,7 @@ export async function startSimulator(config: SimulatorConfig, logger: Logger = c
         records,
         logger,
         workload,
+        etcdBinary: config.etcdBinary,
       }),
     );
   }
@@ -108,6 +109,7 @@ export async function startSimulator(config: SimulatorConfig, logger: Logger = c
     machines,
     close: async () => {
       for (const machine of machines.values()) machine.halt();
+      await Promise.all([...machines.values()].map((machine) => machine.installedOs.shutdown()));
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       workload?.close();

@@ -20,6 +20,8 @@ export interface WorkloadNodes {
   bootstrapTokenValid(token: BootstrapToken): Promise<boolean>;
   /** The ClusterConfiguration in kube-system's `kubeadm-config`, which `kubeadm join --control-plane` reads; undefined when there is none. */
   readClusterConfiguration(): Promise<string | undefined>;
+  /** The client URLs the cluster's etcd Pods advertise (kubeadm's annotation), which `kubeadm join --control-plane` adds its member through. */
+  etcdClientUrls(): Promise<string[]>;
   /** Resolves when the Node and the Pods bound to it are gone, also when they were never there. */
   delete(name: string): Promise<void>;
   close(): void;
@@ -37,6 +39,14 @@ export interface NodeRegistration extends NodeIdentity {
 }
 
 const CONTROL_PLANE_ROLE = 'node-role.kubernetes.io/control-plane';
+/** Where kubeadm records an etcd member's client URL on its static Pod. */
+const ETCD_CLIENT_URLS_ANNOTATION = 'kubeadm.kubernetes.io/etcd.advertise-client-urls';
+/** The client port kubeadm's etcd listens on, which KCP forwards to. */
+const ETCD_CLIENT_PORT = 2379;
+
+const podList = z.object({
+  items: z.array(z.object({ metadata: z.object({ annotations: z.record(z.string(), z.string()).optional() }).loose() }).loose()),
+}).loose();
 
 const kubeadmConfigMap = z.object({ data: z.object({ ClusterConfiguration: z.string().optional() }).loose().optional() }).loose();
 
@@ -152,7 +162,8 @@ export class WorkloadCluster implements WorkloadNodes {
       const query = `?fieldManager=${FIELD_MANAGER}&force=true`;
       const tag = component === 'etcd' || pods.kubernetesVersion === undefined ? '' : `:${pods.kubernetesVersion}`;
       const metadata = { name, namespace: 'kube-system', labels: { component, tier: 'control-plane' },
-        annotations: { 'kubernetes.io/config.mirror': `${component}-${node}`, 'kubernetes.io/config.source': 'file' } };
+        annotations: { 'kubernetes.io/config.mirror': `${component}-${node}`, 'kubernetes.io/config.source': 'file',
+          ...(component === 'etcd' && pods.etcdClientUrl !== undefined ? { [ETCD_CLIENT_URLS_ANNOTATION]: pods.etcdClientUrl } : {}) } };
       await this.#send('PATCH', `${path}${query}`, { apiVersion: 'v1', kind: 'Pod', metadata,
         spec: { nodeName: node, hostNetwork: true, containers: [{ name: component, image: `${pods.imageRepository}/${component}${tag}` }] } },
       `apply Pod kube-system/${name}`);
@@ -169,13 +180,16 @@ export class WorkloadCluster implements WorkloadNodes {
 
   /**
    * What answers on a static pod's port (its host network is this machine's loopback): the API
-   * server's bind port leads to the workload API server, which plays every control plane node's.
+   * server's bind port leads to the workload API server, which plays every control plane node's;
+   * etcd's client port to the node's own etcd member.
    */
   #staticPodPort(component: string, pods: ControlPlanePods, port: number): PodPortTarget {
-    if (component === 'kube-apiserver' && port === pods.apiServerBindPort) {
-      const server = new URL(this.#connect().endpoint.server);
-      return { host: server.hostname, port: Number(server.port || 443) };
-    }
+    const at = (url: string) => {
+      const parsed = new URL(url);
+      return { host: parsed.hostname, port: Number(parsed.port || 443) };
+    };
+    if (component === 'kube-apiserver' && port === pods.apiServerBindPort) return at(this.#connect().endpoint.server);
+    if (component === 'etcd' && port === ETCD_CLIENT_PORT && pods.etcdClientUrl !== undefined) return at(pods.etcdClientUrl);
     return { refused: `dial tcp 127.0.0.1:${port}: connect: connection refused` };
   }
 
@@ -188,6 +202,14 @@ export class WorkloadCluster implements WorkloadNodes {
       throw error;
     }
     return kubeadmConfigMap.parse(JSON.parse(body)).data?.ClusterConfiguration;
+  }
+
+  async etcdClientUrls(): Promise<string[]> {
+    const selector = encodeURIComponent('component=etcd');
+    const body = await this.#send('GET', `/api/v1/namespaces/kube-system/pods?labelSelector=${selector}`, undefined, 'list etcd Pods');
+    return podList.parse(JSON.parse(body)).items
+      .flatMap((pod) => (pod.metadata.annotations?.[ETCD_CLIENT_URLS_ANNOTATION] ?? '').split(','))
+      .map((url) => url.trim()).filter((url) => url !== '');
   }
 
   async uploadKubeadmConfig(clusterConfiguration: string): Promise<void> {

@@ -20,6 +20,8 @@ export interface AgentSimulatorOptions {
    * boots from disk after a deploy, and deletes it when the host is deprovisioned. Unset: no Nodes.
    */
   workloadKubeconfig?: string;
+  /** The etcd a simulated control plane node with stacked etcd runs (the stack's own build). */
+  etcdBinary?: string;
   /** A CA the ramdisk trusts besides the system's, as an IPA image built with it would (an Ironic serving TLS). */
   trustedCaFile?: string;
 }
@@ -39,6 +41,7 @@ export async function startAgentSimulator(options: AgentSimulatorOptions): Promi
     ...(options.ironicAuth ? { ironicAuth: options.ironicAuth } : {}),
     redfish: { url: options.redfishUrl, ...(options.redfishAuth ?? {}) },
     ...(options.workloadKubeconfig === undefined ? {} : { workloadKubeconfig: options.workloadKubeconfig }),
+    ...(options.etcdBinary === undefined ? {} : { etcdBinary: options.etcdBinary }),
     systems: options.systems.map((system) => ({
       uuid: system.uuid,
       name: system.name,

@@ -100,6 +100,7 @@ export async function stackUp(options: StackOptions): Promise<StackEnv> {
     const bmcUrlOf = (system: (typeof systems)[number]) => (isolatedSystems.includes(system) ? isolatedSushyUrl : sushyUrl);
     const simulator = await startAgentSimulator({
       stateDir, port: simulatorPort, ironicUrl, redfishUrl: sushyUrl, systems, workloadKubeconfig: workload.kubeconfig,
+      etcdBinary: binaries.etcd,
       redfishUrlBySystem: new Map(isolatedSystems.map((system) => [system.uuid, isolatedSushyUrl])),
       trustedCaFile: kube.ca.cert,
       ...(ironicAuth ? { ironicAuth } : {}), ...(bmcAuth ? { redfishAuth: bmcAuth } : {}),

@@ -6,9 +6,18 @@ const SENTINEL = 'echo success > /run/cluster-api/bootstrap-success.complete';
 
 const indent = (text: string, spaces: number) => text.split('\n').map((line) => (line === '' ? line : `${' '.repeat(spaces)}${line}`)).join('\n');
 
-function userData(options: { configPath: string; config: string; command: string }): string {
+/** The etcd CA files Cluster API's bootstrap data writes for a control plane node. */
+function etcdCaFiles(ca: { cert: string; key: string } | undefined): string {
+  if (ca === undefined) return '';
+  const file = (path: string, content: string) =>
+    `-   path: ${path}\n    owner: root:root\n    permissions: '0600'\n    content: |\n${indent(content.trimEnd(), 6)}\n`;
+  return file('/etc/kubernetes/pki/etcd/ca.crt', ca.cert) + file('/etc/kubernetes/pki/etcd/ca.key', ca.key);
+}
+
+function userData(options: { configPath: string; config: string; command: string; etcdCa?: { cert: string; key: string } }): string {
   return `${HEADER}
 write_files:
+${etcdCaFiles(options.etcdCa)}
 -   path: ${options.configPath}
     owner: root:root
     permissions: '0640'
@@ -24,7 +33,12 @@ runcmd:
 }
 
 /** With `externalEtcd`, the ClusterConfiguration names an etcd the control plane does not run (as KCP's external etcd). */
-export function kubeadmInitUserData(options: { clusterName: string; kubernetesVersion: string; externalEtcd?: boolean }): string {
+export function kubeadmInitUserData(options: {
+  clusterName: string;
+  kubernetesVersion: string;
+  externalEtcd?: boolean;
+  etcdCa?: { cert: string; key: string };
+}): string {
   const etcd = options.externalEtcd === true
     ? 'etcd:\n  external:\n    endpoints:\n    - https://127.0.0.1:2379\n    caFile: /etc/kubernetes/pki/etcd/ca.crt\n' : '';
   const config = `---
@@ -39,7 +53,8 @@ kind: InitConfiguration
 nodeRegistration:
   name: '{{ ds.meta_data.local_hostname }}'
 `;
-  return userData({ configPath: '/run/kubeadm/kubeadm.yaml', config, command: 'kubeadm init --config /run/kubeadm/kubeadm.yaml ' });
+  return userData({ configPath: '/run/kubeadm/kubeadm.yaml', config, command: 'kubeadm init --config /run/kubeadm/kubeadm.yaml ',
+    ...(options.etcdCa === undefined ? {} : { etcdCa: options.etcdCa }) });
 }
 
 export function kubeadmJoinUserData(options: { token: string; controlPlane: boolean; apiServerBindPort?: number }): string {

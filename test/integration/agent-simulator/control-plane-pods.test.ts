@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { connect } from 'node:tls';
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import { issueEtcdCertificates, type EtcdCa } from '../../../hack/agent-simulator/etcd/etcd-certificates.ts';
+import { clientTls, listMembers } from '../../../hack/agent-simulator/etcd/etcd-client.ts';
+import { EtcdMember } from '../../../hack/agent-simulator/etcd/etcd-member.ts';
 import { SimulatedKubeletServer } from '../../../hack/agent-simulator/kubelet/kubelet-server.ts';
 import { loadKubeconfig } from '../../../hack/agent-simulator/kubeconfig.ts';
 import { silentLogger } from '../../../hack/agent-simulator/log.ts';
@@ -111,5 +119,63 @@ describe('port-forward to a simulated control plane node\'s pods', () => {
     expect(await getNode(kubectl, NODE)).toBeUndefined();
     const pods = await kubectl.run(['get', 'pods', '-n', 'kube-system', '--field-selector', `spec.nodeName=${NODE}`, '-o', 'name']);
     expect(pods.stdout.trim()).toBe('');
+  });
+});
+
+/** A throwaway etcd CA, as Cluster API generates a cluster's `<cluster>-etcd` Secret. */
+async function etcdCa(dir: string): Promise<EtcdCa> {
+  await promisify(execFile)('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '30', '-subj', '/CN=etcd-ca',
+    '-keyout', join(dir, 'ca.key'), '-out', join(dir, 'ca.crt')]);
+  return { cert: await readFile(join(dir, 'ca.crt'), 'utf8'), key: await readFile(join(dir, 'ca.key'), 'utf8') };
+}
+
+describe('stacked etcd on simulated control plane nodes', () => {
+  const nodes = ['stacked-etcd-cp-0', 'stacked-etcd-cp-1'];
+  const members: EtcdMember[] = [];
+  const children: ChildProcessWithoutNullStreams[] = [];
+  let kubelet: SimulatedKubeletServer;
+  let cluster: WorkloadCluster;
+  let dir: string;
+  let ca: EtcdCa;
+
+  const register = (node: string, etcdClientUrl: string) => cluster.register({
+    name: node, uuid: null, internalIp: '127.0.0.1', nameSource: 'system-name', systemUuid: 'c2d6f8b1-54e3-4a7f-8b2c-6d9e8f7a1b32',
+    architecture: 'x86_64',
+    controlPlane: { components: ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'etcd'], imageRepository: 'registry.k8s.io',
+      kubernetesVersion: 'v1.35.0', apiServerBindPort: 6443, etcdClientUrl },
+  });
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'stacked-etcd-test-'));
+    ca = await etcdCa(dir);
+    kubelet = await SimulatedKubeletServer.start({ host: '127.0.0.1', port: 0, logger: silentLogger() });
+    cluster = new WorkloadCluster({ kubeconfigPath: kubeconfig, attempts: 3, retryIntervalMs: 200, logger: silentLogger(), kubelet });
+  }, 60_000);
+
+  afterAll(async () => {
+    for (const child of children) child.kill();
+    for (const member of members) await member.stop();
+    for (const node of nodes) await cluster.delete(node);
+    cluster.close();
+    await kubelet.close();
+    await rm(dir, { recursive: true, force: true });
+  }, 60_000);
+
+  it('a second member joins through the client URL the first one\'s etcd Pod advertises, as kubeadm join does', async () => {
+    const binary = join(dirname(env.kubectl), 'etcd');
+    members.push(await EtcdMember.start({ binary, node: nodes[0]!, ca, cluster: { kind: 'new' }, logger: silentLogger() }));
+    await register(nodes[0]!, members[0]!.clientUrl);
+    const advertised = await cluster.etcdClientUrls();
+    expect(advertised).toContain(members[0]!.clientUrl);
+    members.push(await EtcdMember.start({ binary, node: nodes[1]!, ca, cluster: { kind: 'join', memberClientUrls: advertised }, logger: silentLogger() }));
+    await register(nodes[1]!, members[1]!.clientUrl);
+  });
+
+  it('etcd-<node>:2379 through the API server is that node\'s member, with client certificates from the cluster\'s etcd CA', async () => {
+    const forward = await portForward(`etcd-${nodes[1]}`, 2379);
+    children.push(forward.process);
+    const certificates = await issueEtcdCertificates({ dir: await mkdtemp(join(dir, 'client-')), ca, node: 'test-client' });
+    const listed = await listMembers({ url: `https://127.0.0.1:${forward.localPort}`, tls: clientTls(certificates) });
+    expect(listed.map((member) => member.name).sort()).toEqual([...nodes].sort());
   });
 });
