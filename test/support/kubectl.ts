@@ -49,7 +49,7 @@ export class Kubectl {
    * Starts a long-running kubectl (a `--watch`) and collects its stdout lines; `ready` resolves
    * with the first line (the watch has listed, so later changes are all seen), `stop` ends it.
    */
-  lines(args: string[]): { ready: Promise<string>; stop: () => Promise<string[]> } {
+  lines(args: string[]): { ready: Promise<string>; stop: () => Promise<string[]>; stderr: () => string } {
     const child = spawn(this.#env.kubectl, ['--kubeconfig', this.#env.kubeconfig, '--cache-dir', this.#cacheDir, ...args], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -73,7 +73,23 @@ export class Kubectl {
         await ended;
         return stdout.split('\n').filter((line) => line !== '');
       },
+      stderr: () => stderr,
     };
+  }
+
+  /**
+   * `kubectl port-forward` to a pod's port, listening on loopback; resolves once kubectl listens,
+   * with the local port it took. `stderr` is what kubectl reported since (a forwarding error).
+   */
+  async portForward(options: { namespace: string; pod: string; port: number }): Promise<{ localPort: number; stderr: () => string; close: () => Promise<void> }> {
+    const forward = this.lines(['-n', options.namespace, 'port-forward', `pod/${options.pod}`, `:${options.port}`, '--address', '127.0.0.1']);
+    const first = await forward.ready;
+    const match = /^Forwarding from 127\.0\.0\.1:(\d+) /.exec(first);
+    if (match === null) {
+      await forward.stop();
+      throw new Error(`kubectl port-forward to ${options.namespace}/${options.pod}:${options.port} printed "${first}"`);
+    }
+    return { localPort: Number(match[1]), stderr: forward.stderr, close: async () => { await forward.stop(); } };
   }
 
   async json<T>(args: string[]): Promise<T> {

@@ -114,7 +114,8 @@ export class EtcdMember {
   async stop(): Promise<void> {
     if (this.#process.exitCode === null && this.#process.signalCode === null) {
       this.#process.kill('SIGTERM');
-      const stopped = await Promise.race([this.#exited.then(() => true), sleep(STOP_TIMEOUT_MS).then(() => false)]);
+      // Unreferenced: the timer must not keep the process alive once etcd has stopped.
+      const stopped = await Promise.race([this.#exited.then(() => true), sleep(STOP_TIMEOUT_MS, undefined, { ref: false }).then(() => false)]);
       if (!stopped) {
         this.#process.kill('SIGKILL');
         await this.#exited;

@@ -1,14 +1,15 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { issueEtcdCertificates } from '../../../hack/agent-simulator/etcd/etcd-certificates.ts';
+import { clientTls, listMembers } from '../../../hack/agent-simulator/etcd/etcd-client.ts';
 import type { NodeRecord, SystemRecords } from '../../../hack/agent-simulator/records.ts';
 import { buildClusterApi, startClusterApiManager, workloadKubeconfigSecret, type ClusterApiManager } from '../../../hack/capi/index.ts';
 import {
   sampleClusterClassObjects, sampleTopologyClusterObjects, WORKER_IMAGE, WORKER_TOPOLOGY_NAME,
 } from '../../../hack/dev/sample-clusterclass.ts';
 import { hostObjects } from '../../../hack/dev/sample-hosts.ts';
-import { generateClusterCerts } from '../../../hack/stack/certs.ts';
 import { run } from '../../../hack/stack/commands.ts';
 import { kubernetesVersion } from '../../../hack/stack/kube.ts';
 import { parseManifests, type Manifest } from '../../../hack/stack/kustomize.ts';
@@ -21,6 +22,7 @@ import { startOperatorProcess, type OperatorProcess } from '../../support/operat
 import { installProviderCrds } from '../../support/provider-crds.ts';
 import { startProviderProcess, type ProviderProcess } from '../../support/provider-process.ts';
 import { scanForSecrets, type SecretValue } from '../../support/secret-scan.ts';
+import { servingCertificate, tlsAddress } from '../../support/serving-certificate.ts';
 import { readStackEnv } from '../../support/stack-env.ts';
 import { waitFor } from '../../support/wait-for.ts';
 
@@ -30,9 +32,10 @@ import { waitFor } from '../../support/wait-for.ts';
 // and e2e tests use one; then, on the same hosts, the cluster `clusterctl generate cluster
 // --flavor kubeadm` makes from our shipped template. The agent simulator's installed OS runs the kubeadm step of the user data it gets:
 // `init` uploads kube-system/kubeadm-config to the workload API server (what KCP reads as
-// "initialized"); `join` is let in only with a bootstrap token CABPK made there. Last, a
-// KubeadmControlPlane with external etcd rolls out and scales its control plane on the same
-// hosts (the simulated control plane servers mirror kubeadm's static pods, which KCP checks).
+// "initialized"); `join` is let in only with a bootstrap token CABPK made there. Last, that
+// flavour's KubeadmControlPlane (stacked etcd) rolls out and scales its control plane on the same
+// hosts (the simulated control plane servers mirror kubeadm's static pods and run an etcd
+// member each, which KCP checks through port-forwards to their kubelets).
 // Servers 105-107 of the test stack are this file's own. It is the only file whose servers run
 // kubeadm, so the kubeadm-config ConfigMap in the shared workload cluster is this file's.
 const env = readStackEnv();
@@ -407,29 +410,30 @@ describe('clusterctl generate cluster --flavor kubeadm, as shipped, on the same 
   });
 });
 
-describe('a KubeadmControlPlane with external etcd: its rollout, scale up and scale down on the hosts', () => {
-  // With etcd outside the control plane, KCP checks only the static pods each control plane
-  // node's kubelet mirrors (kube-apiserver, kube-controller-manager, kube-scheduler), which the
-  // simulated servers run; stacked etcd would need its members reached through a port-forward.
-  const EXT = 'ext';
-  const KCP = `${EXT}-control-plane`;
+describe('a KubeadmControlPlane with stacked etcd, as clusterctl\'s kubeadm flavour makes it: its rollout, scale up and scale down on the hosts', () => {
+  // KCP checks each control plane node's static pods (mirrored by its kubelet) and its etcd
+  // member, which it reaches with a port-forward through the workload API server to the node's
+  // kubelet; the simulated servers run a real etcd member each, with the cluster's etcd CA.
+  const KCP_CLUSTER = 'stacked';
+  const KCP = `${KCP_CLUSTER}-control-plane`;
   const ROLE = 'kcp';
-  const kcpMachines = () => list<Machine & { status?: { conditions?: Condition[] } }>('machines.cluster.x-k8s.io',
-    `cluster.x-k8s.io/cluster-name=${EXT},cluster.x-k8s.io/control-plane`);
+  const POD_CONDITIONS = ['APIServerPodHealthy', 'ControllerManagerPodHealthy', 'SchedulerPodHealthy', 'EtcdPodHealthy', 'EtcdMemberHealthy'];
+  const kcpMachines = () => list<Machine & { status?: { conditions?: Condition[]; certificatesExpiryDate?: string } }>('machines.cluster.x-k8s.io',
+    `cluster.x-k8s.io/cluster-name=${KCP_CLUSTER},cluster.x-k8s.io/control-plane`);
   const kcpObject = () => kubectl.json<{ spec: { machineTemplate: { spec: { infrastructureRef: { name: string } } } };
     status?: { conditions?: Condition[] } }>(['get', 'kubeadmcontrolplanes.controlplane.cluster.x-k8s.io', KCP, '-n', namespace]);
   const staticPodsOn = async (node: string) => (await workload.json<{ items: { metadata: { name: string; annotations?: Record<string, string> };
     status?: { phase?: string } }[] }>(['get', 'pods', '-n', 'kube-system', '--field-selector', `spec.nodeName=${node}`])).items;
   let since = '';
+  let pki = '';
 
-  /** Waits for `count` control plane Machines, all Running with every pod condition KCP reads True, and KCP Available. */
+  /** Waits for `count` control plane Machines, all Running with every pod and etcd member condition KCP sets True, and KCP Available. */
   async function healthyControlPlane(count: number, what: string): Promise<Machine[]> {
     let last: (Machine & { status?: { conditions?: Condition[] } })[] = [];
     const machines = await waitFor(async () => {
       last = await kcpMachines();
-      const podsHealthy = (m: (typeof last)[number]) => ['APIServerPodHealthy', 'ControllerManagerPodHealthy', 'SchedulerPodHealthy']
-        .every((type) => m.status?.conditions?.find((c) => c.type === type)?.status === 'True');
-      return last.length === count && last.every((m) => m.status?.phase === 'Running' && podsHealthy(m)) ? last : undefined;
+      const healthy = (m: (typeof last)[number]) => POD_CONDITIONS.every((type) => m.status?.conditions?.find((c) => c.type === type)?.status === 'True');
+      return last.length === count && last.every((m) => m.status?.phase === 'Running' && healthy(m)) ? last : undefined;
     }, { timeoutMs: minutes(8), intervalMs: 2_000, what }).catch((error: Error) => {
       throw new Error(`${error.message}; machines: ${JSON.stringify(last.map((m) => [m.metadata.name, m.status?.phase,
         m.status?.conditions?.filter((c) => c.status !== 'True').map((c) => `${c.type}=${c.status} ${c.message ?? ''}`)]))}`);
@@ -437,6 +441,22 @@ describe('a KubeadmControlPlane with external etcd: its rollout, scale up and sc
     await waitFor(async () => ((await kcpObject()).status?.conditions?.find((c) => c.type === 'Available')?.status === 'True' ? true : undefined),
       { timeoutMs: minutes(2), intervalMs: 2_000, what: `${KCP} Available` });
     return machines;
+  }
+
+  /**
+   * The etcd members as the member on `node` lists them, asked the way KCP asks: a port-forward
+   * to its etcd Pod and a client certificate from the cluster's etcd CA (the Secret KCP made).
+   */
+  async function etcdMembersSeenFrom(node: string): Promise<string[]> {
+    const caSecret = await kubectl.json<{ data: Record<string, string> }>(['get', 'secret', `${KCP_CLUSTER}-etcd`, '-n', namespace]);
+    const ca = { cert: Buffer.from(caSecret.data['tls.crt']!, 'base64').toString('utf8'), key: Buffer.from(caSecret.data['tls.key']!, 'base64').toString('utf8') };
+    const certificates = await issueEtcdCertificates({ dir: mkdtempSync(join(pki, 'client-')), ca, node: 'e2e-client' });
+    const forward = await workload.portForward({ namespace: 'kube-system', pod: `etcd-${node}`, port: 2379 });
+    try {
+      return (await listMembers({ url: `https://127.0.0.1:${forward.localPort}`, tls: clientTls(certificates) })).map((m) => m.name ?? '').sort();
+    } finally {
+      await forward.close();
+    }
   }
 
   /** The server of a deleted control plane Machine was deprovisioned: powered off, its Node and its mirror Pods gone, its host free. */
@@ -460,50 +480,41 @@ describe('a KubeadmControlPlane with external etcd: its rollout, scale up and sc
       }, { timeoutMs: minutes(6), intervalMs: 1_000, what: `${name} to be released by the clusterctl cluster's deletion` });
     }
     since = new Date().toISOString();
+    pki = mkdtempSync(join(tmpdir(), 'stacked-etcd-client-'));
     await workload.run(['delete', 'configmap', 'kubeadm-config', '-n', 'kube-system', '--ignore-not-found']);
     for (const { name } of ALL_HOSTS) await kubectl.ok(['label', 'bmh', name, '-n', namespace, `role=${ROLE}`, '--overwrite']);
-
-    // The external etcd's CA and the API server's client certificate, which KCP and CABPK take from the user.
-    const pki = mkdtempSync(join(tmpdir(), 'external-etcd-'));
-    let etcdSecrets: object[];
-    try {
-      const certs = await generateClusterCerts(pki);
-      const pem = (path: string) => readFileSync(path).toString('base64');
-      const secret = (suffix: string, data: Record<string, string>) => ({ apiVersion: 'v1', kind: 'Secret', type: 'Opaque',
-        metadata: { name: `${EXT}-${suffix}`, namespace, labels: { 'cluster.x-k8s.io/cluster-name': EXT } }, data });
-      etcdSecrets = [secret('etcd', { 'tls.crt': pem(certs.caCert) }),
-        secret('apiserver-etcd-client', { 'tls.crt': pem(certs.adminCert), 'tls.key': pem(certs.adminKey) })];
-    } finally {
-      rmSync(pki, { recursive: true, force: true });
-    }
-    const manifests = (await kubeadmFlavour({ name: EXT, controlPlaneCount: 1, workerCount: 0, variables: { CONTROL_PLANE_HOST_ROLE: ROLE } }))
-      .map((object) => {
-        if (object.kind !== 'KubeadmControlPlane') return object;
-        const kcp = object as Manifest & { spec: { kubeadmConfigSpec: Record<string, unknown> } };
-        // Never dialled: KCP does not talk to an external etcd, and the simulated API servers are not started.
-        const etcd = { external: { endpoints: ['https://127.0.0.1:2379'], caFile: '/etc/kubernetes/pki/etcd/ca.crt',
-          certFile: '/etc/kubernetes/pki/apiserver-etcd-client.crt', keyFile: '/etc/kubernetes/pki/apiserver-etcd-client.key' } };
-        return { ...kcp, spec: { ...kcp.spec, kubeadmConfigSpec: { ...kcp.spec.kubeadmConfigSpec, clusterConfiguration: { etcd } } } };
-      });
+    const manifests = await kubeadmFlavour({ name: KCP_CLUSTER, controlPlaneCount: 1, workerCount: 0, variables: { CONTROL_PLANE_HOST_ROLE: ROLE } });
     await kubectl.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'List',
-      items: [workloadKubeconfigSecret(env, EXT, namespace), ...etcdSecrets, ...manifests] }));
+      items: [workloadKubeconfigSecret(env, KCP_CLUSTER, namespace), ...manifests] }));
   }, minutes(8));
 
-  it('kubeadm init on the first host: its kubelet mirrors the three control plane static pods (no etcd), KCP finds them healthy and is Available', async () => {
-    await controlPlaneInitialized(EXT, minutes(6));
+  afterAll(() => {
+    if (pki !== '') rmSync(pki, { recursive: true, force: true });
+  });
+
+  it('kubeadm init on the first host: its kubelet mirrors the four static pods, its etcd member starts the cluster, KCP finds all healthy and reads the API server certificate\'s expiry', async () => {
+    await controlPlaneInitialized(KCP_CLUSTER, minutes(6));
     const [machine] = await healthyControlPlane(1, `${KCP}'s first Machine healthy`);
     const hostName = hostOf(machine!);
     const hardware = await records(systemOf(hostName));
     expect(hardware.imageWrites.at(-1)!.configDrive.userData).toBe(await bootstrapData(machine!));
-    expect(hardware.imageWrites.at(-1)!.configDrive.userData).toContain('external:');
     expect(kubeadmRuns(hardware.nodes, since)).toEqual([{ kind: 'kubeadm-succeeded', node: hostName, command: 'init', controlPlane: true }]);
     await expectNodeOf(machine!, { controlPlane: true });
     const pods = await staticPodsOn(hostName);
-    expect(pods.map((pod) => pod.metadata.name).sort()).toEqual(['kube-apiserver', 'kube-controller-manager', 'kube-scheduler'].map((c) => `${c}-${hostName}`));
+    expect(pods.map((pod) => pod.metadata.name).sort()).toEqual(['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler'].map((c) => `${c}-${hostName}`));
     expect(pods.every((pod) => pod.status?.phase === 'Running' && pod.metadata.annotations?.['kubernetes.io/config.mirror'] !== undefined)).toBe(true);
+    expect(await etcdMembersSeenFrom(hostName)).toEqual([hostName]);
+
+    // KCP's last step reads the serving certificate of the node's kube-apiserver through a port-forward; the Machine shows its expiry.
+    const { notAfter } = await servingCertificate(tlsAddress(env.workload.apiServerUrl));
+    const withExpiry = await waitFor(async () => {
+      const [current] = await kcpMachines();
+      return current?.status?.certificatesExpiryDate ? current : undefined;
+    }, { timeoutMs: minutes(2), intervalMs: 2_000, what: `${KCP}'s Machine to show its certificates' expiry` });
+    expect(Date.parse(withExpiry.status!.certificatesExpiryDate!)).toBe(notAfter.getTime());
   });
 
-  it('a new control plane template (image 2): KCP rolls the control plane onto a second host, which joins as a control plane node, then deletes the first', async () => {
+  it('a new control plane template (image 2): KCP rolls the control plane onto a second host, whose etcd member joins, then removes the first member and deletes its Machine', async () => {
     const [before] = await kcpMachines();
     const oldHost = hostOf(before!);
     const v2 = env.images[1]!;
@@ -524,10 +535,12 @@ describe('a KubeadmControlPlane with external etcd: its rollout, scale up and sc
     expect(hardware.imageWrites.at(-1)).toMatchObject({ outcome: 'written', url: v2.url });
     expect(kubeadmRuns(hardware.nodes, since)).toEqual([{ kind: 'kubeadm-succeeded', node: newHost, command: 'join', controlPlane: true }]);
     await expectNodeOf(rolled!, { controlPlane: true });
-    expect((await staticPodsOn(newHost)).map((pod) => pod.metadata.name)).toHaveLength(3);
+    expect((await staticPodsOn(newHost)).map((pod) => pod.metadata.name)).toHaveLength(4);
+    // KCP removed the old server's member before deleting its Machine: the etcd cluster is the new member alone.
+    expect(await etcdMembersSeenFrom(newHost)).toEqual([newHost]);
   });
 
-  it('kubectl scale kubeadmcontrolplane to 2 adds a control plane node; back to 1 deletes one and frees its host', async () => {
+  it('kubectl scale kubeadmcontrolplane to 2 adds a control plane node and etcd member; back to 1 removes one and frees its host', async () => {
     const [first] = await kcpMachines();
     await kubectl.ok(['scale', 'kubeadmcontrolplanes.controlplane.cluster.x-k8s.io', KCP, '-n', namespace, '--replicas=2']);
     const machines = await healthyControlPlane(2, `${KCP} at two healthy Machines`);
@@ -536,6 +549,7 @@ describe('a KubeadmControlPlane with external etcd: its rollout, scale up and sc
     expect(kubeadmRuns((await records(systemOf(addedHost))).nodes, since).at(-1))
       .toEqual({ kind: 'kubeadm-succeeded', node: addedHost, command: 'join', controlPlane: true });
     await expectNodeOf(added, { controlPlane: true });
+    expect(await etcdMembersSeenFrom(addedHost)).toEqual([hostOf(first!), addedHost].sort());
 
     await kubectl.ok(['scale', 'kubeadmcontrolplanes.controlplane.cluster.x-k8s.io', KCP, '-n', namespace, '--replicas=1']);
     const [kept] = await waitFor(async () => {
@@ -545,5 +559,6 @@ describe('a KubeadmControlPlane with external etcd: its rollout, scale up and sc
     const removed = machines.find((m) => m.metadata.name !== kept!.metadata.name)!;
     await expectReleased(hostOf(removed));
     await healthyControlPlane(1, `${KCP} healthy at one Machine`);
+    expect(await etcdMembersSeenFrom(hostOf(kept!))).toEqual([hostOf(kept!)]);
   });
 });

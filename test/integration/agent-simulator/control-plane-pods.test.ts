@@ -1,6 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { connect } from 'node:tls';
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -13,6 +11,7 @@ import { SimulatedKubeletServer } from '../../../hack/agent-simulator/kubelet/ku
 import { loadKubeconfig } from '../../../hack/agent-simulator/kubeconfig.ts';
 import { silentLogger } from '../../../hack/agent-simulator/log.ts';
 import { WorkloadCluster } from '../../../hack/agent-simulator/workload-cluster.ts';
+import { servingCertificate, tlsAddress } from '../../support/serving-certificate.ts';
 import { readStackEnv } from '../../support/stack-env.ts';
 import { waitFor } from '../../support/wait-for.ts';
 import { getNode, workloadKubeconfig, workloadKubectl } from './workload-cluster.ts';
@@ -29,40 +28,12 @@ const kubeconfig = workloadKubeconfig(env);
 const kubectl = workloadKubectl(env);
 const NODE = 'port-forward-cp-0';
 
-/** `kubectl port-forward` to a pod port; resolves with the local port once kubectl listens. */
-function portForward(pod: string, port: number): Promise<{ localPort: number; process: ChildProcessWithoutNullStreams; stderr: () => string }> {
-  const child = spawn(env.kubectl, ['--kubeconfig', kubeconfig, '-n', 'kube-system', 'port-forward', `pod/${pod}`, `:${port}`,
-    '--address', '127.0.0.1']);
-  let stdout = '';
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString('utf8'); });
-  return new Promise((resolve, reject) => {
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString('utf8');
-      const match = /Forwarding from 127\.0\.0\.1:(\d+)/.exec(stdout);
-      if (match) resolve({ localPort: Number(match[1]), process: child, stderr: () => stderr });
-    });
-    child.once('exit', (code) => reject(new Error(`kubectl port-forward exited ${code}: ${stderr}`)));
-  });
-}
-
-/** The serving certificate's SHA-256 fingerprint and subject CN at a TLS address. */
-function servingCertificate(port: number): Promise<{ fingerprint: string; commonName: string | undefined }> {
-  return new Promise((resolve, reject) => {
-    const socket = connect({ host: '127.0.0.1', port, rejectUnauthorized: false }, () => {
-      const certificate = socket.getPeerCertificate();
-      socket.destroy();
-      const commonName = certificate.subject?.CN;
-      resolve({ fingerprint: certificate.fingerprint256, commonName: Array.isArray(commonName) ? commonName[0] : commonName });
-    });
-    socket.once('error', reject);
-  });
-}
+afterAll(() => kubectl.dispose());
 
 describe('port-forward to a simulated control plane node\'s pods', () => {
   let kubelet: SimulatedKubeletServer;
   let cluster: WorkloadCluster;
-  const children: ChildProcessWithoutNullStreams[] = [];
+  const forwards: { close: () => Promise<void> }[] = [];
 
   beforeAll(async () => {
     kubelet = await SimulatedKubeletServer.start({ host: '127.0.0.1', port: 0, logger: silentLogger() });
@@ -76,10 +47,9 @@ describe('port-forward to a simulated control plane node\'s pods', () => {
   }, 60_000);
 
   afterAll(async () => {
-    for (const child of children) child.kill();
+    for (const forward of forwards) await forward.close();
     await cluster.delete(NODE);
     cluster.close();
-    kubectl.dispose();
     await kubelet.close();
   }, 60_000);
 
@@ -92,24 +62,18 @@ describe('port-forward to a simulated control plane node\'s pods', () => {
   });
 
   it('kube-apiserver-<node> at its bind port is the workload API server (what KCP reads its certificate expiry from)', async () => {
-    const forward = await portForward(`kube-apiserver-${NODE}`, 6443);
-    children.push(forward.process);
-    const through = await servingCertificate(forward.localPort);
-    const direct = await servingCertificate(Number(new URL(loadKubeconfig(kubeconfig).server).port));
+    const forward = await kubectl.portForward({ namespace: 'kube-system', pod: `kube-apiserver-${NODE}`, port: 6443 });
+    forwards.push(forward);
+    const through = await servingCertificate({ host: '127.0.0.1', port: forward.localPort });
+    const direct = await servingCertificate(tlsAddress(loadKubeconfig(kubeconfig).server));
     expect(through).toEqual(direct);
     expect(through.commonName).toBe('kube-apiserver');
   });
 
   it('a port nothing listens on comes back as the kubelet\'s error through kubectl', async () => {
-    const forward = await portForward(`kube-scheduler-${NODE}`, 10259);
-    children.push(forward.process);
-    const refused = await new Promise<boolean>((resolve) => {
-      const socket = connect({ host: '127.0.0.1', port: forward.localPort, rejectUnauthorized: false });
-      socket.once('secureConnect', () => resolve(false));
-      socket.once('error', () => resolve(true));
-      socket.once('close', () => resolve(true));
-    });
-    expect(refused).toBe(true);
+    const forward = await kubectl.portForward({ namespace: 'kube-system', pod: `kube-scheduler-${NODE}`, port: 10259 });
+    forwards.push(forward);
+    await expect(servingCertificate({ host: '127.0.0.1', port: forward.localPort })).rejects.toThrow();
     const reported = `error forwarding port 10259 to pod kube-system/kube-scheduler-${NODE}: dial tcp 127.0.0.1:10259`;
     await waitFor(async () => (forward.stderr().includes(reported) ? true : undefined), { what: 'the kubelet\'s error in kubectl\'s output', timeoutMs: 15_000 });
   });
@@ -132,7 +96,7 @@ async function etcdCa(dir: string): Promise<EtcdCa> {
 describe('stacked etcd on simulated control plane nodes', () => {
   const nodes = ['stacked-etcd-cp-0', 'stacked-etcd-cp-1'];
   const members: EtcdMember[] = [];
-  const children: ChildProcessWithoutNullStreams[] = [];
+  const forwards: { close: () => Promise<void> }[] = [];
   let kubelet: SimulatedKubeletServer;
   let cluster: WorkloadCluster;
   let dir: string;
@@ -153,7 +117,7 @@ describe('stacked etcd on simulated control plane nodes', () => {
   }, 60_000);
 
   afterAll(async () => {
-    for (const child of children) child.kill();
+    for (const forward of forwards) await forward.close();
     for (const member of members) await member.stop();
     for (const node of nodes) await cluster.delete(node);
     cluster.close();
@@ -172,8 +136,8 @@ describe('stacked etcd on simulated control plane nodes', () => {
   });
 
   it('etcd-<node>:2379 through the API server is that node\'s member, with client certificates from the cluster\'s etcd CA', async () => {
-    const forward = await portForward(`etcd-${nodes[1]}`, 2379);
-    children.push(forward.process);
+    const forward = await kubectl.portForward({ namespace: 'kube-system', pod: `etcd-${nodes[1]}`, port: 2379 });
+    forwards.push(forward);
     const certificates = await issueEtcdCertificates({ dir: await mkdtemp(join(dir, 'client-')), ca, node: 'test-client' });
     const listed = await listMembers({ url: `https://127.0.0.1:${forward.localPort}`, tls: clientTls(certificates) });
     expect(listed.map((member) => member.name).sort()).toEqual([...nodes].sort());
