@@ -124,8 +124,8 @@ export function apiServerSpec(options: ApiServerSpecOptions): ProcessSpec {
       '--service-cluster-ip-range=10.0.0.0/24',
       '--allow-privileged=true',
       '--disable-admission-plugins=ServiceAccount',
-      // The simulated Nodes carry only their name as an address: a port-forward to one of their
-      // Pods (KCP's certificate check) must fail at once, not send a DNS query for that name.
+      // Port-forwards (KCP's etcd and certificate checks) dial a Node's InternalIP, which the
+      // simulated kubelets report on loopback; never a DNS query for a Node's name.
       '--kubelet-preferred-address-types=InternalIP',
       `--cert-dir=${join(options.dir, 'cert-dir')}`,
     ],

@@ -4,7 +4,7 @@ import { createServer, type AddressInfo, type Server } from 'node:net';
 import { connect, type TLSSocket } from 'node:tls';
 import { silentLogger } from '../log.ts';
 import { SimulatedKubeletServer } from './kubelet-server.ts';
-import { ControlType, FLAG_FIN, FrameReader, controlFrame, dataFrame, type SpdyFrame } from './spdy-frames.ts';
+import { ControlType, FLAG_FIN, FrameReader, RstStatus, controlFrame, dataFrame, streamIdAndWord, type SpdyFrame } from './spdy-frames.ts';
 import { HeaderBlockReader, HeaderBlockWriter } from './spdy-header-block.ts';
 
 /** The client end of a port-forward connection, as client-go's SPDY dialer drives it. */
@@ -125,6 +125,25 @@ describe('the simulated kubelet port-forward', () => {
     expect(replies).toEqual([1, 3]);
     client!.send(dataFrame(3, FLAG_FIN, Buffer.alloc(0)));
     await client!.until(() => client!.finished(3));
+    client!.close();
+  });
+
+  it('a stream the client resets ends alone: the connection keeps serving', async () => {
+    const { client } = await PortForwardClient.open(kubelet.port, '/portForward/kube-system/etcd-cp-0');
+    client!.openStream(1, { streamtype: 'error', port: '2379', requestid: '0' });
+    client!.openStream(3, { streamtype: 'data', port: '2379', requestid: '0' });
+    client!.send(dataFrame(3, 0, Buffer.from('first')));
+    await client!.until(() => client!.dataOf(3) === 'first');
+    client!.send(controlFrame(ControlType.rstStream, 0, streamIdAndWord(3, RstStatus.cancel)));
+    client!.send(dataFrame(3, 0, Buffer.from('after the reset')));
+    client!.openStream(5, { streamtype: 'error', port: '2379', requestid: '1' });
+    client!.openStream(7, { streamtype: 'data', port: '2379', requestid: '1' });
+    client!.send(dataFrame(7, 0, Buffer.from('second')));
+    await client!.until(() => client!.dataOf(7) === 'second');
+    // Data for the reset stream is answered with RST_STREAM INVALID_STREAM, never echoed.
+    await client!.until((frames) => frames.some((frame) => frame.control && frame.type === ControlType.rstStream
+      && frame.payload.readUInt32BE(0) === 3 && frame.payload.readUInt32BE(4) === RstStatus.invalidStream));
+    expect(client!.dataOf(3)).toBe('first');
     client!.close();
   });
 

@@ -70,11 +70,14 @@ export class PortForwardConnection {
     // The client may close its side of the error stream at once; it still reads what we write.
     errorStream.resume();
     const portText = dataStream.header('port') ?? '';
+    let failed = false;
     const fail = (message: string) => {
+      if (failed) return;
+      failed = true;
       const text = `error forwarding port ${portText} to pod ${this.#options.pod}: ${message}`;
       this.#options.onForwardError(text);
-      errorStream.end(text);
-      dataStream.end();
+      if (!errorStream.destroyed && !errorStream.writableEnded) errorStream.end(text);
+      if (!dataStream.destroyed && !dataStream.writableEnded) dataStream.end();
     };
     const port = Number(portText);
     if (!/^\d+$/.test(portText) || port < 1 || port > 65535) {
@@ -87,7 +90,7 @@ export class PortForwardConnection {
       return;
     }
     const socket = connect({ host: target.host, port: target.port });
-    socket.once('error', (error) => {
+    socket.on('error', (error) => {
       fail(`dial tcp ${target.host}:${target.port}: ${error.message}`);
       socket.destroy();
     });
@@ -97,7 +100,7 @@ export class PortForwardConnection {
     });
     dataStream.once('close', () => {
       socket.destroy();
-      if (!errorStream.writableEnded) errorStream.end();
+      if (!errorStream.destroyed && !errorStream.writableEnded) errorStream.end();
     });
   }
 }

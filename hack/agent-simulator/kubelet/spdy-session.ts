@@ -146,6 +146,8 @@ export class SpdyServerSession {
     const headers = this.#headersIn.decode(payload.subarray(10));
     if (this.#streams.has(id)) throw new Error(`SPDY stream ${id} opened twice`);
     const stream = new SpdyStream({ id, headers, session: this });
+    // A stream's errors (a write after the peer reset it) only end that stream; the peer sees the reset.
+    stream.on('error', () => {});
     this.#streams.set(id, stream);
     const reply = Buffer.alloc(4);
     reply.writeUInt32BE(id & 0x7fffffff);

@@ -372,11 +372,15 @@ describe('clusterctl generate cluster --flavor kubeadm, as shipped, on the same 
 
   it('KCP and CABPK bring the control plane and one worker up on the hosts the roles select, with the kubelet arguments the template sets', async () => {
     await controlPlaneInitialized(DEMO, minutes(6));
-    const [controlPlane] = await list<Machine>('machines.cluster.x-k8s.io', `cluster.x-k8s.io/cluster-name=${DEMO},cluster.x-k8s.io/control-plane`);
-    expect(hostOf(controlPlane!)).toBe(CONTROL_PLANE_HOST.name);
+    // kubeadm init uploads kubeadm-config (KCP's "initialized") before the kubelet registers the Node, from which the provider sets the providerID.
+    const controlPlane = await waitFor(async () => {
+      const [machine] = await list<Machine>('machines.cluster.x-k8s.io', `cluster.x-k8s.io/cluster-name=${DEMO},cluster.x-k8s.io/control-plane`);
+      return machine?.spec.providerID ? machine : undefined;
+    }, { timeoutMs: minutes(2), intervalMs: 1_000, what: `${DEMO}'s control plane Machine to have its providerID` });
+    expect(hostOf(controlPlane)).toBe(CONTROL_PLANE_HOST.name);
     const hardware = await records(CONTROL_PLANE_HOST.system);
     const userData = hardware.imageWrites.at(-1)!.configDrive.userData!;
-    expect(userData).toBe(await bootstrapData(controlPlane!));
+    expect(userData).toBe(await bootstrapData(controlPlane));
     expect(userData).toContain('kubeadm init --config /run/kubeadm/kubeadm.yaml');
     // The template's kubelet argument, for the provider to find the Node by the host's UID.
     expect(userData).toContain('metal3.io/uuid={{ ds.meta_data.uuid }}');
@@ -540,24 +544,25 @@ describe('a KubeadmControlPlane with stacked etcd, as clusterctl\'s kubeadm flav
     expect(await etcdMembersSeenFrom(newHost)).toEqual([newHost]);
   });
 
-  it('kubectl scale kubeadmcontrolplane to 2 adds a control plane node and etcd member; back to 1 removes one and frees its host', async () => {
+  it('kubectl scale kubeadmcontrolplane to 3 adds two control plane nodes and etcd members (KCP refuses an even count with stacked etcd); back to 1 removes two and frees their hosts', async () => {
     const [first] = await kcpMachines();
-    await kubectl.ok(['scale', 'kubeadmcontrolplanes.controlplane.cluster.x-k8s.io', KCP, '-n', namespace, '--replicas=2']);
-    const machines = await healthyControlPlane(2, `${KCP} at two healthy Machines`);
-    const added = machines.find((m) => m.metadata.name !== first!.metadata.name)!;
-    const addedHost = hostOf(added);
-    expect(kubeadmRuns((await records(systemOf(addedHost))).nodes, since).at(-1))
-      .toEqual({ kind: 'kubeadm-succeeded', node: addedHost, command: 'join', controlPlane: true });
-    await expectNodeOf(added, { controlPlane: true });
-    expect(await etcdMembersSeenFrom(addedHost)).toEqual([hostOf(first!), addedHost].sort());
+    await kubectl.ok(['scale', 'kubeadmcontrolplanes.controlplane.cluster.x-k8s.io', KCP, '-n', namespace, '--replicas=3']);
+    const machines = await healthyControlPlane(3, `${KCP} at three healthy Machines`);
+    const added = machines.filter((m) => m.metadata.name !== first!.metadata.name);
+    for (const machine of added) {
+      const addedHost = hostOf(machine);
+      expect(kubeadmRuns((await records(systemOf(addedHost))).nodes, since).at(-1))
+        .toEqual({ kind: 'kubeadm-succeeded', node: addedHost, command: 'join', controlPlane: true });
+      await expectNodeOf(machine, { controlPlane: true });
+    }
+    expect(await etcdMembersSeenFrom(hostOf(added[0]!))).toEqual(machines.map(hostOf).sort());
 
     await kubectl.ok(['scale', 'kubeadmcontrolplanes.controlplane.cluster.x-k8s.io', KCP, '-n', namespace, '--replicas=1']);
     const [kept] = await waitFor(async () => {
       const current = await kcpMachines();
       return current.length === 1 ? current : undefined;
-    }, { timeoutMs: minutes(5), intervalMs: 1_000, what: `${KCP} scaled down to one Machine` });
-    const removed = machines.find((m) => m.metadata.name !== kept!.metadata.name)!;
-    await expectReleased(hostOf(removed));
+    }, { timeoutMs: minutes(8), intervalMs: 1_000, what: `${KCP} scaled down to one Machine` });
+    for (const removed of machines.filter((m) => m.metadata.name !== kept!.metadata.name)) await expectReleased(hostOf(removed));
     await healthyControlPlane(1, `${KCP} healthy at one Machine`);
     expect(await etcdMembersSeenFrom(hostOf(kept!))).toEqual([hostOf(kept!)]);
   });
