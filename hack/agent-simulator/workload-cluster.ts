@@ -161,17 +161,18 @@ export class WorkloadCluster implements WorkloadNodes {
       const path = `/api/v1/namespaces/kube-system/pods/${encodeURIComponent(name)}`;
       const query = `?fieldManager=${FIELD_MANAGER}&force=true`;
       const tag = component === 'etcd' || pods.kubernetesVersion === undefined ? '' : `:${pods.kubernetesVersion}`;
+      const image = `${pods.imageRepository}/${component}${tag}`;
       const metadata = { name, namespace: 'kube-system', labels: { component, tier: 'control-plane' },
         annotations: { 'kubernetes.io/config.mirror': `${component}-${node}`, 'kubernetes.io/config.source': 'file',
           ...(component === 'etcd' && pods.etcdClientUrl !== undefined ? { [ETCD_CLIENT_URLS_ANNOTATION]: pods.etcdClientUrl } : {}) } };
       await this.#send('PATCH', `${path}${query}`, { apiVersion: 'v1', kind: 'Pod', metadata,
-        spec: { nodeName: node, hostNetwork: true, containers: [{ name: component, image: `${pods.imageRepository}/${component}${tag}` }] } },
+        spec: { nodeName: node, hostNetwork: true, containers: [{ name: component, image }] } },
       `apply Pod kube-system/${name}`);
       const conditions = ['PodScheduled', 'Initialized', 'ContainersReady', 'Ready']
         .map((type) => ({ type, status: 'True', lastTransitionTime: now }));
       await this.#send('PATCH', `${path}/status${query}`, { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'kube-system' },
         status: { phase: 'Running', startTime: now, conditions,
-          containerStatuses: [{ name: component, ready: true, started: true, restartCount: 0, image: `${pods.imageRepository}/${component}${tag}`,
+          containerStatuses: [{ name: component, ready: true, started: true, restartCount: 0, image,
             imageID: '', state: { running: { startedAt: now } } }] } },
       `apply Pod kube-system/${name} status`);
       this.#kubelet?.servePod({ namespace: 'kube-system', name, node }, (port) => this.#staticPodPort(component, pods, port));

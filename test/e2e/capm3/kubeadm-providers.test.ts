@@ -82,6 +82,10 @@ const controlPlaneMachines = () => list<Machine>('machines.cluster.x-k8s.io', 'c
 const workerMachines = () => list<Machine>('machines.cluster.x-k8s.io', WORKER_SELECTOR);
 const host = (name: string) => kubectl.json<Host>(['get', 'bmh', name, '-n', namespace]);
 const hostOf = (machine: Machine) => machine.spec.providerID?.split('/')[3] ?? '';
+const isFree = (current: Host) => current.status?.provisioning?.state === 'available' && !current.spec.consumerRef;
+/** Resolves once the host is available and claimed by no Machine. */
+const hostReleased = (name: string, options: { timeoutMs: number; what: string }) =>
+  waitFor(async () => (isFree(await host(name)) ? true : undefined), { ...options, intervalMs: 1_000 });
 const systemOf = (hostName: string) => ALL_HOSTS.find((h) => h.name === hostName)!.system;
 const records = async (system: number) =>
   (await (await fetch(`${env.agentSimulatorUrl}/records/${env.systems[system]!.uuid}`)).json()) as SystemRecords;
@@ -271,7 +275,7 @@ describe('a ClusterClass over Metal3 templates, with the kubeadm control plane a
     const released = await waitFor(async () => {
       for (const { name } of WORKER_HOSTS) {
         const current = await host(name);
-        if (current.status?.provisioning?.state === 'available' && !current.spec.consumerRef) return name;
+        if (isFree(current)) return name;
       }
       return undefined;
     }, { timeoutMs: minutes(5), intervalMs: 1_000, what: 'a worker host to be available again' });
@@ -313,10 +317,7 @@ describe('a ClusterClass over Metal3 templates, with the kubeadm control plane a
     expect(hardware.imageWrites.at(-1)!.configDrive.userData).toBe(await bootstrapData(rolled!));
     expect(kubeadmRuns(hardware.nodes, fileStart).at(-1)).toEqual({ kind: 'kubeadm-succeeded', node: freeHost.name, command: 'join', controlPlane: false });
     await expectNodeOf(rolled!, { controlPlane: false });
-    await waitFor(async () => {
-      const current = await host(oldHost);
-      return current.status?.provisioning?.state === 'available' && !current.spec.consumerRef ? true : undefined;
-    }, { timeoutMs: minutes(4), intervalMs: 1_000, what: `${oldHost} to be released by the rollout` });
+    await hostReleased(oldHost, { timeoutMs: minutes(4), what: `${oldHost} to be released by the rollout` });
 
     const [controlPlaneAfter, ...more] = await controlPlaneMachines();
     expect([controlPlaneAfter?.metadata.name, more.length]).toEqual([controlPlane!.metadata.name, 0]);
@@ -465,10 +466,7 @@ describe('a KubeadmControlPlane with stacked etcd, as clusterctl\'s kubeadm flav
 
   /** The server of a deleted control plane Machine was deprovisioned: powered off, its Node and its mirror Pods gone, its host free. */
   async function expectReleased(hostName: string): Promise<void> {
-    await waitFor(async () => {
-      const current = await host(hostName);
-      return current.status?.provisioning?.state === 'available' && !current.spec.consumerRef ? true : undefined;
-    }, { timeoutMs: minutes(5), intervalMs: 1_000, what: `${hostName} to be released` });
+    await hostReleased(hostName, { timeoutMs: minutes(5), what: `${hostName} to be released` });
     expect((await records(systemOf(hostName))).nodes.at(-1)).toMatchObject({ kind: 'node-deleted', node: hostName, reason: 'powered-off-for-deprovisioning' });
     expect((await workload.run(['get', 'node', hostName])).code).not.toBe(0);
     expect(await staticPodsOn(hostName)).toEqual([]);
@@ -478,10 +476,7 @@ describe('a KubeadmControlPlane with stacked etcd, as clusterctl\'s kubeadm flav
     // The hosts are the clusterctl flavour's: delete that cluster and wait for all three to be free.
     await kubectl.ok(['delete', 'clusters.cluster.x-k8s.io', '--all', '-n', namespace, '--wait=false']);
     for (const { name } of ALL_HOSTS) {
-      await waitFor(async () => {
-        const current = await host(name);
-        return current.status?.provisioning?.state === 'available' && !current.spec.consumerRef ? true : undefined;
-      }, { timeoutMs: minutes(6), intervalMs: 1_000, what: `${name} to be released by the clusterctl cluster's deletion` });
+      await hostReleased(name, { timeoutMs: minutes(6), what: `${name} to be released by the clusterctl cluster's deletion` });
     }
     since = new Date().toISOString();
     pki = mkdtempSync(join(tmpdir(), 'stacked-etcd-client-'));
