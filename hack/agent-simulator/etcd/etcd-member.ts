@@ -40,7 +40,7 @@ export class EtcdMember {
   readonly clientUrl: string;
   readonly #process: ChildProcess;
   readonly #dir: string;
-  #exited: Promise<void>;
+  readonly #exited: Promise<void>;
 
   private constructor(options: { clientUrl: string; process: ChildProcess; dir: string; exited: Promise<void> }) {
     this.clientUrl = options.clientUrl;
