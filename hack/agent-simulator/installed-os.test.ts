@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { renderUserData } from './cloud-init-jinja.ts';
 import { InstalledOs, type WrittenImage } from './installed-os.ts';
 import { kubeadmStep, type BootstrapToken } from './kubeadm.ts';
 import { kubeadmInitUserData, kubeadmJoinUserData } from './test-support/kubeadm-user-data.ts';
@@ -66,6 +67,12 @@ const image = (hostname: string): WrittenImage => ({
   nodeUuid: 'ironic-node-1',
   configDrive: { metaData: { uuid: BMH_UID, name: 'bmh' }, userData: `#cloud-config\nhostname: ${hostname}\n` },
 });
+
+/** The ClusterConfiguration `kubeadm init` would upload from this bootstrap data. */
+function clusterConfigurationOf(userData: string): string {
+  const step = kubeadmStep(renderUserData(userData, { 'local-hostname': 'cp-0' }));
+  return step && 'clusterConfiguration' in step ? step.clusterConfiguration : '';
+}
 
 describe('InstalledOs', () => {
   it('registers a Node only on a boot from a disk that holds an image', async () => {
@@ -170,7 +177,7 @@ describe('InstalledOs', () => {
 
   describe('with Cluster API kubeadm bootstrap data', () => {
     const kubeadmImage = (userData: string): WrittenImage => ({
-      device: '/dev/sda', nodeUuid: 'ironic-node-1', configDrive: { metaData: { uuid: BMH_UID, hostname: 'cp-0' }, userData },
+      device: '/dev/sda', nodeUuid: 'ironic-node-1', configDrive: { metaData: { uuid: BMH_UID, 'local-hostname': 'cp-0' }, userData },
     });
 
     it('kubeadm init uploads the ClusterConfiguration, then the Node registers as a control plane node; only on the image\'s first boot', async () => {
@@ -187,6 +194,9 @@ describe('InstalledOs', () => {
         components: ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'etcd'], imageRepository: 'registry.k8s.io', kubernetesVersion: 'v1.35.0',
         apiServerBindPort: 6443,
       });
+      expect(cluster.nodes.get('cp-0')?.kubeletVersion).toBe('v1.35.0');
+      // Named by kubeadm's nodeRegistration; labelled only as its kubelet arguments say (here: nothing).
+      expect(cluster.nodes.get('cp-0')).toMatchObject({ nameSource: 'kubeadm', labels: {}, uuid: null });
       os.poweredOff();
       os.bootedFromDisk();
       await os.settled();
@@ -206,7 +216,7 @@ describe('InstalledOs', () => {
         error: 'the bootstrap data has no etcd CA (/etc/kubernetes/pki/etcd/ca.crt and ca.key)' }));
     });
 
-    it('kubeadm join needs a bootstrap token the cluster holds; without one no Node ever registers for that image', async () => {
+    it('kubeadm join needs a bootstrap token the cluster holds and the cluster\'s configuration; without them no Node ever registers for that image', async () => {
       const cluster = new NodesInMemory();
       const { os, nodeRecords } = setup({ cluster, provisionState: 'active' });
       os.imageWritten(kubeadmImage(kubeadmJoinUserData({ token: 'abcdef.0123456789abcdef', controlPlane: false })));
@@ -227,8 +237,17 @@ describe('InstalledOs', () => {
       os.imageWritten(kubeadmImage(kubeadmJoinUserData({ token: 'abcdef.0123456789abcdef', controlPlane: false })));
       os.bootedFromDisk();
       await os.settled();
+      expect(nodeRecords()?.[3]).toEqual({ kind: 'kubeadm-failed', node: 'cp-0', command: 'join', controlPlane: false,
+        error: 'the cluster has no kubeadm-config ConfigMap with a ClusterConfiguration' });
+
+      cluster.kubeadmConfigs.push(clusterConfigurationOf(kubeadmInitUserData({ clusterName: 'c1', kubernetesVersion: 'v1.34.2' })));
+      os.imageWritten(kubeadmImage(kubeadmJoinUserData({ token: 'abcdef.0123456789abcdef', controlPlane: false })));
+      os.bootedFromDisk();
+      await os.settled();
       expect(cluster.nodes.get('cp-0')?.controlPlane).toBeUndefined();
-      expect(nodeRecords()?.slice(3).map((record) => record.kind)).toEqual(['kubeadm-succeeded', 'node-registered']);
+      // Its kubelet is the version the cluster runs.
+      expect(cluster.nodes.get('cp-0')?.kubeletVersion).toBe('v1.34.2');
+      expect(nodeRecords()?.slice(5).map((record) => record.kind)).toEqual(['kubeadm-succeeded', 'node-registered']);
     });
 
     it('a control plane join reads the cluster\'s ClusterConfiguration and runs what it asks for; without one it fails', async () => {
@@ -242,8 +261,7 @@ describe('InstalledOs', () => {
       expect(nodeRecords()?.[0]).toEqual({ kind: 'kubeadm-failed', node: 'cp-0', command: 'join', controlPlane: true,
         error: 'the cluster has no kubeadm-config ConfigMap with a ClusterConfiguration' });
 
-      const init = kubeadmStep(kubeadmInitUserData({ clusterName: 'c1', kubernetesVersion: 'v1.35.0', externalEtcd: true }));
-      cluster.kubeadmConfigs.push(init && 'clusterConfiguration' in init ? init.clusterConfiguration : '');
+      cluster.kubeadmConfigs.push(clusterConfigurationOf(kubeadmInitUserData({ clusterName: 'c1', kubernetesVersion: 'v1.35.0', externalEtcd: true })));
       os.imageWritten(kubeadmImage(kubeadmJoinUserData({ token: 'abcdef.0123456789abcdef', controlPlane: true })));
       os.bootedFromDisk();
       await os.settled();

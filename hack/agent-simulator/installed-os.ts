@@ -1,7 +1,8 @@
+import { renderUserData } from './cloud-init-jinja.ts';
 import type { ConfigDriveContents } from './configdrive-contents.ts';
 import { EtcdMember, type EtcdMemberOptions } from './etcd/etcd-member.ts';
 import type { Inventory } from './inventory-types.ts';
-import { controlPlanePods, kubeadmStep, type ControlPlanePods, type KubeadmStep } from './kubeadm.ts';
+import { controlPlanePods, kubeadmStep, kubernetesVersionOf, type ControlPlanePods, type KubeadmStep } from './kubeadm.ts';
 import type { Logger } from './log.ts';
 import { nodeIdentity, type NodeIdentity } from './node-identity.ts';
 import type { NodeDeletionReason, RecordStore } from './records.ts';
@@ -36,6 +37,8 @@ interface KubeadmOutcome {
   ran: true;
   succeeded: boolean;
   controlPlane: ControlPlanePods | undefined;
+  /** The cluster's Kubernetes version kubeadm set the node up for: its kubelet's. */
+  kubernetesVersion: string | undefined;
 }
 
 export interface InstalledOsOptions {
@@ -89,7 +92,9 @@ export class InstalledOs implements DiskEvents {
 
   imageWritten(image: WrittenImage): void {
     this.#retire('image-replaced');
-    this.#disk = image;
+    // cloud-init renders Jinja user data against the instance data before it reads it.
+    const configDrive = image.configDrive && { ...image.configDrive, userData: renderUserData(image.configDrive.userData, image.configDrive.metaData) };
+    this.#disk = { ...image, configDrive };
     this.#kubeadm = { ran: false };
   }
 
@@ -118,7 +123,10 @@ export class InstalledOs implements DiskEvents {
   bootedFromDisk(): void {
     const { cluster } = this.#options;
     if (this.#disk === undefined || cluster === undefined) return;
-    const identity = nodeIdentity({ configDrive: this.#disk.configDrive, systemName: this.#options.systemName, inventory: this.#options.inventory });
+    const step = kubeadmStep(this.#disk.configDrive?.userData);
+    // The kubelet keeps the name and labels kubeadm gave it on every boot, not only the one kubeadm ran on.
+    const kubelet = step === undefined || 'invalid' in step ? undefined : step.kubelet;
+    const identity = nodeIdentity({ configDrive: this.#disk.configDrive, systemName: this.#options.systemName, inventory: this.#options.inventory, kubelet });
     if (this.#node !== undefined && this.#node !== identity.name) this.#retire('image-replaced');
     this.#node = identity.name;
     if (!this.#healthy) {
@@ -129,7 +137,6 @@ export class InstalledOs implements DiskEvents {
     const disk = this.#disk;
     this.#enqueue(async () => {
       if (!this.#kubeadm.ran) {
-        const step = kubeadmStep(disk.configDrive?.userData);
         const outcome = step === undefined ? undefined : await this.#runKubeadm(cluster, identity.name, step);
         // A new image written meanwhile starts afresh.
         if (outcome !== undefined && this.#disk === disk) this.#kubeadm = outcome;
@@ -140,7 +147,7 @@ export class InstalledOs implements DiskEvents {
         this.#options.records.addNode(this.#options.systemUuid, { kind: 'node-not-registered', node: identity.name, reason: 'kubeadm-failed' });
         return;
       }
-      await this.#register(cluster, identity, this.#kubeadm.ran ? this.#kubeadm.controlPlane : undefined);
+      await this.#register(cluster, identity, this.#kubeadm.ran ? this.#kubeadm : undefined);
     });
   }
 
@@ -156,24 +163,30 @@ export class InstalledOs implements DiskEvents {
     const failed = (error: string) => {
       records.addNode(systemUuid, { kind: 'kubeadm-failed', node, command: step.command, controlPlane: step.controlPlane, error });
       this.#log('warn', `kubeadm ${step.command} failed`, { node, error });
-      return { ran: true as const, succeeded: false, controlPlane: undefined };
+      return { ran: true as const, succeeded: false, controlPlane: undefined, kubernetesVersion: undefined };
     };
     let controlPlane: ControlPlanePods | undefined;
+    let clusterConfiguration: string;
     try {
       if ('invalid' in step) return failed(step.invalid);
       if (step.command === 'init') {
+        clusterConfiguration = step.clusterConfiguration;
         // kubeadm starts the local etcd before the API server that takes the uploaded configuration.
         controlPlane = await this.#startEtcd(cluster, node, step,
-          controlPlanePods(step.clusterConfiguration, { apiServerBindPort: step.apiServerBindPort }));
-        await cluster.uploadKubeadmConfig(step.clusterConfiguration);
+          controlPlanePods(clusterConfiguration, { apiServerBindPort: step.apiServerBindPort }));
+        await cluster.uploadKubeadmConfig(clusterConfiguration);
       } else if (step.token === undefined) {
         return failed('the JoinConfiguration has no bootstrap token');
       } else if (!(await cluster.bootstrapTokenValid(step.token))) {
         return failed(`bootstrap token ${step.token.id} is not valid in the cluster`);
-      } else if (step.controlPlane) {
-        const clusterConfiguration = await cluster.readClusterConfiguration();
-        if (clusterConfiguration === undefined) return failed('the cluster has no kubeadm-config ConfigMap with a ClusterConfiguration');
-        controlPlane = await this.#startEtcd(cluster, node, step, controlPlanePods(clusterConfiguration, { apiServerBindPort: step.apiServerBindPort }));
+      } else {
+        // Every join, worker or control plane, reads the cluster's configuration first.
+        const read = await cluster.readClusterConfiguration();
+        if (read === undefined) return failed('the cluster has no kubeadm-config ConfigMap with a ClusterConfiguration');
+        clusterConfiguration = read;
+        if (step.controlPlane) {
+          controlPlane = await this.#startEtcd(cluster, node, step, controlPlanePods(clusterConfiguration, { apiServerBindPort: step.apiServerBindPort }));
+        }
       }
     } catch (error) {
       await this.#stopEtcd();
@@ -181,7 +194,7 @@ export class InstalledOs implements DiskEvents {
     }
     records.addNode(systemUuid, { kind: 'kubeadm-succeeded', node, command: step.command, controlPlane: step.controlPlane });
     this.#log('info', `kubeadm ${step.command} succeeded`, { node, controlPlane: step.controlPlane });
-    return { ran: true, succeeded: true, controlPlane };
+    return { ran: true, succeeded: true, controlPlane, kubernetesVersion: kubernetesVersionOf(clusterConfiguration) };
   }
 
   /**
@@ -265,12 +278,13 @@ export class InstalledOs implements DiskEvents {
     });
   }
 
-  async #register(cluster: WorkloadNodes, identity: NodeIdentity, controlPlane: ControlPlanePods | undefined): Promise<void> {
+  async #register(cluster: WorkloadNodes, identity: NodeIdentity, kubeadm: KubeadmOutcome | undefined): Promise<void> {
     if (this.#node !== identity.name) return;
     const { systemUuid, records } = this.#options;
     try {
       await cluster.register({ ...identity, systemUuid, architecture: this.#options.inventory.cpu.architecture,
-        ...(controlPlane === undefined ? {} : { controlPlane }) });
+        ...(kubeadm?.controlPlane === undefined ? {} : { controlPlane: kubeadm.controlPlane }),
+        ...(kubeadm?.kubernetesVersion === undefined ? {} : { kubeletVersion: kubeadm.kubernetesVersion }) });
     } catch (error) {
       records.addNode(systemUuid, { kind: 'node-registration-failed', node: identity.name, error: (error as Error).message });
       this.#log('warn', 'could not register the Node', { node: identity.name, error: (error as Error).message });

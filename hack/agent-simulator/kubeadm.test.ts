@@ -1,6 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
-import { controlPlanePods, kubeadmStep } from './kubeadm.ts';
+import { renderUserData } from './cloud-init-jinja.ts';
+import { controlPlanePods, kubeadmStep as stepOfRendered } from './kubeadm.ts';
 import { kubeadmInitUserData, kubeadmJoinUserData } from './test-support/kubeadm-user-data.ts';
+
+const META_DATA = { uuid: '7c5b1a2e-0d7e-4c39-9f0a-3b1f2f9e6a10', 'local-hostname': 'cp-0', name: 'cp-0' };
+/** The step cloud-init would run: Jinja rendered against the config drive's meta_data first. */
+const kubeadmStep = (userData: string | undefined) => stepOfRendered(renderUserData(userData, META_DATA));
+const KUBELET = { name: 'cp-0', labels: {} };
 
 describe('kubeadmStep', () => {
   it('reads kubeadm init and its ClusterConfiguration from Cluster API bootstrap data', () => {
@@ -17,19 +23,41 @@ describe('kubeadmStep', () => {
 
   it('reads a worker join and a control plane join with their bootstrap token', () => {
     expect(kubeadmStep(kubeadmJoinUserData({ token: 'abcdef.0123456789abcdef', controlPlane: false })))
-      .toEqual({ command: 'join', controlPlane: false, token: { id: 'abcdef', secret: '0123456789abcdef' }, apiServerBindPort: 6443 });
+      .toEqual({ command: 'join', controlPlane: false, token: { id: 'abcdef', secret: '0123456789abcdef' }, apiServerBindPort: 6443, kubelet: KUBELET });
     expect(kubeadmStep(kubeadmJoinUserData({ token: 'abcdef.0123456789abcdef', controlPlane: true })))
       .toMatchObject({ command: 'join', controlPlane: true, apiServerBindPort: 6443 });
     expect(kubeadmStep(kubeadmJoinUserData({ token: 'abcdef.0123456789abcdef', controlPlane: true, apiServerBindPort: 16443 })))
       .toMatchObject({ command: 'join', controlPlane: true, apiServerBindPort: 16443 });
     expect(kubeadmStep(kubeadmJoinUserData({ token: 'not-a-token', controlPlane: false })))
-      .toEqual({ command: 'join', controlPlane: false, token: undefined, apiServerBindPort: 6443 });
+      .toEqual({ command: 'join', controlPlane: false, token: undefined, apiServerBindPort: 6443, kubelet: KUBELET });
   });
 
   it('a base64 config file and a runcmd given as an argument list', () => {
     const config = Buffer.from('kind: JoinConfiguration\ndiscovery:\n  bootstrapToken:\n    token: abcdef.0123456789abcdef\n').toString('base64');
     const userData = `#cloud-config\nwrite_files:\n- path: /etc/j.yaml\n  encoding: b64\n  content: ${config}\nruncmd:\n- [kubeadm, join, --config, /etc/j.yaml]\n`;
-    expect(kubeadmStep(userData)).toEqual({ command: 'join', controlPlane: false, token: { id: 'abcdef', secret: '0123456789abcdef' }, apiServerBindPort: 6443 });
+    expect(kubeadmStep(userData)).toEqual({ command: 'join', controlPlane: false, token: { id: 'abcdef', secret: '0123456789abcdef' }, apiServerBindPort: 6443,
+      kubelet: { name: undefined, labels: {} } });
+  });
+
+  it('gives the kubelet the Node name and the --node-labels the rendered nodeRegistration names', () => {
+    expect(kubeadmStep(kubeadmInitUserData({ clusterName: 'c1', kubernetesVersion: 'v1.35.0', nodeLabels: 'metal3.io/uuid={{ ds.meta_data.uuid }},tier=cp' })))
+      .toMatchObject({ kubelet: { name: 'cp-0', labels: { 'metal3.io/uuid': META_DATA.uuid, tier: 'cp' } } });
+    // kubeadm v1beta3's map form.
+    const v1beta3 = '#cloud-config\nwrite_files:\n- path: /j.yaml\n  content: |\n    kind: JoinConfiguration\n    nodeRegistration:\n'
+      + '      kubeletExtraArgs:\n        node-labels: a=b\nruncmd:\n- kubeadm join --config /j.yaml\n';
+    expect(kubeadmStep(v1beta3)).toMatchObject({ kubelet: { name: undefined, labels: { a: 'b' } } });
+  });
+
+  it('a name or label the kubelet would refuse (a variable the meta_data lacks) fails the step', () => {
+    expect(kubeadmStep(kubeadmJoinUserData({ token: 'abcdef.0123456789abcdef', controlPlane: false, nodeLabels: 'metal3.io/uuid={{ ds.meta_data.missing }}' })))
+      .toEqual({ command: 'join', controlPlane: false, invalid: 'kubelet --node-labels: "metal3.io/uuid=CI_MISSING_JINJA_VAR/missing" is not a valid label' });
+    // The classic one: a role label only an admin may set; kubelet exits at start.
+    expect(kubeadmStep(kubeadmJoinUserData({ token: 'abcdef.0123456789abcdef', controlPlane: false,
+      nodeLabels: 'node-role.kubernetes.io/worker=,node.kubernetes.io/pool=a,topology.kubernetes.io/zone=z1' })))
+      .toEqual({ command: 'join', controlPlane: false,
+        invalid: 'kubelet --node-labels: unknown \'kubernetes.io\' or \'k8s.io\' labels node-role.kubernetes.io/worker: a kubelet may not set them' });
+    expect(stepOfRendered(renderUserData(kubeadmJoinUserData({ token: 'abcdef.0123456789abcdef', controlPlane: true }), {})))
+      .toEqual({ command: 'join', controlPlane: true, invalid: 'nodeRegistration.name "CI_MISSING_JINJA_VAR/local_hostname" is not a valid Node name (a lowercase RFC 1123 subdomain)' });
   });
 
   it('kubeadm with a config it cannot read fails; user data without kubeadm runs none', () => {

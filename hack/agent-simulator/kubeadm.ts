@@ -1,6 +1,7 @@
 import { parseAllDocuments, stringify } from 'yaml';
 import { parseCloudConfig, type CloudConfig } from './cloud-init-hostname.ts';
 import type { EtcdCa } from './etcd/etcd-certificates.ts';
+import { isLabelKey, isLabelValue, isNodeName, isReservedForKubelet } from './kube-names.ts';
 
 /** A bootstrap token as kubeadm writes it: `<id>.<secret>`. */
 export interface BootstrapToken {
@@ -13,10 +14,18 @@ export interface BootstrapToken {
  * (a runcmd `kubeadm init|join --config <file>` and that file among write_files).
  */
 export type KubeadmStep =
-  | { command: 'init'; controlPlane: true; clusterConfiguration: string; apiServerBindPort: number; etcdCa?: EtcdCa }
-  | { command: 'join'; controlPlane: boolean; token: BootstrapToken | undefined; apiServerBindPort: number; etcdCa?: EtcdCa }
+  | { command: 'init'; controlPlane: true; clusterConfiguration: string; apiServerBindPort: number; kubelet: KubeletRegistration; etcdCa?: EtcdCa }
+  | { command: 'join'; controlPlane: boolean; token: BootstrapToken | undefined; apiServerBindPort: number; kubelet: KubeletRegistration; etcdCa?: EtcdCa }
   /** The user data runs kubeadm, but its config cannot be read: kubeadm would stop at once. */
   | { command: 'init' | 'join'; controlPlane: boolean; invalid: string };
+
+/** What kubeadm sets up the node's kubelet with, from the config's `nodeRegistration`. */
+export interface KubeletRegistration {
+  /** `nodeRegistration.name`: the Node's name (`--hostname-override`); without it the hostname is. */
+  name: string | undefined;
+  /** `--node-labels` from `nodeRegistration.kubeletExtraArgs`. */
+  labels: Record<string, string>;
+}
 
 /** Cluster API's kubeadm bootstrap data always runs kubeadm with `--config`; nothing else is emulated. */
 const KUBEADM_COMMAND = /\bkubeadm\s+(init|join)\b.*?\s--config[ =](\S+)/;
@@ -68,6 +77,35 @@ function etcdCa(config: CloudConfig): { etcdCa?: EtcdCa } {
   return cert !== undefined && key !== undefined ? { etcdCa: { cert, key } } : {};
 }
 
+/** `kubeletExtraArgs` as kubeadm v1beta4 writes it (a list of name/value) or v1beta3 (a map). */
+function kubeletArgs(extraArgs: unknown): [string, string][] {
+  if (Array.isArray(extraArgs)) {
+    return extraArgs.flatMap((arg: { name?: unknown; value?: unknown }) =>
+      (typeof arg?.name === 'string' ? [[arg.name, String(arg.value ?? '')] as [string, string]] : []));
+  }
+  if (extraArgs !== null && typeof extraArgs === 'object') return Object.entries(extraArgs).map(([name, value]) => [name, String(value)]);
+  return [];
+}
+
+/** The Node name and labels kubeadm gives the kubelet; a message where the kubelet would refuse them (it would never register). */
+function kubeletRegistration(configuration: Record<string, unknown>): KubeletRegistration | { invalid: string } {
+  const registration = (configuration.nodeRegistration ?? {}) as { name?: unknown; kubeletExtraArgs?: unknown };
+  const name = typeof registration.name === 'string' && registration.name !== '' ? registration.name : undefined;
+  if (name !== undefined && !isNodeName(name)) return { invalid: `nodeRegistration.name "${name}" is not a valid Node name (a lowercase RFC 1123 subdomain)` };
+  const labels: Record<string, string> = {};
+  for (const [argument, value] of kubeletArgs(registration.kubeletExtraArgs)) {
+    if (argument !== 'node-labels') continue;
+    for (const label of value.split(',').filter((entry) => entry !== '')) {
+      const [key = '', labelValue = '', ...rest] = label.split('=');
+      if (rest.length > 0 || !isLabelKey(key) || !isLabelValue(labelValue)) return { invalid: `kubelet --node-labels: "${label}" is not a valid label` };
+      labels[key] = labelValue;
+    }
+  }
+  const reserved = Object.keys(labels).filter(isReservedForKubelet).sort();
+  if (reserved.length > 0) return { invalid: `kubelet --node-labels: unknown 'kubernetes.io' or 'k8s.io' labels ${reserved.join(', ')}: a kubelet may not set them` };
+  return { name, labels };
+}
+
 /** What kubeadm the user data runs with a config file; undefined when it runs none (any other OS image or bootstrap data). */
 export function kubeadmStep(userData: string | undefined): KubeadmStep | undefined {
   const config = parseCloudConfig(userData);
@@ -86,15 +124,20 @@ export function kubeadmStep(userData: string | undefined): KubeadmStep | undefin
   if (command === 'init') {
     const clusterConfiguration = documents.get('ClusterConfiguration');
     if (clusterConfiguration === undefined) return { command, controlPlane: true, invalid: `${configPath} has no ClusterConfiguration` };
+    const init = documents.get('InitConfiguration') ?? {};
+    const kubelet = kubeletRegistration(init);
+    if ('invalid' in kubelet) return { command, controlPlane: true, invalid: kubelet.invalid };
     return { command, controlPlane: true, clusterConfiguration: stringify(clusterConfiguration),
-      apiServerBindPort: bindPort(documents.get('InitConfiguration')?.localAPIEndpoint), ...etcdCa(config) };
+      apiServerBindPort: bindPort(init.localAPIEndpoint), kubelet, ...etcdCa(config) };
   }
   const join = documents.get('JoinConfiguration');
   if (join === undefined) return { command, controlPlane: false, invalid: `${configPath} has no JoinConfiguration` };
   const controlPlane = join.controlPlane as { localAPIEndpoint?: unknown } | null | undefined;
   const isControlPlane = controlPlane !== undefined && controlPlane !== null;
+  const kubelet = kubeletRegistration(join);
+  if ('invalid' in kubelet) return { command, controlPlane: isControlPlane, invalid: kubelet.invalid };
   return { command, controlPlane: isControlPlane, token: joinToken(join), apiServerBindPort: bindPort(controlPlane?.localAPIEndpoint),
-    ...(isControlPlane ? etcdCa(config) : {}) };
+    kubelet, ...(isControlPlane ? etcdCa(config) : {}) };
 }
 
 /** The static pods kubeadm writes to a control plane node's manifests directory, which its kubelet runs and mirrors. */
@@ -116,13 +159,21 @@ const CONTROL_PLANE_COMPONENTS = ['kube-apiserver', 'kube-controller-manager', '
  * the cluster's kubeadm-config that `join --control-plane` reads).
  */
 export function controlPlanePods(clusterConfiguration: string, options: { apiServerBindPort: number }): ControlPlanePods {
-  const parsed = documentsByKind(clusterConfiguration).get('ClusterConfiguration') ?? {};
+  const parsed = clusterConfigurationOf(clusterConfiguration);
   const etcd = parsed.etcd as { external?: unknown } | undefined;
   const externalEtcd = etcd?.external !== undefined && etcd.external !== null;
   return {
     components: externalEtcd ? CONTROL_PLANE_COMPONENTS : [...CONTROL_PLANE_COMPONENTS, 'etcd'],
     imageRepository: typeof parsed.imageRepository === 'string' && parsed.imageRepository !== '' ? parsed.imageRepository : 'registry.k8s.io',
-    kubernetesVersion: typeof parsed.kubernetesVersion === 'string' ? parsed.kubernetesVersion : undefined,
+    kubernetesVersion: kubernetesVersionOf(clusterConfiguration),
     apiServerBindPort: options.apiServerBindPort,
   };
+}
+
+const clusterConfigurationOf = (documents: string) => documentsByKind(documents).get('ClusterConfiguration') ?? {};
+
+/** The Kubernetes version a ClusterConfiguration names: what kubeadm sets up, and the kubelet the node image carries for it. */
+export function kubernetesVersionOf(clusterConfiguration: string): string | undefined {
+  const { kubernetesVersion } = clusterConfigurationOf(clusterConfiguration);
+  return typeof kubernetesVersion === 'string' ? kubernetesVersion : undefined;
 }

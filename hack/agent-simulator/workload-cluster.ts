@@ -36,6 +36,8 @@ export interface NodeRegistration extends NodeIdentity {
    * its kubelet running these static pods and mirroring them as Pods in kube-system.
    */
   controlPlane?: ControlPlanePods;
+  /** The version kubeadm set the node up for; without one the kubelet is as new as the workload API server. */
+  kubeletVersion?: string;
 }
 
 const CONTROL_PLANE_ROLE = 'node-role.kubernetes.io/control-plane';
@@ -47,6 +49,8 @@ const ETCD_CLIENT_PORT = 2379;
 const podList = z.object({
   items: z.array(z.object({ metadata: z.object({ annotations: z.record(z.string(), z.string()).optional() }).loose() }).loose()),
 }).loose();
+
+const serverVersion = z.object({ gitVersion: z.string() }).loose();
 
 const kubeadmConfigMap = z.object({ data: z.object({ ClusterConfiguration: z.string().optional() }).loose().optional() }).loose();
 
@@ -87,6 +91,8 @@ export class WorkloadCluster implements WorkloadNodes {
   readonly #logger: Logger;
   readonly #kubelet: SimulatedKubeletServer | undefined;
   #connection: { endpoint: KubeEndpoint; agent: Agent } | undefined;
+  /** The workload API server's version, read once. */
+  #apiServerVersion: string | undefined;
 
   constructor(options: {
     kubeconfigPath: string;
@@ -121,9 +127,8 @@ export class WorkloadCluster implements WorkloadNodes {
   async register(node: NodeRegistration): Promise<void> {
     const path = `/api/v1/nodes/${encodeURIComponent(node.name)}`;
     const query = `?fieldManager=${FIELD_MANAGER}&force=true`;
-    const labels: Record<string, string> = { 'kubernetes.io/hostname': node.name, 'kubernetes.io/os': 'linux',
+    const labels: Record<string, string> = { ...node.labels, 'kubernetes.io/hostname': node.name, 'kubernetes.io/os': 'linux',
       'kubernetes.io/arch': goArch(node.architecture) };
-    if (node.uuid !== null) labels['metal3.io/uuid'] = node.uuid;
     if (node.controlPlane !== undefined) labels[CONTROL_PLANE_ROLE] = '';
     await this.#send('PATCH', `${path}${query}`, { apiVersion: 'v1', kind: 'Node', metadata: { name: node.name, labels },
       ...(node.controlPlane !== undefined ? { spec: { taints: [{ key: CONTROL_PLANE_ROLE, effect: 'NoSchedule' }] } } : {}) },
@@ -144,7 +149,8 @@ export class WorkloadCluster implements WorkloadNodes {
         ].map((condition) => ({ ...condition, lastHeartbeatTime: now, lastTransitionTime: now })),
         addresses,
         ...(this.#kubelet === undefined ? {} : { daemonEndpoints: { kubeletEndpoint: { Port: this.#kubelet.port } } }),
-        nodeInfo: { systemUUID: node.systemUuid, operatingSystem: 'linux', architecture: goArch(node.architecture) },
+        nodeInfo: { systemUUID: node.systemUuid, operatingSystem: 'linux', architecture: goArch(node.architecture),
+          kubeletVersion: node.kubeletVersion ?? await this.#readApiServerVersion() },
       },
     }, `apply Node ${node.name} status`);
     if (node.controlPlane !== undefined) await this.#mirrorStaticPods(node.name, node.controlPlane, now);
@@ -192,6 +198,11 @@ export class WorkloadCluster implements WorkloadNodes {
     if (component === 'kube-apiserver' && port === pods.apiServerBindPort) return at(this.#connect().endpoint.server);
     if (component === 'etcd' && port === ETCD_CLIENT_PORT && pods.etcdClientUrl !== undefined) return at(pods.etcdClientUrl);
     return { refused: `dial tcp 127.0.0.1:${port}: connect: connection refused` };
+  }
+
+  async #readApiServerVersion(): Promise<string> {
+    this.#apiServerVersion ??= serverVersion.parse(JSON.parse(await this.#send('GET', '/version', undefined, 'read the API server version'))).gitVersion;
+    return this.#apiServerVersion;
   }
 
   async readClusterConfiguration(): Promise<string | undefined> {

@@ -16,8 +16,15 @@ export const WORKER_TOPOLOGY_NAME = 'md-0';
 /** The Cluster's variables for each role's OS image (`{ url, checksum }`, sha256). */
 export const CONTROL_PLANE_IMAGE = 'controlPlaneImage';
 export const WORKER_IMAGE = 'workerImage';
-/** What CAPM3's template names each Node: the host name cloud-init reads from the meta data. */
-const NODE_NAME = '{{ ds.meta_data.local_hostname }}';
+/**
+ * What CAPM3's templates set each kubelet up with: the Node named after the host name in the
+ * meta data, and labelled with the BareMetalHost's UID, by which CAPM3 finds the host's Node
+ * (its e2e ClusterClass sets that label; without it only a hostname match could link them).
+ */
+const NODE_REGISTRATION = {
+  name: '{{ ds.meta_data.local_hostname }}',
+  kubeletExtraArgs: [{ name: 'node-labels', value: 'metal3.io/uuid={{ ds.meta_data.uuid }}' }],
+};
 
 export interface SampleClusterClassOptions {
   namespace: string;
@@ -58,13 +65,13 @@ export function sampleClusterClassObjects(options: SampleClusterClassOptions): R
       spec: { template: { spec: { controlPlaneEndpoint: { host: '127.0.0.1', port: 6443 } } } } },
     { apiVersion: KCP_API_VERSION, kind: 'KubeadmControlPlaneTemplate', metadata: { name: `${name}-control-plane`, namespace },
       spec: { template: { spec: { kubeadmConfigSpec: {
-        initConfiguration: { nodeRegistration: { name: NODE_NAME } },
-        joinConfiguration: { controlPlane: {}, nodeRegistration: { name: NODE_NAME } },
+        initConfiguration: { nodeRegistration: NODE_REGISTRATION },
+        joinConfiguration: { controlPlane: {}, nodeRegistration: NODE_REGISTRATION },
       } } } } },
     machineTemplate('control-plane', options.controlPlaneHostSelector),
     machineTemplate(WORKER_CLASS, options.workerHostSelector),
     { apiVersion: BOOTSTRAP_API_VERSION, kind: 'KubeadmConfigTemplate', metadata: { name: `${name}-${WORKER_CLASS}`, namespace },
-      spec: { template: { spec: { joinConfiguration: { nodeRegistration: { name: NODE_NAME } } } } } },
+      spec: { template: { spec: { joinConfiguration: { nodeRegistration: NODE_REGISTRATION } } } } },
     { apiVersion: CAPI_API_VERSION, kind: 'ClusterClass', metadata: { name, namespace, labels: options.watchLabels },
       spec: {
         variables: [

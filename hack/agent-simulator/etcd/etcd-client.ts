@@ -17,7 +17,8 @@ export function clientTls(files: EtcdCertificateFiles): EtcdClientTls {
 }
 
 const memberList = z.object({
-  members: z.array(z.object({ name: z.string().optional(), peerURLs: z.array(z.string()).optional() }).loose()).default([]),
+  // IDs are uint64s, which the gateway writes as decimal strings.
+  members: z.array(z.object({ ID: z.string().optional(), name: z.string().optional(), peerURLs: z.array(z.string()).optional() }).loose()).default([]),
 }).loose();
 
 export type EtcdMemberInfo = z.infer<typeof memberList>['members'][number];
@@ -64,4 +65,11 @@ export async function addMember(options: { url: string; peerUrl: string; tls: Et
 /** etcd's MemberList. */
 export async function listMembers(options: { url: string; tls: EtcdClientTls }): Promise<EtcdMemberInfo[]> {
   return memberList.parse(await etcdCall({ url: options.url, path: '/v3/cluster/member/list', body: {}, tls: options.tls })).members;
+}
+
+const statusAnswer = z.object({ header: z.object({ member_id: z.string() }).loose(), leader: z.string() }).loose();
+
+/** etcd's Status of the member asked: the leader's ID, as that member knows it. */
+export async function leaderId(options: { url: string; tls: EtcdClientTls }): Promise<string> {
+  return statusAnswer.parse(await etcdCall({ url: options.url, path: '/v3/maintenance/status', body: {}, tls: options.tls })).leader;
 }

@@ -32,12 +32,19 @@ runcmd:
 `;
 }
 
+/** The Node named after the meta_data's local hostname, as CAPM3's templates do; labels as a kubelet argument (kubeadm v1beta4's list). */
+function nodeRegistration(nodeLabels: string | undefined): string {
+  const labels = nodeLabels === undefined ? '' : `  kubeletExtraArgs:\n  - name: node-labels\n    value: '${nodeLabels}'\n`;
+  return `nodeRegistration:\n  name: '{{ ds.meta_data.local_hostname }}'\n${labels}`;
+}
+
 /** With `externalEtcd`, the ClusterConfiguration names an etcd the control plane does not run (as KCP's external etcd). */
 export function kubeadmInitUserData(options: {
   clusterName: string;
   kubernetesVersion: string;
   externalEtcd?: boolean;
   etcdCa?: { cert: string; key: string };
+  nodeLabels?: string;
 }): string {
   const etcd = options.externalEtcd === true
     ? 'etcd:\n  external:\n    endpoints:\n    - https://127.0.0.1:2379\n    caFile: /etc/kubernetes/pki/etcd/ca.crt\n' : '';
@@ -50,14 +57,12 @@ controlPlaneEndpoint: 127.0.0.1:6443
 ${etcd}---
 apiVersion: kubeadm.k8s.io/v1beta4
 kind: InitConfiguration
-nodeRegistration:
-  name: '{{ ds.meta_data.local_hostname }}'
-`;
+${nodeRegistration(options.nodeLabels)}`;
   return userData({ configPath: '/run/kubeadm/kubeadm.yaml', config, command: 'kubeadm init --config /run/kubeadm/kubeadm.yaml ',
     ...(options.etcdCa === undefined ? {} : { etcdCa: options.etcdCa }) });
 }
 
-export function kubeadmJoinUserData(options: { token: string; controlPlane: boolean; apiServerBindPort?: number }): string {
+export function kubeadmJoinUserData(options: { token: string; controlPlane: boolean; apiServerBindPort?: number; nodeLabels?: string }): string {
   const controlPlane = options.apiServerBindPort === undefined ? 'controlPlane: {}\n'
     : `controlPlane:\n  localAPIEndpoint:\n    bindPort: ${options.apiServerBindPort}\n`;
   const config = `---
@@ -69,8 +74,6 @@ discovery:
     caCertHashes:
     - sha256:0000
     token: ${options.token}
-${options.controlPlane ? controlPlane : ''}nodeRegistration:
-  name: '{{ ds.meta_data.local_hostname }}'
-`;
+${options.controlPlane ? controlPlane : ''}${nodeRegistration(options.nodeLabels)}`;
   return userData({ configPath: '/run/kubeadm/kubeadm-join-config.yaml', config, command: 'kubeadm join --config /run/kubeadm/kubeadm-join-config.yaml' });
 }

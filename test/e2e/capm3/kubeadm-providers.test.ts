@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { issueEtcdCertificates } from '../../../hack/agent-simulator/etcd/etcd-certificates.ts';
-import { clientTls, listMembers } from '../../../hack/agent-simulator/etcd/etcd-client.ts';
+import { clientTls, leaderId, listMembers, type EtcdClientTls } from '../../../hack/agent-simulator/etcd/etcd-client.ts';
 import type { NodeRecord, SystemRecords } from '../../../hack/agent-simulator/records.ts';
 import { buildClusterApi, startClusterApiManager, workloadKubeconfigSecret, type ClusterApiManager } from '../../../hack/capi/index.ts';
 import {
@@ -18,6 +18,7 @@ import { prepareProviderWebhook, type ProviderWebhook } from '../../../hack/stac
 import { tearDownClusterApiFile } from '../../support/cluster-api-teardown.ts';
 import { Kubectl } from '../../support/kubectl.ts';
 import { createUniqueNamespace } from '../../support/namespaces.ts';
+import { markNodeNotReady } from '../../support/node-conditions.ts';
 import { startOperatorProcess, type OperatorProcess } from '../../support/operator-process.ts';
 import { installProviderCrds } from '../../support/provider-crds.ts';
 import { startProviderProcess, type ProviderProcess } from '../../support/provider-process.ts';
@@ -33,9 +34,9 @@ import { waitFor } from '../../support/wait-for.ts';
 // --flavor kubeadm` makes from our shipped template. The agent simulator's installed OS runs the kubeadm step of the user data it gets:
 // `init` uploads kube-system/kubeadm-config to the workload API server (what KCP reads as
 // "initialized"); `join` is let in only with a bootstrap token CABPK made there. Last, that
-// flavour's KubeadmControlPlane (stacked etcd) rolls out and scales its control plane on the same
-// hosts (the simulated control plane servers mirror kubeadm's static pods and run an etcd
-// member each, which KCP checks through port-forwards to their kubelets).
+// flavour's KubeadmControlPlane (stacked etcd) rolls out, scales and remediates its control plane
+// on the same hosts (the simulated control plane servers mirror kubeadm's static pods and run an
+// etcd member each, which KCP checks through port-forwards to their kubelets).
 // Servers 105-107 of the test stack are this file's own. It is the only file whose servers run
 // kubeadm, so the kubeadm-config ConfigMap in the shared workload cluster is this file's.
 const env = readStackEnv();
@@ -65,7 +66,7 @@ let providerWebhook: ProviderWebhook | undefined;
 
 interface Condition { type: string; status: string; reason?: string; message?: string }
 interface Machine {
-  metadata: { name: string; labels?: Record<string, string> };
+  metadata: { name: string; labels?: Record<string, string>; annotations?: Record<string, string> };
   spec: { providerID?: string; bootstrap: { configRef?: { kind: string }; dataSecretName?: string }; infrastructureRef: { name: string } };
   status?: { phase?: string; nodeRef?: { name: string } };
 }
@@ -74,7 +75,11 @@ interface Host {
   spec: { consumerRef?: { name: string } };
   status?: { provisioning?: { state?: string } };
 }
-interface WorkloadNode { metadata: { labels?: Record<string, string> }; spec: { providerID?: string; taints?: { key: string; effect: string }[] } }
+interface WorkloadNode {
+  metadata: { labels?: Record<string, string> };
+  spec: { providerID?: string; taints?: { key: string; effect: string }[] };
+  status: { nodeInfo: { kubeletVersion?: string } };
+}
 
 const list = async <T>(kind: string, selector?: string) =>
   (await kubectl.json<{ items: T[] }>(['get', kind, '-n', namespace, ...(selector ? ['-l', selector] : [])])).items;
@@ -116,10 +121,18 @@ async function runningWorkers(count: number, what: string): Promise<Machine[]> {
   });
 }
 
-/** The server's Node carries the Machine's providerID (set by the provider) and kubeadm's control plane role only on a control plane node. */
+/**
+ * The server's Node carries the Machine's providerID (set by the provider), kubeadm's control
+ * plane role only on a control plane node, the host's UID as the kubelet label the template's
+ * kubelet arguments give it (cloud-init rendered from the config drive's meta_data), and a
+ * kubelet of the version kubeadm set up.
+ */
 async function expectNodeOf(machine: Machine, role: { controlPlane: boolean }): Promise<void> {
   const node = await workload.json<WorkloadNode>(['get', 'node', machine.status!.nodeRef!.name]);
   expect(node.spec.providerID).toBe(machine.spec.providerID);
+  const hostUid = (await kubectl.json<{ metadata: { uid: string } }>(['get', 'bmh', hostOf(machine), '-n', namespace])).metadata.uid;
+  expect(node.metadata.labels?.['metal3.io/uuid']).toBe(hostUid);
+  expect(node.status.nodeInfo.kubeletVersion).toBe(KUBERNETES_VERSION);
   expect(node.metadata.labels?.['node-role.kubernetes.io/control-plane'] !== undefined).toBe(role.controlPlane);
 }
 
@@ -415,7 +428,7 @@ describe('clusterctl generate cluster --flavor kubeadm, as shipped, on the same 
   });
 });
 
-describe('a KubeadmControlPlane with stacked etcd, as clusterctl\'s kubeadm flavour makes it: its rollout, scale up and scale down on the hosts', () => {
+describe('a KubeadmControlPlane with stacked etcd, as clusterctl\'s kubeadm flavour makes it: its rollout, scale up, remediation and scale down on the hosts', () => {
   // KCP checks each control plane node's static pods (mirrored by its kubelet) and its etcd
   // member, which it reaches with a port-forward through the workload API server to the node's
   // kubelet; the simulated servers run a real etcd member each, with the cluster's etcd CA.
@@ -449,20 +462,21 @@ describe('a KubeadmControlPlane with stacked etcd, as clusterctl\'s kubeadm flav
   }
 
   /**
-   * The etcd members as the member on `node` lists them, asked the way KCP asks: a port-forward
+   * Runs `use` against the etcd member on `node`, reached the way KCP reaches it: a port-forward
    * to its etcd Pod and a client certificate from the cluster's etcd CA (the Secret KCP made).
    */
-  async function etcdMembersSeenFrom(node: string): Promise<string[]> {
+  async function withEtcdOn<T>(node: string, use: (client: { url: string; tls: EtcdClientTls }) => Promise<T>): Promise<T> {
     const caSecret = await kubectl.json<{ data: Record<string, string> }>(['get', 'secret', `${KCP_CLUSTER}-etcd`, '-n', namespace]);
     const ca = { cert: Buffer.from(caSecret.data['tls.crt']!, 'base64').toString('utf8'), key: Buffer.from(caSecret.data['tls.key']!, 'base64').toString('utf8') };
     const certificates = await issueEtcdCertificates({ dir: mkdtempSync(join(pki, 'client-')), ca, node: 'e2e-client' });
     const forward = await workload.portForward({ namespace: 'kube-system', pod: `etcd-${node}`, port: 2379 });
     try {
-      return (await listMembers({ url: `https://127.0.0.1:${forward.localPort}`, tls: clientTls(certificates) })).map((m) => m.name ?? '').sort();
+      return await use({ url: `https://127.0.0.1:${forward.localPort}`, tls: clientTls(certificates) });
     } finally {
       await forward.close();
     }
   }
+  const etcdMembersSeenFrom = (node: string) => withEtcdOn(node, async (client) => (await listMembers(client)).map((m) => m.name ?? '').sort());
 
   /** The server of a deleted control plane Machine was deprovisioned: powered off, its Node and its mirror Pods gone, its host free. */
   async function expectReleased(hostName: string): Promise<void> {
@@ -539,7 +553,7 @@ describe('a KubeadmControlPlane with stacked etcd, as clusterctl\'s kubeadm flav
     expect(await etcdMembersSeenFrom(newHost)).toEqual([newHost]);
   });
 
-  it('kubectl scale kubeadmcontrolplane to 3 adds two control plane nodes and etcd members (KCP refuses an even count with stacked etcd); back to 1 removes two and frees their hosts', async () => {
+  it('kubectl scale kubeadmcontrolplane to 3 adds two control plane nodes and etcd members (KCP refuses an even count with stacked etcd)', async () => {
     const [first] = await kcpMachines();
     await kubectl.ok(['scale', 'kubeadmcontrolplanes.controlplane.cluster.x-k8s.io', KCP, '-n', namespace, '--replicas=3']);
     const machines = await healthyControlPlane(3, `${KCP} at three healthy Machines`);
@@ -551,7 +565,68 @@ describe('a KubeadmControlPlane with stacked etcd, as clusterctl\'s kubeadm flav
       await expectNodeOf(machine, { controlPlane: true });
     }
     expect(await etcdMembersSeenFrom(hostOf(added[0]!))).toEqual(machines.map(hostOf).sort());
+  });
 
+  it('a MachineHealthCheck over the control plane: when the etcd leader\'s Node goes NotReady, KCP moves leadership off it, removes its member, deletes its Machine and makes a new one on the freed server', async () => {
+    const machines = await kcpMachines();
+    expect(machines).toHaveLength(3);
+    // The leader's Machine is the one to break: KCP must then move etcd leadership (through a port-forward to the leader) before it deletes.
+    const before = await withEtcdOn(hostOf(machines[0]!), async (client) => ({ leader: await leaderId(client), members: await listMembers(client) }));
+    const leader = before.members.find((member) => member.ID === before.leader)!;
+    const target = machines.find((m) => hostOf(m) === leader.name)!;
+    const targetHost = hostOf(target);
+    const nodeBefore = await workload.json<{ metadata: { uid: string } }>(['get', 'node', targetHost]);
+    const healthCheck = `${KCP}-health`;
+    const unhealthy = (status: string) => ({ type: 'Ready', status, timeoutSeconds: 10 });
+    // No remediation template: the Machines' owner, KCP, remediates them.
+    await kubectl.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'MachineHealthCheck',
+      metadata: { name: healthCheck, namespace, labels: capi!.watchLabels },
+      spec: { clusterName: KCP_CLUSTER, selector: { matchLabels: { 'cluster.x-k8s.io/control-plane': '' } },
+        checks: { nodeStartupTimeoutSeconds: 0, unhealthyNodeConditions: [unhealthy('False'), unhealthy('Unknown')] } } }));
+    await waitFor(async () => {
+      const found = await kubectl.json<{ status?: { expectedMachines?: number; currentHealthy?: number } }>(
+        ['get', 'machinehealthchecks.cluster.x-k8s.io', healthCheck, '-n', namespace]);
+      return found.status?.currentHealthy === 3 && found.status.expectedMachines === 3 ? true : undefined;
+    }, { timeoutMs: minutes(2), intervalMs: 1_000, what: `${healthCheck} to count three healthy control plane Machines` });
+
+    const broken = new Date().toISOString();
+    await markNodeNotReady(workload, targetHost);
+    let lastConditions: Condition[] = [];
+    await waitFor(async () => {
+      const current = (await kcpMachines()).find((m) => m.metadata.name === target.metadata.name);
+      lastConditions = current?.status?.conditions?.filter((c) => ['HealthCheckSucceeded', 'OwnerRemediated', 'Deleting'].includes(c.type)) ?? lastConditions;
+      return current === undefined ? true : undefined;
+    }, { timeoutMs: minutes(6), intervalMs: 1_000, what: `KCP to remediate ${target.metadata.name} away` }).catch((error: Error) => {
+      throw new Error(`${error.message}; its last conditions: ${JSON.stringify(lastConditions)}`);
+    });
+
+    const after = await healthyControlPlane(3, `${KCP} at three healthy Machines after the remediation`);
+    const replacements = after.filter((m) => !machines.some((old) => old.metadata.name === m.metadata.name));
+    expect(replacements).toHaveLength(1);
+    const replacement = replacements[0]!;
+    // KCP's record of what the new Machine replaces.
+    const remediationFor = JSON.parse(replacement.metadata.annotations?.['controlplane.cluster.x-k8s.io/remediation-for'] ?? '{}') as { machine?: string };
+    expect(remediationFor.machine).toBe(target.metadata.name);
+    // The only free server is the one that was broken: deprovisioned, then written and joined again.
+    expect(hostOf(replacement)).toBe(targetHost);
+    const hardware = await records(systemOf(targetHost));
+    expect(hardware.nodes.find((record) => record.at >= broken)).toMatchObject({ kind: 'node-deleted', node: targetHost, reason: 'powered-off-for-deprovisioning' });
+    expect(kubeadmRuns(hardware.nodes, broken)).toEqual([{ kind: 'kubeadm-succeeded', node: targetHost, command: 'join', controlPlane: true }]);
+    expect(hardware.imageWrites.filter((write) => write.at >= broken).map((write) => write.outcome)).toEqual(['written']);
+    const nodeAfter = await workload.json<{ metadata: { uid: string } }>(['get', 'node', targetHost]);
+    expect(nodeAfter.metadata.uid).not.toBe(nodeBefore.metadata.uid);
+    await expectNodeOf(replacement, { controlPlane: true });
+    // The broken server's old member is gone and its new one joined: the same three names, one new ID.
+    const survivor = hostOf(after.find((m) => hostOf(m) !== targetHost)!);
+    const members = await withEtcdOn(survivor, (client) => listMembers(client));
+    expect(members.map((m) => m.name).sort()).toEqual(after.map(hostOf).sort());
+    expect(members.map((m) => m.ID)).not.toContain(leader.ID);
+    await kubectl.ok(['delete', 'machinehealthchecks.cluster.x-k8s.io', healthCheck, '-n', namespace]);
+  });
+
+  it('kubectl scale kubeadmcontrolplane back to 1 removes two control plane Machines and etcd members and frees their hosts', async () => {
+    const machines = await kcpMachines();
+    expect(machines).toHaveLength(3);
     await kubectl.ok(['scale', 'kubeadmcontrolplanes.controlplane.cluster.x-k8s.io', KCP, '-n', namespace, '--replicas=1']);
     const [kept] = await waitFor(async () => {
       const current = await kcpMachines();

@@ -6,6 +6,7 @@ import { hostObjects } from '../../../hack/dev/sample-hosts.ts';
 import { tearDownClusterApiFile } from '../../support/cluster-api-teardown.ts';
 import { Kubectl } from '../../support/kubectl.ts';
 import { createUniqueNamespace } from '../../support/namespaces.ts';
+import { markNodeNotReady } from '../../support/node-conditions.ts';
 import { startOperatorProcess, type OperatorProcess } from '../../support/operator-process.ts';
 import { installProviderCrds } from '../../support/provider-crds.ts';
 import { startProviderProcess, type ProviderProcess } from '../../support/provider-process.ts';
@@ -106,14 +107,6 @@ async function remediationDiagnosis(machineName: string, nodeName: string): Prom
   ].join('; ');
 }
 
-/** What kubelet would post when the node goes bad: Ready False, fresh. */
-async function markNotReady(name: string): Promise<void> {
-  const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
-  await workload.ok(['patch', 'node', name, '--subresource=status', '--type=strategic', '-p', JSON.stringify({ status: { conditions: [
-    { type: 'Ready', status: 'False', reason: 'KubeletNotReady', message: 'marked NotReady by the test', lastHeartbeatTime: now, lastTransitionTime: now },
-  ] } })]);
-}
-
 async function runningWorkers(count: number, what: string, timeoutMs: number): Promise<Machine[]> {
   let last: Machine[] = [];
   return waitFor(async () => {
@@ -195,7 +188,7 @@ async function rebootBringsNodeBack(target: Machine): Promise<void> {
   await workload.ok(['label', 'node', nodeName, 'remediation-test=kept']);
   await workload.ok(['annotate', 'node', nodeName, 'remediation-test/note=kept']);
   const since = new Date().toISOString();
-  await markNotReady(nodeName);
+  await markNodeNotReady(workload, nodeName);
 
   // Cluster API names the remediation after the Machine.
   const started = await waitFor(async () => {
@@ -245,7 +238,7 @@ async function brokenMachineIsReplaced(target: Machine): Promise<void> {
   const nodeName = target.status!.nodeRef!.name;
   await setOsHealthy(hostName, false);
   const since = new Date().toISOString();
-  await markNotReady(nodeName);
+  await markNodeNotReady(workload, nodeName);
 
   // Watch the Machine until Cluster API has deleted it, noting what the remediation did on the way.
   let ownerRemediated: Condition | undefined;

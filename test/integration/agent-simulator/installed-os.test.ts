@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { NodeRecord, SystemRecords } from '../../../hack/agent-simulator/records.ts';
+import { kubernetesVersion } from '../../../hack/stack/kube.ts';
 import { RawIronic } from '../../support/raw-ironic.ts';
 import { readStackEnv } from '../../support/stack-env.ts';
 import { waitFor } from '../../support/wait-for.ts';
@@ -100,6 +101,8 @@ describe('the installed OS of a deployed server', () => {
     expect(registered.metadata.labels).toMatchObject({ 'kubernetes.io/hostname': HOSTNAME, team: 'kept' });
     expect(registered.status?.addresses).toContainEqual({ type: 'Hostname', address: HOSTNAME });
     expect(registered.status?.nodeInfo?.systemUUID).toBe(system.uuid);
+    // No kubeadm in this user data to name a version: the kubelet is as new as the workload API server.
+    expect(registered.status?.nodeInfo?.kubeletVersion).toBe(kubernetesVersion());
     expect((await nodeRecords(system.uuid)).slice(recordsBefore)).toEqual([
       expect.objectContaining({ kind: 'node-registered', node: HOSTNAME, uuid: BMH_UID }),
     ]);

@@ -48,7 +48,7 @@ export interface KubeNode {
   status?: {
     conditions?: { type: string; status: string }[];
     addresses?: { type: string; address: string }[];
-    nodeInfo?: { systemUUID?: string };
+    nodeInfo?: { systemUUID?: string; kubeletVersion?: string };
   };
 }
 
