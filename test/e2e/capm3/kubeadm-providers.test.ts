@@ -572,8 +572,11 @@ describe('a KubeadmControlPlane with stacked etcd, as clusterctl\'s kubeadm flav
     expect(machines).toHaveLength(3);
     // The leader's Machine is the one to break: KCP must then move etcd leadership (through a port-forward to the leader) before it deletes.
     const before = await withEtcdOn(hostOf(machines[0]!), async (client) => ({ leader: await leaderId(client), members: await listMembers(client) }));
-    const leader = before.members.find((member) => member.ID === before.leader)!;
-    const target = machines.find((m) => hostOf(m) === leader.name)!;
+    const leader = before.members.find((member) => member.ID === before.leader);
+    const target = machines.find((m) => hostOf(m) === leader?.name);
+    if (leader === undefined || target === undefined) {
+      throw new Error(`no Machine runs the etcd leader ${before.leader}; members: ${JSON.stringify(before.members.map((m) => [m.ID, m.name]))}`);
+    }
     const targetHost = hostOf(target);
     const nodeBefore = await workload.json<{ metadata: { uid: string } }>(['get', 'node', targetHost]);
     const healthCheck = `${KCP}-health`;
