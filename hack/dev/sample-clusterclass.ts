@@ -17,9 +17,10 @@ export const WORKER_TOPOLOGY_NAME = 'md-0';
 export const CONTROL_PLANE_IMAGE = 'controlPlaneImage';
 export const WORKER_IMAGE = 'workerImage';
 /**
- * What CAPM3's templates set each kubelet up with: the Node named after the host name in the
- * meta data, and labelled with the BareMetalHost's UID, by which CAPM3 finds the host's Node
- * (its e2e ClusterClass sets that label; without it only a hostname match could link them).
+ * What CAPM3's e2e ClusterClass sets each kubelet up with: the Node named after the host name in
+ * the meta data, and labelled with the BareMetalHost's UID, by which CAPM3 finds the host's Node
+ * (its example ClusterClass names the Node the same way but sets no label, leaving CAPM3 only a
+ * hostname match).
  */
 const NODE_REGISTRATION = {
   name: '{{ ds.meta_data.local_hostname }}',
