@@ -165,15 +165,15 @@ export function controlPlanePods(clusterConfiguration: string, options: { apiSer
   return {
     components: externalEtcd ? CONTROL_PLANE_COMPONENTS : [...CONTROL_PLANE_COMPONENTS, 'etcd'],
     imageRepository: typeof parsed.imageRepository === 'string' && parsed.imageRepository !== '' ? parsed.imageRepository : 'registry.k8s.io',
-    kubernetesVersion: kubernetesVersionOf(clusterConfiguration),
+    kubernetesVersion: versionIn(parsed),
     apiServerBindPort: options.apiServerBindPort,
   };
 }
 
 const clusterConfigurationOf = (documents: string) => documentsByKind(documents).get('ClusterConfiguration') ?? {};
+const versionIn = ({ kubernetesVersion }: Record<string, unknown>) => (typeof kubernetesVersion === 'string' ? kubernetesVersion : undefined);
 
 /** The Kubernetes version a ClusterConfiguration names: what kubeadm sets up, and the kubelet the node image carries for it. */
 export function kubernetesVersionOf(clusterConfiguration: string): string | undefined {
-  const { kubernetesVersion } = clusterConfigurationOf(clusterConfiguration);
-  return typeof kubernetesVersion === 'string' ? kubernetesVersion : undefined;
+  return versionIn(clusterConfigurationOf(clusterConfiguration));
 }

@@ -67,7 +67,7 @@ export async function listMembers(options: { url: string; tls: EtcdClientTls }):
   return memberList.parse(await etcdCall({ url: options.url, path: '/v3/cluster/member/list', body: {}, tls: options.tls })).members;
 }
 
-const statusAnswer = z.object({ header: z.object({ member_id: z.string() }).loose(), leader: z.string() }).loose();
+const statusAnswer = z.object({ leader: z.string() }).loose();
 
 /** etcd's Status of the member asked: the leader's ID, as that member knows it. */
 export async function leaderId(options: { url: string; tls: EtcdClientTls }): Promise<string> {
