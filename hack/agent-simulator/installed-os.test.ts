@@ -5,7 +5,7 @@ import { kubeadmStep, type BootstrapToken } from './kubeadm.ts';
 import { kubeadmInitUserData, kubeadmJoinUserData } from './test-support/kubeadm-user-data.ts';
 import { silentLogger } from './log.ts';
 import { RecordStore } from './records.ts';
-import type { NodeRegistration, WorkloadNodes } from './workload-cluster.ts';
+import type { KubeProxyImage, NodeRegistration, WorkloadNodes } from './workload-cluster.ts';
 
 const SYSTEM = '11111111-2222-4333-8444-555555555555';
 const BMH_UID = '7c5b1a2e-0d7e-4c39-9f0a-3b1f2f9e6a10';
@@ -14,6 +14,7 @@ const BMH_UID = '7c5b1a2e-0d7e-4c39-9f0a-3b1f2f9e6a10';
 class NodesInMemory implements WorkloadNodes {
   readonly nodes = new Map<string, NodeRegistration>();
   readonly kubeadmConfigs: string[] = [];
+  readonly kubeProxies: KubeProxyImage[] = [];
   /** `<id>.<secret>` of the bootstrap tokens the cluster holds. */
   readonly tokens = new Set<string>();
   failing = false;
@@ -24,6 +25,10 @@ class NodesInMemory implements WorkloadNodes {
   async uploadKubeadmConfig(clusterConfiguration: string): Promise<void> {
     if (this.failing) throw new Error('connect ECONNREFUSED 127.0.0.1:6443');
     this.kubeadmConfigs.push(clusterConfiguration);
+  }
+  async deployKubeProxy(image: KubeProxyImage): Promise<void> {
+    if (this.failing) throw new Error('connect ECONNREFUSED 127.0.0.1:6443');
+    this.kubeProxies.push(image);
   }
   async bootstrapTokenValid(token: BootstrapToken): Promise<boolean> {
     if (this.failing) throw new Error('connect ECONNREFUSED 127.0.0.1:6443');
@@ -189,6 +194,8 @@ describe('InstalledOs', () => {
       expect(cluster.kubeadmConfigs).toHaveLength(1);
       expect(cluster.kubeadmConfigs[0]).toContain('clusterName: c1');
       expect(cluster.kubeadmConfigs[0]).toContain('kind: ClusterConfiguration');
+      // kubeadm's kube-proxy addon, at the cluster's version.
+      expect(cluster.kubeProxies).toEqual([{ imageRepository: 'registry.k8s.io', kubernetesVersion: 'v1.35.0' }]);
       // Its kubelet runs kubeadm's static pods, etcd among them: this configuration has no external etcd.
       expect(cluster.nodes.get('cp-0')?.controlPlane).toEqual({
         components: ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'etcd'], imageRepository: 'registry.k8s.io', kubernetesVersion: 'v1.35.0',
@@ -201,7 +208,19 @@ describe('InstalledOs', () => {
       os.bootedFromDisk();
       await os.settled();
       expect(cluster.kubeadmConfigs).toHaveLength(1);
+      expect(cluster.kubeProxies).toHaveLength(1);
       expect(nodeRecords()?.map((record) => record.kind)).toEqual(['kubeadm-succeeded', 'node-registered', 'node-registered']);
+    });
+
+    it('kubeadm init with the kube-proxy addon skipped applies no kube-proxy', async () => {
+      const cluster = new NodesInMemory();
+      const { os, nodeRecords } = setup({ cluster, provisionState: 'active' });
+      os.imageWritten(kubeadmImage(kubeadmInitUserData({ clusterName: 'c1', kubernetesVersion: 'v1.35.0', skipPhases: ['addon/kube-proxy'] })));
+      os.bootedFromDisk();
+      await os.settled();
+      expect(cluster.kubeadmConfigs).toHaveLength(1);
+      expect(cluster.kubeProxies).toEqual([]);
+      expect(nodeRecords()?.map((record) => record.kind)).toEqual(['kubeadm-succeeded', 'node-registered']);
     });
 
     it('with stacked etcd to run, kubeadm init without the cluster\'s etcd CA fails before anything is uploaded', async () => {

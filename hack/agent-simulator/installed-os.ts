@@ -153,7 +153,8 @@ export class InstalledOs implements DiskEvents {
 
   /**
    * What the kubeadm step does to the workload cluster: `init` uploads its ClusterConfiguration
-   * (Cluster API's control plane provider reads that as "initialized"); `join` is let in only
+   * (Cluster API's control plane provider reads that as "initialized") and applies the kube-proxy
+   * addon; `join` is let in only
    * with a bootstrap token the cluster holds (Cluster API's kubeadm bootstrap provider makes it),
    * and a control plane join needs the cluster's ClusterConfiguration. A control plane node
    * then runs the static pods that configuration asks for.
@@ -175,6 +176,7 @@ export class InstalledOs implements DiskEvents {
         controlPlane = await this.#startEtcd(cluster, node, step,
           controlPlanePods(clusterConfiguration, { apiServerBindPort: step.apiServerBindPort }));
         await cluster.uploadKubeadmConfig(clusterConfiguration);
+        if (step.kubeProxy) await cluster.deployKubeProxy({ imageRepository: controlPlane.imageRepository, kubernetesVersion: controlPlane.kubernetesVersion });
       } else if (step.token === undefined) {
         return failed('the JoinConfiguration has no bootstrap token');
       } else if (!(await cluster.bootstrapTokenValid(step.token))) {

@@ -15,6 +15,17 @@ describe('kubeadmStep', () => {
     expect(step && 'clusterConfiguration' in step ? step.clusterConfiguration : '').toMatch(/^apiVersion: kubeadm.k8s.io\/v1beta4\nkind: ClusterConfiguration\nclusterName: c1\n/);
   });
 
+  it('runs kube-proxy\'s addon unless init skips it (the phase, or all addons) or the ClusterConfiguration disables the proxy', () => {
+    const init = (options: { skipPhases?: string[] } = {}) => kubeadmStep(kubeadmInitUserData({ clusterName: 'c1', kubernetesVersion: 'v1.35.0', ...options }));
+    expect(init()).toMatchObject({ kubeProxy: true });
+    expect(init({ skipPhases: ['addon/coredns'] })).toMatchObject({ kubeProxy: true });
+    for (const phase of ['addon/kube-proxy', 'addon/all', 'addon']) expect([phase, init({ skipPhases: [phase] })]).toMatchObject([phase, { kubeProxy: false }]);
+    const disabled = kubeadmInitUserData({ clusterName: 'c1', kubernetesVersion: 'v1.35.0' })
+      .replace('controlPlaneEndpoint: 127.0.0.1:6443\n', 'controlPlaneEndpoint: 127.0.0.1:6443\n      proxy:\n        disabled: true\n');
+    expect(disabled).toContain('disabled: true');
+    expect(kubeadmStep(disabled)).toMatchObject({ kubeProxy: false });
+  });
+
   it('reads the cluster\'s etcd CA a control plane node is given', () => {
     const etcdCa = { cert: '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n', key: '-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----\n' };
     expect(kubeadmStep(kubeadmInitUserData({ clusterName: 'c1', kubernetesVersion: 'v1.35.0', etcdCa }))).toMatchObject({ etcdCa });

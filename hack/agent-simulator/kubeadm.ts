@@ -14,7 +14,9 @@ export interface BootstrapToken {
  * (a runcmd `kubeadm init|join --config <file>` and that file among write_files).
  */
 export type KubeadmStep =
-  | { command: 'init'; controlPlane: true; clusterConfiguration: string; apiServerBindPort: number; kubelet: KubeletRegistration; etcdCa?: EtcdCa }
+  | { command: 'init'; controlPlane: true; clusterConfiguration: string; apiServerBindPort: number; kubelet: KubeletRegistration; etcdCa?: EtcdCa;
+    /** kubeadm's kube-proxy addon phase runs: neither skipped (`skipPhases`) nor disabled (`proxy.disabled`). */
+    kubeProxy: boolean }
   | { command: 'join'; controlPlane: boolean; token: BootstrapToken | undefined; apiServerBindPort: number; kubelet: KubeletRegistration; etcdCa?: EtcdCa }
   /** The user data runs kubeadm, but its config cannot be read: kubeadm would stop at once. */
   | { command: 'init' | 'join'; controlPlane: boolean; invalid: string };
@@ -57,6 +59,15 @@ function joinToken(join: Record<string, unknown>): BootstrapToken | undefined {
   const discovery = join.discovery as { bootstrapToken?: { token?: unknown } } | undefined;
   const match = typeof discovery?.bootstrapToken?.token === 'string' ? TOKEN.exec(discovery.bootstrapToken.token) : null;
   return match ? { id: match[1]!, secret: match[2]! } : undefined;
+}
+
+/** The init phases whose skipping leaves the kube-proxy addon out: the addon phase, all its parts, or kube-proxy's. */
+const KUBE_PROXY_PHASES = new Set(['addon', 'addon/all', 'addon/kube-proxy']);
+
+function deploysKubeProxy(init: Record<string, unknown>, clusterConfiguration: Record<string, unknown>): boolean {
+  const skipped = Array.isArray(init.skipPhases) && init.skipPhases.some((phase) => typeof phase === 'string' && KUBE_PROXY_PHASES.has(phase));
+  const disabled = (clusterConfiguration.proxy as { disabled?: unknown } | undefined)?.disabled === true;
+  return !skipped && !disabled;
 }
 
 /** kubeadm's default for `localAPIEndpoint.bindPort`: where a control plane node's API server listens. */
@@ -128,7 +139,7 @@ export function kubeadmStep(userData: string | undefined): KubeadmStep | undefin
     const kubelet = kubeletRegistration(init);
     if ('invalid' in kubelet) return { command, controlPlane: true, invalid: kubelet.invalid };
     return { command, controlPlane: true, clusterConfiguration: stringify(clusterConfiguration),
-      apiServerBindPort: bindPort(init.localAPIEndpoint), kubelet, ...etcdCa(config) };
+      apiServerBindPort: bindPort(init.localAPIEndpoint), kubelet, kubeProxy: deploysKubeProxy(init, clusterConfiguration), ...etcdCa(config) };
   }
   const join = documents.get('JoinConfiguration');
   if (join === undefined) return { command, controlPlane: false, invalid: `${configPath} has no JoinConfiguration` };

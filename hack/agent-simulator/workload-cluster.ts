@@ -16,6 +16,8 @@ export interface WorkloadNodes {
   register(node: NodeRegistration): Promise<void>;
   /** What `kubeadm init` uploads: the ClusterConfiguration in kube-system's `kubeadm-config` ConfigMap. */
   uploadKubeadmConfig(clusterConfiguration: string): Promise<void>;
+  /** What `kubeadm init`'s kube-proxy addon applies: kube-system's `kube-proxy` DaemonSet, its image tagged with the cluster's version. */
+  deployKubeProxy(image: KubeProxyImage): Promise<void>;
   /** Whether `kubeadm join` would be let in with this token: its `bootstrap-token-<id>` Secret exists, matches and has not expired. */
   bootstrapTokenValid(token: BootstrapToken): Promise<boolean>;
   /** The ClusterConfiguration in kube-system's `kubeadm-config`, which `kubeadm join --control-plane` reads; undefined when there is none. */
@@ -25,6 +27,12 @@ export interface WorkloadNodes {
   /** Resolves when the Node and the Pods bound to it are gone, also when they were never there. */
   delete(name: string): Promise<void>;
   close(): void;
+}
+
+export interface KubeProxyImage {
+  imageRepository: string;
+  /** The ClusterConfiguration's; without one the workload API server's, as the version kubeadm would default to. */
+  kubernetesVersion: string | undefined;
 }
 
 export interface NodeRegistration extends NodeIdentity {
@@ -228,6 +236,22 @@ export class WorkloadCluster implements WorkloadNodes {
     await this.#send('PATCH', `/api/v1/namespaces/kube-system/configmaps/kubeadm-config?fieldManager=${FIELD_MANAGER}&force=true`,
       { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'kubeadm-config', namespace: 'kube-system' },
         data: { ClusterConfiguration: clusterConfiguration } }, 'apply ConfigMap kube-system/kubeadm-config');
+  }
+
+  /**
+   * The DaemonSet as kubeadm's addon writes it, reduced to what Cluster API's control plane
+   * provider reads and rewrites on an upgrade (the `kube-proxy` container's image tag). This
+   * cluster runs no DaemonSet controller, so no Pods follow.
+   */
+  async deployKubeProxy(image: KubeProxyImage): Promise<void> {
+    const version = image.kubernetesVersion ?? await this.#readApiServerVersion();
+    const labels = { 'k8s-app': 'kube-proxy' };
+    await this.#send('PATCH', `/apis/apps/v1/namespaces/kube-system/daemonsets/kube-proxy?fieldManager=${FIELD_MANAGER}&force=true`, {
+      apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'kube-proxy', namespace: 'kube-system', labels },
+      spec: { selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { hostNetwork: true, priorityClassName: 'system-node-critical',
+        containers: [{ name: 'kube-proxy', image: `${image.imageRepository}/kube-proxy:${version.replaceAll('+', '_')}`,
+          command: ['/usr/local/bin/kube-proxy', '--config=/var/lib/kube-proxy/config.conf', '--hostname-override=$(NODE_NAME)'] }] } } },
+    }, 'apply DaemonSet kube-system/kube-proxy');
   }
 
   async bootstrapTokenValid(token: BootstrapToken): Promise<boolean> {

@@ -45,7 +45,10 @@ export function kubeadmInitUserData(options: {
   externalEtcd?: boolean;
   etcdCa?: { cert: string; key: string };
   nodeLabels?: string;
+  /** InitConfiguration's `skipPhases`. */
+  skipPhases?: string[];
 }): string {
+  const skip = options.skipPhases === undefined ? '' : `skipPhases:\n${options.skipPhases.map((phase) => `- ${phase}\n`).join('')}`;
   const etcd = options.externalEtcd === true
     ? 'etcd:\n  external:\n    endpoints:\n    - https://127.0.0.1:2379\n    caFile: /etc/kubernetes/pki/etcd/ca.crt\n' : '';
   const config = `---
@@ -57,7 +60,7 @@ controlPlaneEndpoint: 127.0.0.1:6443
 ${etcd}---
 apiVersion: kubeadm.k8s.io/v1beta4
 kind: InitConfiguration
-${nodeRegistration(options.nodeLabels)}`;
+${skip}${nodeRegistration(options.nodeLabels)}`;
   return userData({ configPath: '/run/kubeadm/kubeadm.yaml', config, command: 'kubeadm init --config /run/kubeadm/kubeadm.yaml ',
     ...(options.etcdCa === undefined ? {} : { etcdCa: options.etcdCa }) });
 }

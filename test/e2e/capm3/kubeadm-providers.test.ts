@@ -34,8 +34,8 @@ import { waitFor } from '../../support/wait-for.ts';
 // --flavor kubeadm` makes from our shipped template. The agent simulator's installed OS runs the kubeadm step of the user data it gets:
 // `init` uploads kube-system/kubeadm-config to the workload API server (what KCP reads as
 // "initialized"); `join` is let in only with a bootstrap token CABPK made there. Last, that
-// flavour's KubeadmControlPlane (stacked etcd) rolls out, scales and remediates its control plane
-// on the same hosts (the simulated control plane servers mirror kubeadm's static pods and run an
+// flavour's KubeadmControlPlane (stacked etcd) upgrades Kubernetes, scales and remediates its
+// control plane on the same hosts (the simulated control plane servers mirror kubeadm's static pods and run an
 // etcd member each, which KCP checks through port-forwards to their kubelets).
 // Servers 105-107 of the test stack are this file's own. It is the only file whose servers run
 // kubeadm, so the kubeadm-config ConfigMap in the shared workload cluster is this file's.
@@ -49,6 +49,8 @@ const CLASS = 'metal3-class';
 const CLUSTER = 'topology';
 /** The stack's Kubernetes: the version the topology asks for. */
 const KUBERNETES_VERSION = kubernetesVersion();
+/** The release before it, which the stacked-etcd control plane starts at and is upgraded from. */
+const UPGRADE_FROM = releaseBefore(KUBERNETES_VERSION);
 const CONTROL_PLANE_HOST = { name: 'cc-cp', system: 105 };
 const WORKER_HOSTS = [{ name: 'cc-worker-a', system: 106 }, { name: 'cc-worker-b', system: 107 }];
 const ALL_HOSTS = [CONTROL_PLANE_HOST, ...WORKER_HOSTS];
@@ -67,7 +69,7 @@ let providerWebhook: ProviderWebhook | undefined;
 interface Condition { type: string; status: string; reason?: string; message?: string }
 interface Machine {
   metadata: { name: string; labels?: Record<string, string>; annotations?: Record<string, string> };
-  spec: { providerID?: string; bootstrap: { configRef?: { kind: string }; dataSecretName?: string }; infrastructureRef: { name: string } };
+  spec: { providerID?: string; version?: string; bootstrap: { configRef?: { kind: string }; dataSecretName?: string }; infrastructureRef: { name: string } };
   status?: { phase?: string; nodeRef?: { name: string } };
 }
 interface Host {
@@ -79,6 +81,14 @@ interface WorkloadNode {
   metadata: { labels?: Record<string, string> };
   spec: { providerID?: string; taints?: { key: string; effect: string }[] };
   status: { nodeInfo: { kubeletVersion?: string } };
+}
+
+/** The previous patch release (`v1.35.4` → `v1.35.3`), or the previous minor's first (`v1.35.0` → `v1.34.0`): an upgrade KCP accepts. */
+function releaseBefore(version: string): string {
+  const parts = /^v(\d+)\.(\d+)\.(\d+)$/.exec(version);
+  if (parts === null) throw new Error(`the stack's Kubernetes version ${version} is not vMAJOR.MINOR.PATCH`);
+  const [major, minor, patch] = parts.slice(1).map(Number) as [number, number, number];
+  return patch > 0 ? `v${major}.${minor}.${patch - 1}` : `v${major}.${minor - 1}.0`;
 }
 
 const list = async <T>(kind: string, selector?: string) =>
@@ -125,14 +135,16 @@ async function runningWorkers(count: number, what: string): Promise<Machine[]> {
  * The server's Node carries the Machine's providerID (set by the provider), kubeadm's control
  * plane role only on a control plane node, the host's UID as the kubelet label the template's
  * kubelet arguments give it (cloud-init rendered from the config drive's meta_data), and a
- * kubelet of the version kubeadm set up.
+ * kubelet of the version kubeadm set up: the Machine's (by default the stack's).
  */
-async function expectNodeOf(machine: Machine, role: { controlPlane: boolean }): Promise<void> {
+async function expectNodeOf(machine: Machine, role: { controlPlane: boolean; version?: string }): Promise<void> {
+  const version = role.version ?? KUBERNETES_VERSION;
+  expect(machine.spec.version).toBe(version);
   const node = await workload.json<WorkloadNode>(['get', 'node', machine.status!.nodeRef!.name]);
   expect(node.spec.providerID).toBe(machine.spec.providerID);
   const hostUid = (await kubectl.json<{ metadata: { uid: string } }>(['get', 'bmh', hostOf(machine), '-n', namespace])).metadata.uid;
   expect(node.metadata.labels?.['metal3.io/uuid']).toBe(hostUid);
-  expect(node.status.nodeInfo.kubeletVersion).toBe(KUBERNETES_VERSION);
+  expect(node.status.nodeInfo.kubeletVersion).toBe(version);
   expect(node.metadata.labels?.['node-role.kubernetes.io/control-plane'] !== undefined).toBe(role.controlPlane);
 }
 
@@ -141,7 +153,9 @@ async function expectNodeOf(machine: Machine, role: { controlPlane: boolean }): 
  * to what it prints: the label this file's Cluster API managers are scoped by, also where
  * Machines inherit it.
  */
-async function kubeadmFlavour(options: { name: string; controlPlaneCount: number; workerCount: number; variables?: Record<string, string> }): Promise<Manifest[]> {
+async function kubeadmFlavour(options: {
+  name: string; controlPlaneCount: number; workerCount: number; kubernetesVersion?: string; variables?: Record<string, string>;
+}): Promise<Manifest[]> {
   const { clusterctl } = await buildClusterApi();
   // clusterctl reads and writes its configuration under the home directory: keep it out of the user's.
   const home = mkdtempSync(join(tmpdir(), 'clusterctl-home-'));
@@ -149,7 +163,7 @@ async function kubeadmFlavour(options: { name: string; controlPlaneCount: number
   let generated: string;
   try {
     generated = await run(clusterctl, ['generate', 'cluster', options.name, '--from', join(repoRoot, 'deploy', 'capm3', 'clusterctl', 'cluster-template-kubeadm.yaml'),
-      '--kubeconfig', env.kubeconfig, '--target-namespace', namespace, '--kubernetes-version', KUBERNETES_VERSION,
+      '--kubeconfig', env.kubeconfig, '--target-namespace', namespace, '--kubernetes-version', options.kubernetesVersion ?? KUBERNETES_VERSION,
       '--control-plane-machine-count', String(options.controlPlaneCount), '--worker-machine-count', String(options.workerCount)],
     { component: 'clusterctl', env: { HOME: home, XDG_CONFIG_HOME: home, CLUSTERCTL_DISABLE_VERSIONCHECK: 'true',
       IMAGE_URL: image.url, IMAGE_CHECKSUM: image.sha256, CLUSTER_APIENDPOINT_HOST: '127.0.0.1', ...options.variables } });
@@ -171,6 +185,18 @@ async function kubeadmFlavour(options: { name: string; controlPlaneCount: number
   });
 }
 
+/** Removes what a kubeadm init left in the shared workload cluster (its kubeadm-config, its kube-proxy addon), so the next init must write them. */
+async function forgetKubeadmInit(): Promise<void> {
+  await workload.run(['delete', 'configmap', 'kubeadm-config', '-n', 'kube-system', '--ignore-not-found']);
+  await workload.run(['delete', 'daemonset', 'kube-proxy', '-n', 'kube-system', '--ignore-not-found']);
+}
+
+/** The image of kubeadm's kube-proxy addon in the workload cluster; undefined without one. */
+async function kubeProxyImage(): Promise<string | undefined> {
+  const found = await workload.run(['get', 'daemonset', 'kube-proxy', '-n', 'kube-system', '-o', 'jsonpath={.spec.template.spec.containers[0].image}']);
+  return found.code === 0 ? found.stdout.trim() : undefined;
+}
+
 /** Resolves when KCP has initialized the Cluster's control plane (kubeadm init ran on a server). */
 async function controlPlaneInitialized(cluster: string, timeoutMs: number): Promise<void> {
   await waitFor(async () => {
@@ -182,7 +208,7 @@ async function controlPlaneInitialized(cluster: string, timeoutMs: number): Prom
 beforeAll(async () => {
   await installProviderCrds(kubectl, env);
   // What an earlier, interrupted run of this file may have left in the shared workload cluster.
-  await workload.run(['delete', 'configmap', 'kubeadm-config', '-n', 'kube-system', '--ignore-not-found']);
+  await forgetKubeadmInit();
   for (const { name } of ALL_HOSTS) await workload.run(['delete', 'node', name, '--ignore-not-found']);
   namespace = await createUniqueNamespace(kubectl, 'e2e-cc');
   const scoped = { env, stateDir: env.stateDir, namespace, label: namespace };
@@ -219,7 +245,7 @@ afterAll(async () => {
   await providerWebhook?.unregister();
   await tearDownClusterApiFile({ env, kubectl, workload, namespace, clusterApiRan: capi !== undefined,
     processes: [provider, operator, controlPlaneProvider, bootstrapProvider, capi], nodeNames: ALL_HOSTS.map((h) => h.name) });
-  await workload.run(['delete', 'configmap', 'kubeadm-config', '-n', 'kube-system', '--ignore-not-found']);
+  await forgetKubeadmInit();
 }, minutes(10));
 
 describe('a ClusterClass over Metal3 templates, with the kubeadm control plane and bootstrap providers', () => {
@@ -255,6 +281,7 @@ describe('a ClusterClass over Metal3 templates, with the kubeadm control plane a
     const kubeadmConfig = await workload.json<{ data: { ClusterConfiguration: string } }>(['get', 'configmap', 'kubeadm-config', '-n', 'kube-system']);
     expect(kubeadmConfig.data.ClusterConfiguration).toMatch(new RegExp(`^clusterName: ${CLUSTER}$`, 'm'));
     expect(kubeadmConfig.data.ClusterConfiguration).toMatch(new RegExp(`^kubernetesVersion: ${KUBERNETES_VERSION}$`, 'm'));
+    expect(await kubeProxyImage()).toBe(`registry.k8s.io/kube-proxy:${KUBERNETES_VERSION}`);
     const running = await waitFor(async () => {
       const [current] = await controlPlaneMachines();
       return current?.status?.nodeRef ? current : undefined;
@@ -377,8 +404,8 @@ describe('clusterctl generate cluster --flavor kubeadm, as shipped, on the same 
 
   beforeAll(async () => {
     since = new Date().toISOString();
-    // The ClusterClass cluster's kubeadm init left this; the new control plane's init must write it again.
-    await workload.run(['delete', 'configmap', 'kubeadm-config', '-n', 'kube-system', '--ignore-not-found']);
+    // The ClusterClass cluster's kubeadm init left these; the new control plane's init must write them again.
+    await forgetKubeadmInit();
     const scoped = await kubeadmFlavour({ name: DEMO, controlPlaneCount: 1, workerCount: 1 });
     await kubectl.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'List',
       items: [workloadKubeconfigSecret(env, DEMO, namespace), ...scoped] }));
@@ -428,10 +455,12 @@ describe('clusterctl generate cluster --flavor kubeadm, as shipped, on the same 
   });
 });
 
-describe('a KubeadmControlPlane with stacked etcd, as clusterctl\'s kubeadm flavour makes it: its rollout, scale up, remediation and scale down on the hosts', () => {
+describe('a KubeadmControlPlane with stacked etcd, as clusterctl\'s kubeadm flavour makes it: its Kubernetes upgrade, scale up, remediation and scale down on the hosts', () => {
   // KCP checks each control plane node's static pods (mirrored by its kubelet) and its etcd
   // member, which it reaches with a port-forward through the workload API server to the node's
-  // kubelet; the simulated servers run a real etcd member each, with the cluster's etcd CA.
+  // kubelet; the simulated servers run a real etcd member each, with the cluster's etcd CA. The
+  // cluster starts one release behind the stack's and is upgraded as CAPM3's k8s-upgrade e2e
+  // does it: a new version and a new Metal3MachineTemplate (image 2) in the KubeadmControlPlane.
   const KCP_CLUSTER = 'stacked';
   const KCP = `${KCP_CLUSTER}-control-plane`;
   const ROLE = 'kcp';
@@ -439,7 +468,7 @@ describe('a KubeadmControlPlane with stacked etcd, as clusterctl\'s kubeadm flav
   const kcpMachines = () => list<Machine & { status?: { conditions?: Condition[]; certificatesExpiryDate?: string } }>('machines.cluster.x-k8s.io',
     `cluster.x-k8s.io/cluster-name=${KCP_CLUSTER},cluster.x-k8s.io/control-plane`);
   const kcpObject = () => kubectl.json<{ spec: { machineTemplate: { spec: { infrastructureRef: { name: string } } } };
-    status?: { conditions?: Condition[] } }>(['get', 'kubeadmcontrolplanes.controlplane.cluster.x-k8s.io', KCP, '-n', namespace]);
+    status?: { conditions?: Condition[]; version?: string } }>(['get', 'kubeadmcontrolplanes.controlplane.cluster.x-k8s.io', KCP, '-n', namespace]);
   const staticPodsOn = async (node: string) => (await workload.json<{ items: { metadata: { name: string; annotations?: Record<string, string> };
     status?: { phase?: string } }[] }>(['get', 'pods', '-n', 'kube-system', '--field-selector', `spec.nodeName=${node}`])).items;
   let since = '';
@@ -494,9 +523,10 @@ describe('a KubeadmControlPlane with stacked etcd, as clusterctl\'s kubeadm flav
     }
     since = new Date().toISOString();
     pki = mkdtempSync(join(tmpdir(), 'stacked-etcd-client-'));
-    await workload.run(['delete', 'configmap', 'kubeadm-config', '-n', 'kube-system', '--ignore-not-found']);
+    await forgetKubeadmInit();
     for (const { name } of ALL_HOSTS) await kubectl.ok(['label', 'bmh', name, '-n', namespace, `role=${ROLE}`, '--overwrite']);
-    const manifests = await kubeadmFlavour({ name: KCP_CLUSTER, controlPlaneCount: 1, workerCount: 0, variables: { CONTROL_PLANE_HOST_ROLE: ROLE } });
+    const manifests = await kubeadmFlavour({ name: KCP_CLUSTER, controlPlaneCount: 1, workerCount: 0, kubernetesVersion: UPGRADE_FROM,
+      variables: { CONTROL_PLANE_HOST_ROLE: ROLE } });
     await kubectl.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'List',
       items: [workloadKubeconfigSecret(env, KCP_CLUSTER, namespace), ...manifests] }));
   }, minutes(8));
@@ -512,7 +542,8 @@ describe('a KubeadmControlPlane with stacked etcd, as clusterctl\'s kubeadm flav
     const hardware = await records(systemOf(hostName));
     expect(hardware.imageWrites.at(-1)!.configDrive.userData).toBe(await bootstrapData(machine!));
     expect(kubeadmRuns(hardware.nodes, since)).toEqual([{ kind: 'kubeadm-succeeded', node: hostName, command: 'init', controlPlane: true }]);
-    await expectNodeOf(machine!, { controlPlane: true });
+    await expectNodeOf(machine!, { controlPlane: true, version: UPGRADE_FROM });
+    expect(await kubeProxyImage()).toBe(`registry.k8s.io/kube-proxy:${UPGRADE_FROM}`);
     const pods = await staticPodsOn(hostName);
     expect(pods.map((pod) => pod.metadata.name).sort()).toEqual(['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler'].map((c) => `${c}-${hostName}`));
     expect(pods.every((pod) => pod.status?.phase === 'Running' && pod.metadata.annotations?.['kubernetes.io/config.mirror'] !== undefined)).toBe(true);
@@ -527,8 +558,9 @@ describe('a KubeadmControlPlane with stacked etcd, as clusterctl\'s kubeadm flav
     expect(Date.parse(withExpiry.status!.certificatesExpiryDate!)).toBe(notAfter.getTime());
   });
 
-  it('a new control plane template (image 2): KCP rolls the control plane onto a second host, whose etcd member joins, then removes the first member and deletes its Machine', async () => {
+  it('a Kubernetes upgrade (the next version and a template with image 2): KCP writes the version to kubeadm-config, rolls the control plane onto a second host whose kubelet runs it, removes the first member and Machine, then moves kube-proxy to it', async () => {
     const [before] = await kcpMachines();
+    expect(before!.spec.version).toBe(UPGRADE_FROM);
     const oldHost = hostOf(before!);
     const v2 = env.images[1]!;
     const template = await kubectl.json<Manifest & { spec: { template: { spec: Record<string, unknown> } } }>(['get', 'metal3machinetemplates', KCP, '-n', namespace]);
@@ -537,7 +569,7 @@ describe('a KubeadmControlPlane with stacked etcd, as clusterctl\'s kubeadm flav
       metadata: { name: `${KCP}-v2`, namespace, labels: template.metadata.labels },
       spec: { template: { spec: { ...template.spec.template.spec, image: { ...imageRest, url: v2.url, checksum: v2.sha256 } } } } }));
     await kubectl.ok(['patch', 'kubeadmcontrolplanes.controlplane.cluster.x-k8s.io', KCP, '-n', namespace, '--type=merge', '-p',
-      JSON.stringify({ spec: { machineTemplate: { spec: { infrastructureRef: { name: `${KCP}-v2` } } } } })]);
+      JSON.stringify({ spec: { version: KUBERNETES_VERSION, machineTemplate: { spec: { infrastructureRef: { name: `${KCP}-v2` } } } } })]);
 
     await expectReleased(oldHost);
     const [rolled] = await healthyControlPlane(1, `${KCP} rolled onto a new Machine`);
@@ -547,10 +579,18 @@ describe('a KubeadmControlPlane with stacked etcd, as clusterctl\'s kubeadm flav
     const hardware = await records(systemOf(newHost));
     expect(hardware.imageWrites.at(-1)).toMatchObject({ outcome: 'written', url: v2.url });
     expect(kubeadmRuns(hardware.nodes, since)).toEqual([{ kind: 'kubeadm-succeeded', node: newHost, command: 'join', controlPlane: true }]);
-    await expectNodeOf(rolled!, { controlPlane: true });
+    // The joining kubelet runs the version kubeadm-config names: KCP wrote the new one there before it made the Machine.
+    await expectNodeOf(rolled!, { controlPlane: true, version: KUBERNETES_VERSION });
+    const kubeadmConfig = await workload.json<{ data: { ClusterConfiguration: string } }>(['get', 'configmap', 'kubeadm-config', '-n', 'kube-system']);
+    expect(kubeadmConfig.data.ClusterConfiguration).toMatch(new RegExp(`^kubernetesVersion: ${KUBERNETES_VERSION}$`, 'm'));
     expect((await staticPodsOn(newHost)).map((pod) => pod.metadata.name)).toHaveLength(4);
     // KCP removed the old server's member before deleting its Machine: the etcd cluster is the new member alone.
     expect(await etcdMembersSeenFrom(newHost)).toEqual([newHost]);
+    // Once every Machine runs the new version, KCP reports it and retags kubeadm's kube-proxy addon.
+    await waitFor(async () => ((await kcpObject()).status?.version === KUBERNETES_VERSION ? true : undefined),
+      { timeoutMs: minutes(2), intervalMs: 1_000, what: `${KCP} to report ${KUBERNETES_VERSION}` });
+    await waitFor(async () => ((await kubeProxyImage()) === `registry.k8s.io/kube-proxy:${KUBERNETES_VERSION}` ? true : undefined),
+      { timeoutMs: minutes(2), intervalMs: 1_000, what: `KCP to move kube-proxy to ${KUBERNETES_VERSION}` });
   });
 
   it('kubectl scale kubeadmcontrolplane to 3 adds two control plane nodes and etcd members (KCP refuses an even count with stacked etcd)', async () => {
