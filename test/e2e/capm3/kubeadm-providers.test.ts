@@ -7,7 +7,7 @@ import { clientTls, leaderId, listMembers, type EtcdClientTls } from '../../../h
 import type { NodeRecord, SystemRecords } from '../../../hack/agent-simulator/records.ts';
 import { buildClusterApi, startClusterApiManager, workloadKubeconfigSecret, type ClusterApiManager } from '../../../hack/capi/index.ts';
 import {
-  sampleClusterClassObjects, sampleTopologyClusterObjects, WORKER_IMAGE, WORKER_TOPOLOGY_NAME,
+  CONTROL_PLANE_IMAGE, sampleClusterClassObjects, sampleTopologyClusterObjects, WORKER_IMAGE, WORKER_TOPOLOGY_NAME,
 } from '../../../hack/dev/sample-clusterclass.ts';
 import { hostObjects } from '../../../hack/dev/sample-hosts.ts';
 import { run } from '../../../hack/stack/commands.ts';
@@ -237,7 +237,7 @@ beforeAll(async () => {
     return found.status?.conditions?.find((c) => c.type === 'VariablesReady' && c.status === 'True') ? true : undefined;
   }, { timeoutMs: minutes(1), intervalMs: 1_000, what: 'the ClusterClass to be reconciled' });
   await kubectl.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'List', items: sampleTopologyClusterObjects({
-    env, namespace, name: CLUSTER, className: CLASS, watchLabels: capi.watchLabels, version: KUBERNETES_VERSION, workerReplicas: 0 }) }));
+    env, namespace, name: CLUSTER, className: CLASS, watchLabels: capi.watchLabels, version: UPGRADE_FROM, workerReplicas: 0 }) }));
 }, minutes(5));
 
 afterAll(async () => {
@@ -280,13 +280,13 @@ describe('a ClusterClass over Metal3 templates, with the kubeadm control plane a
     // In the workload cluster: what kubeadm init uploaded, and the control plane Node linked to its Machine.
     const kubeadmConfig = await workload.json<{ data: { ClusterConfiguration: string } }>(['get', 'configmap', 'kubeadm-config', '-n', 'kube-system']);
     expect(kubeadmConfig.data.ClusterConfiguration).toMatch(new RegExp(`^clusterName: ${CLUSTER}$`, 'm'));
-    expect(kubeadmConfig.data.ClusterConfiguration).toMatch(new RegExp(`^kubernetesVersion: ${KUBERNETES_VERSION}$`, 'm'));
-    expect(await kubeProxyImage()).toBe(`registry.k8s.io/kube-proxy:${KUBERNETES_VERSION}`);
+    expect(kubeadmConfig.data.ClusterConfiguration).toMatch(new RegExp(`^kubernetesVersion: ${UPGRADE_FROM}$`, 'm'));
+    expect(await kubeProxyImage()).toBe(`registry.k8s.io/kube-proxy:${UPGRADE_FROM}`);
     const running = await waitFor(async () => {
       const [current] = await controlPlaneMachines();
       return current?.status?.nodeRef ? current : undefined;
     }, { timeoutMs: minutes(2), intervalMs: 1_000, what: 'the control plane Machine to have its Node' });
-    await expectNodeOf(running, { controlPlane: true });
+    await expectNodeOf(running, { controlPlane: true, version: UPGRADE_FROM });
 
     // The topology made the workers' MachineDeployment, at the 0 replicas the Cluster asks for.
     const deployments = await list<{ spec: { replicas: number } }>('machinedeployments.cluster.x-k8s.io', WORKER_SELECTOR);
@@ -306,7 +306,7 @@ describe('a ClusterClass over Metal3 templates, with the kubeadm control plane a
       expect(hardware.imageWrites.at(-1)!.configDrive.userData).toBe(await bootstrapData(machine));
       // The simulator lets kubeadm join in only with a bootstrap token Secret that CABPK made in the workload cluster.
       expect(kubeadmRuns(hardware.nodes, fileStart)).toEqual([{ kind: 'kubeadm-succeeded', node: hostName, command: 'join', controlPlane: false }]);
-      await expectNodeOf(machine, { controlPlane: false });
+      await expectNodeOf(machine, { controlPlane: false, version: UPGRADE_FROM });
     }
   });
 
@@ -356,12 +356,64 @@ describe('a ClusterClass over Metal3 templates, with the kubeadm control plane a
     expect(hardware.imageWrites.at(-1)).toMatchObject({ outcome: 'written', url: v2.url });
     expect(hardware.imageWrites.at(-1)!.configDrive.userData).toBe(await bootstrapData(rolled!));
     expect(kubeadmRuns(hardware.nodes, fileStart).at(-1)).toEqual({ kind: 'kubeadm-succeeded', node: freeHost.name, command: 'join', controlPlane: false });
-    await expectNodeOf(rolled!, { controlPlane: false });
+    await expectNodeOf(rolled!, { controlPlane: false, version: UPGRADE_FROM });
     await hostReleased(oldHost, { timeoutMs: minutes(4), what: `${oldHost} to be released by the rollout` });
 
     const [controlPlaneAfter, ...more] = await controlPlaneMachines();
     expect([controlPlaneAfter?.metadata.name, more.length]).toEqual([controlPlane!.metadata.name, 0]);
     expect((await records(CONTROL_PLANE_HOST.system)).imageWrites).toHaveLength(controlPlaneWrites);
+  });
+
+  it('a Kubernetes upgrade of the topology (its version and the control plane image): the control plane rolls first, onto a second control plane host; then the worker is replaced on its own server (maxSurge 0); every new kubelet runs the new version', async () => {
+    const [controlPlane] = await controlPlaneMachines();
+    const [worker] = await workerMachines();
+    const workerHost = WORKER_HOSTS.find((h) => h.name === hostOf(worker!))!;
+    // The worker host the last rollout freed becomes the control plane's second host: the new control plane Machine comes up before the old one goes.
+    const spareHost = WORKER_HOSTS.find((h) => h.name !== workerHost.name)!;
+    expect(isFree(await host(spareHost.name))).toBe(true);
+    await kubectl.ok(['label', 'bmh', spareHost.name, '-n', namespace, 'role=control-plane', '--overwrite']);
+    const upgradeStart = new Date().toISOString();
+
+    const cluster = await kubectl.json<{ spec: { topology: { variables: { name: string }[] } } }>(['get', 'clusters.cluster.x-k8s.io', CLUSTER, '-n', namespace]);
+    const index = cluster.spec.topology.variables.findIndex((variable) => variable.name === CONTROL_PLANE_IMAGE);
+    const v2 = env.images[1]!;
+    // As CAPM3's k8s-upgrade e2e rolls its workers: without a spare server, each is deleted before its replacement comes.
+    const replaceInPlace = { strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable: 1 } } };
+    await kubectl.ok(['patch', 'clusters.cluster.x-k8s.io', CLUSTER, '-n', namespace, '--type=json', '-p', JSON.stringify([
+      { op: 'replace', path: '/spec/topology/version', value: KUBERNETES_VERSION },
+      { op: 'replace', path: `/spec/topology/variables/${index}/value`, value: { url: v2.url, checksum: v2.sha256 } },
+      { op: 'add', path: '/spec/topology/workers/machineDeployments/0/rollout', value: replaceInPlace },
+    ])]);
+
+    // The control plane first: a new Machine on the spare host, then the old one deleted and its server released.
+    await hostReleased(CONTROL_PLANE_HOST.name, { timeoutMs: minutes(7), what: `${CONTROL_PLANE_HOST.name} to be released by the control plane rollout` });
+    const [rolledControlPlane] = await waitFor(async () => {
+      const machines = await controlPlaneMachines();
+      return machines.length === 1 && machines[0]!.metadata.name !== controlPlane!.metadata.name && machines[0]!.status?.nodeRef ? machines : undefined;
+    }, { timeoutMs: minutes(2), intervalMs: 1_000, what: 'the control plane rolled onto a new Machine with its Node' });
+    expect(hostOf(rolledControlPlane!)).toBe(spareHost.name);
+    const controlPlaneHardware = await records(spareHost.system);
+    expect(controlPlaneHardware.imageWrites.at(-1)).toMatchObject({ outcome: 'written', url: v2.url });
+    expect(kubeadmRuns(controlPlaneHardware.nodes, upgradeStart)).toEqual([{ kind: 'kubeadm-succeeded', node: spareHost.name, command: 'join', controlPlane: true }]);
+    await expectNodeOf(rolledControlPlane!, { controlPlane: true, version: KUBERNETES_VERSION });
+
+    // Then the worker, on the server it had (the only free worker host once its Machine is gone), with its image written again.
+    const [rolledWorker] = await waitFor(async () => {
+      const machines = await workerMachines();
+      return machines.length === 1 && machines[0]!.metadata.name !== worker!.metadata.name && machines[0]!.status?.phase === 'Running'
+        ? machines : undefined;
+    }, { timeoutMs: minutes(7), intervalMs: 1_000, what: 'the worker replaced by a Machine of the new version' });
+    expect(hostOf(rolledWorker!)).toBe(workerHost.name);
+    const workerHardware = await records(workerHost.system);
+    const sinceUpgrade = workerHardware.nodes.filter((record) => record.at >= upgradeStart).map(({ at: _at, ...rest }) => rest);
+    expect(sinceUpgrade[0]).toMatchObject({ kind: 'node-deleted', node: workerHost.name, reason: 'powered-off-for-deprovisioning' });
+    expect(kubeadmRuns(workerHardware.nodes, upgradeStart)).toEqual([{ kind: 'kubeadm-succeeded', node: workerHost.name, command: 'join', controlPlane: false }]);
+    expect(workerHardware.imageWrites.filter((write) => write.at >= upgradeStart).map((write) => [write.outcome, write.url])).toEqual([['written', v2.url]]);
+    await expectNodeOf(rolledWorker!, { controlPlane: false, version: KUBERNETES_VERSION });
+    await waitFor(async () => ((await kubeProxyImage()) === `registry.k8s.io/kube-proxy:${KUBERNETES_VERSION}` ? true : undefined),
+      { timeoutMs: minutes(2), intervalMs: 1_000, what: `KCP to move kube-proxy to ${KUBERNETES_VERSION}` });
+    // The role the next part of this file expects of that host (its Machine, already placed, does not look again).
+    await kubectl.ok(['label', 'bmh', spareHost.name, '-n', namespace, 'role=worker', '--overwrite']);
   });
 
   it('the operator and the provider wrote none of CABPK\'s secrets (join tokens, the cluster CA key) to their logs, Events, hosts or Metal3Machines', async () => {
