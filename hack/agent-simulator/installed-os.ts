@@ -154,10 +154,9 @@ export class InstalledOs implements DiskEvents {
   /**
    * What the kubeadm step does to the workload cluster: `init` uploads its ClusterConfiguration
    * (Cluster API's control plane provider reads that as "initialized") and applies the kube-proxy
-   * addon; `join` is let in only
-   * with a bootstrap token the cluster holds (Cluster API's kubeadm bootstrap provider makes it),
-   * and a control plane join needs the cluster's ClusterConfiguration. A control plane node
-   * then runs the static pods that configuration asks for.
+   * addon; `join` is let in only with a bootstrap token the cluster holds (Cluster API's kubeadm
+   * bootstrap provider makes it), and a control plane join needs the cluster's
+   * ClusterConfiguration. A control plane node then runs the static pods that configuration asks for.
    */
   async #runKubeadm(cluster: WorkloadNodes, node: string, step: KubeadmStep): Promise<KubeadmOutcome> {
     const { systemUuid, records } = this.#options;
