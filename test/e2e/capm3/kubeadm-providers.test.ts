@@ -263,30 +263,31 @@ describe('a ClusterClass over Metal3 templates, with the kubeadm control plane a
       'kubeadmcontrolplanes.controlplane.cluster.x-k8s.io', `cluster.x-k8s.io/cluster-name=${CLUSTER}`);
     expect(kcp?.status?.initialization?.controlPlaneInitialized).toBe(true);
 
-    const [machine, ...others] = await controlPlaneMachines();
-    expect(others).toHaveLength(0);
-    expect(machine!.spec.bootstrap.configRef?.kind).toBe('KubeadmConfig');
-    expect(hostOf(machine!)).toBe(CONTROL_PLANE_HOST.name);
+    // kubeadm init uploads kubeadm-config (KCP's "initialized") before its addons and before the
+    // kubelet registers the Node, from which the provider sets the providerID: wait for the Node.
+    const machine = await waitFor(async () => {
+      const [current] = await controlPlaneMachines();
+      return current?.status?.nodeRef ? current : undefined;
+    }, { timeoutMs: minutes(2), intervalMs: 1_000, what: 'the control plane Machine to have its Node' });
+    expect(await controlPlaneMachines()).toHaveLength(1);
+    expect(machine.spec.bootstrap.configRef?.kind).toBe('KubeadmConfig');
+    expect(hostOf(machine)).toBe(CONTROL_PLANE_HOST.name);
     expect((await host(CONTROL_PLANE_HOST.name)).status?.provisioning?.state).toBe('provisioned');
 
     // On the server: the image the class's patch gave, with CABPK's data as the config drive's user data, unchanged.
     const hardware = await records(CONTROL_PLANE_HOST.system);
     const written = hardware.imageWrites.at(-1)!;
     expect(written).toMatchObject({ outcome: 'written', url: env.images[0]!.url });
-    expect(written.configDrive.userData).toBe(await bootstrapData(machine!));
+    expect(written.configDrive.userData).toBe(await bootstrapData(machine));
     expect(written.configDrive.userData).toContain('kubeadm init --config /run/kubeadm/kubeadm.yaml');
     expect(kubeadmRuns(hardware.nodes, fileStart)).toEqual([{ kind: 'kubeadm-succeeded', node: CONTROL_PLANE_HOST.name, command: 'init', controlPlane: true }]);
 
-    // In the workload cluster: what kubeadm init uploaded, and the control plane Node linked to its Machine.
+    // In the workload cluster: what kubeadm init uploaded and applied, and the control plane Node linked to its Machine.
     const kubeadmConfig = await workload.json<{ data: { ClusterConfiguration: string } }>(['get', 'configmap', 'kubeadm-config', '-n', 'kube-system']);
     expect(kubeadmConfig.data.ClusterConfiguration).toMatch(new RegExp(`^clusterName: ${CLUSTER}$`, 'm'));
     expect(kubeadmConfig.data.ClusterConfiguration).toMatch(new RegExp(`^kubernetesVersion: ${UPGRADE_FROM}$`, 'm'));
     expect(await kubeProxyImage()).toBe(`registry.k8s.io/kube-proxy:${UPGRADE_FROM}`);
-    const running = await waitFor(async () => {
-      const [current] = await controlPlaneMachines();
-      return current?.status?.nodeRef ? current : undefined;
-    }, { timeoutMs: minutes(2), intervalMs: 1_000, what: 'the control plane Machine to have its Node' });
-    await expectNodeOf(running, { controlPlane: true, version: UPGRADE_FROM });
+    await expectNodeOf(machine, { controlPlane: true, version: UPGRADE_FROM });
 
     // The topology made the workers' MachineDeployment, at the 0 replicas the Cluster asks for.
     const deployments = await list<{ spec: { replicas: number } }>('machinedeployments.cluster.x-k8s.io', WORKER_SELECTOR);
