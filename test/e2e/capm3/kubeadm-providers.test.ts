@@ -30,15 +30,17 @@ import { waitFor } from '../../support/wait-for.ts';
 // CAPM3 with Cluster API's kubeadm control plane provider (KCP) and kubeadm bootstrap provider
 // (CABPK), all three Cluster API v1.14.2's own managers (core, with its topology controller),
 // over our provider, operator and real Ironic: first a ClusterClass cluster, as CAPM3's examples
-// and e2e tests use one; then, on the same hosts, the cluster `clusterctl generate cluster
-// --flavor kubeadm` makes from our shipped template. The agent simulator's installed OS runs the kubeadm step of the user data it gets:
-// `init` uploads kube-system/kubeadm-config to the workload API server (what KCP reads as
-// "initialized"); `join` is let in only with a bootstrap token CABPK made there. Last, that
-// flavour's KubeadmControlPlane (stacked etcd) upgrades Kubernetes, scales and remediates its
-// control plane on the same hosts (the simulated control plane servers mirror kubeadm's static pods and run an
-// etcd member each, which KCP checks through port-forwards to their kubelets).
+// and e2e tests use one, scaled, rolled and upgraded to a new Kubernetes version through its
+// topology; then, on the same hosts, the cluster `clusterctl generate cluster --flavor kubeadm`
+// makes from our shipped template. The agent simulator's installed OS runs the kubeadm step of
+// the user data it gets: `init` uploads kube-system/kubeadm-config to the workload API server
+// (what KCP reads as "initialized") and applies kube-proxy; `join` is let in only with a
+// bootstrap token CABPK made there. Last, that flavour's KubeadmControlPlane (stacked etcd)
+// upgrades Kubernetes, scales and remediates its control plane on the same hosts (the simulated
+// control plane servers mirror kubeadm's static pods and run an etcd member each, which KCP
+// checks through port-forwards to their kubelets).
 // Servers 105-107 of the test stack are this file's own. It is the only file whose servers run
-// kubeadm, so the kubeadm-config ConfigMap in the shared workload cluster is this file's.
+// kubeadm, so the kubeadm-config ConfigMap and kube-proxy in the shared workload cluster are this file's.
 const env = readStackEnv();
 const kubectl = new Kubectl(env);
 const workload = new Kubectl({ kubectl: env.kubectl, kubeconfig: env.workload.kubeconfig });
@@ -49,7 +51,7 @@ const CLASS = 'metal3-class';
 const CLUSTER = 'topology';
 /** The stack's Kubernetes: the version the topology asks for. */
 const KUBERNETES_VERSION = kubernetesVersion();
-/** The release before it, which the stacked-etcd control plane starts at and is upgraded from. */
+/** The release before it, which the ClusterClass cluster and the stacked-etcd control plane start at and are upgraded from. */
 const UPGRADE_FROM = releaseBefore(KUBERNETES_VERSION);
 const CONTROL_PLANE_HOST = { name: 'cc-cp', system: 105 };
 const WORKER_HOSTS = [{ name: 'cc-worker-a', system: 106 }, { name: 'cc-worker-b', system: 107 }];
