@@ -47,9 +47,10 @@ export class Kubectl {
 
   /**
    * Starts a long-running kubectl (a `--watch`) and collects its stdout lines; `ready` resolves
-   * with the first line (the watch has listed, so later changes are all seen), `stop` ends it.
+   * with the first line (the watch has listed, so later changes are all seen), `printed` gives the
+   * whole lines so far, `stop` ends it.
    */
-  lines(args: string[]): { ready: Promise<string>; stop: () => Promise<string[]>; stderr: () => string } {
+  lines(args: string[]): { ready: Promise<string>; printed: () => string[]; stop: () => Promise<string[]>; stderr: () => string } {
     const child = spawn(this.#env.kubectl, ['--kubeconfig', this.#env.kubeconfig, '--cache-dir', this.#cacheDir, ...args], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -66,8 +67,10 @@ export class Kubectl {
       void ended.then(() => reject(new Error(`kubectl ${args.join(' ')} ended before printing a line: ${stderr.trim()}`)));
     });
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const complete = () => stdout.split('\n').slice(0, -1).filter((line) => line !== '');
     return {
       ready,
+      printed: complete,
       stop: async () => {
         child.kill();
         await ended;

@@ -313,6 +313,9 @@ describe('Metal3Machine controller on the real API server (Cluster API objects c
     await objects.patch('cluster', 'c1', { spec: { paused: true } });
     const paused = await waitForHost('big-1', 'paused by capm3', (host) => host.metadata.annotations?.['baremetalhost.metal3.io/paused'] === 'metal3.io/capm3');
     expect(paused.metadata.annotations?.[BLOCK_MOVE]).toBeUndefined();
+    // The watch prints that version a moment after a read can see it.
+    const isPaused = (line: string) => 'baremetalhost.metal3.io/paused' in (JSON.parse(line) as Record<string, string>);
+    await waitFor(async () => (watch.printed().some(isPaused) ? true : undefined), { timeoutMs: 15_000, what: 'the watch to print the paused host' });
     // No version of the host was ever paused without its status, or movable before both were on it.
     const versions = await watch.stop();
     expect(versions.length).toBeGreaterThanOrEqual(2);
