@@ -133,6 +133,16 @@ async function runningWorkers(count: number, what: string): Promise<Machine[]> {
   });
 }
 
+/** Resolves with the one worker Machine once it is a Running one other than `before`. */
+async function workerReplaced(before: Machine, what: string): Promise<Machine> {
+  const [replacement] = await waitFor(async () => {
+    const machines = await workerMachines();
+    return machines.length === 1 && machines[0]!.metadata.name !== before.metadata.name && machines[0]!.status?.phase === 'Running'
+      ? machines : undefined;
+  }, { timeoutMs: minutes(7), intervalMs: 1_000, what });
+  return replacement!;
+}
+
 /**
  * The server's Node carries the Machine's providerID (set by the provider), kubeadm's control
  * plane role only on a control plane node, the host's UID as the kubelet label the template's
@@ -344,12 +354,8 @@ describe('a ClusterClass over Metal3 templates, with the kubeadm control plane a
     await kubectl.ok(['patch', 'clusters.cluster.x-k8s.io', CLUSTER, '-n', namespace, '--type=json', '-p',
       JSON.stringify([{ op: 'replace', path: `/spec/topology/variables/${index}/value`, value: { url: v2.url, checksum: v2.sha256 } }])]);
 
-    const [rolled] = await waitFor(async () => {
-      const machines = await workerMachines();
-      return machines.length === 1 && machines[0]!.metadata.name !== before!.metadata.name && machines[0]!.status?.phase === 'Running'
-        ? machines : undefined;
-    }, { timeoutMs: minutes(7), intervalMs: 1_000, what: 'the worker rolled onto a new Machine' });
-    expect(hostOf(rolled!)).toBe(freeHost.name);
+    const rolled = await workerReplaced(before!, 'the worker rolled onto a new Machine');
+    expect(hostOf(rolled)).toBe(freeHost.name);
     const [after] = await list<{ spec: { template: { spec: { infrastructureRef: { name: string } } } } }>('machinedeployments.cluster.x-k8s.io', WORKER_SELECTOR);
     const newTemplate = after!.spec.template.spec.infrastructureRef.name;
     expect(newTemplate).not.toBe(oldTemplate);
@@ -357,9 +363,9 @@ describe('a ClusterClass over Metal3 templates, with the kubeadm control plane a
     expect(template.spec.template.spec.image.url).toBe(v2.url);
     const hardware = await records(freeHost.system);
     expect(hardware.imageWrites.at(-1)).toMatchObject({ outcome: 'written', url: v2.url });
-    expect(hardware.imageWrites.at(-1)!.configDrive.userData).toBe(await bootstrapData(rolled!));
+    expect(hardware.imageWrites.at(-1)!.configDrive.userData).toBe(await bootstrapData(rolled));
     expect(kubeadmRuns(hardware.nodes, fileStart).at(-1)).toEqual({ kind: 'kubeadm-succeeded', node: freeHost.name, command: 'join', controlPlane: false });
-    await expectNodeOf(rolled!, { controlPlane: false, version: UPGRADE_FROM });
+    await expectNodeOf(rolled, { controlPlane: false, version: UPGRADE_FROM });
     await hostReleased(oldHost, { timeoutMs: minutes(4), what: `${oldHost} to be released by the rollout` });
 
     const [controlPlaneAfter, ...more] = await controlPlaneMachines();
@@ -401,18 +407,14 @@ describe('a ClusterClass over Metal3 templates, with the kubeadm control plane a
     await expectNodeOf(rolledControlPlane!, { controlPlane: true, version: KUBERNETES_VERSION });
 
     // Then the worker, on the server it had (the only free worker host once its Machine is gone), with its image written again.
-    const [rolledWorker] = await waitFor(async () => {
-      const machines = await workerMachines();
-      return machines.length === 1 && machines[0]!.metadata.name !== worker!.metadata.name && machines[0]!.status?.phase === 'Running'
-        ? machines : undefined;
-    }, { timeoutMs: minutes(7), intervalMs: 1_000, what: 'the worker replaced by a Machine of the new version' });
-    expect(hostOf(rolledWorker!)).toBe(workerHost.name);
+    const rolledWorker = await workerReplaced(worker!, 'the worker replaced by a Machine of the new version');
+    expect(hostOf(rolledWorker)).toBe(workerHost.name);
     const workerHardware = await records(workerHost.system);
     const sinceUpgrade = workerHardware.nodes.filter((record) => record.at >= upgradeStart).map(({ at: _at, ...rest }) => rest);
     expect(sinceUpgrade[0]).toMatchObject({ kind: 'node-deleted', node: workerHost.name, reason: 'powered-off-for-deprovisioning' });
     expect(kubeadmRuns(workerHardware.nodes, upgradeStart)).toEqual([{ kind: 'kubeadm-succeeded', node: workerHost.name, command: 'join', controlPlane: false }]);
     expect(workerHardware.imageWrites.filter((write) => write.at >= upgradeStart).map((write) => [write.outcome, write.url])).toEqual([['written', v2.url]]);
-    await expectNodeOf(rolledWorker!, { controlPlane: false, version: KUBERNETES_VERSION });
+    await expectNodeOf(rolledWorker, { controlPlane: false, version: KUBERNETES_VERSION });
     await waitFor(async () => ((await kubeProxyImage()) === `registry.k8s.io/kube-proxy:${KUBERNETES_VERSION}` ? true : undefined),
       { timeoutMs: minutes(2), intervalMs: 1_000, what: `KCP to move kube-proxy to ${KUBERNETES_VERSION}` });
     // The role the next part of this file expects of that host (its Machine, already placed, does not look again).
