@@ -67,10 +67,10 @@ export class Kubectl {
       void ended.then(() => reject(new Error(`kubectl ${args.join(' ')} ended before printing a line: ${stderr.trim()}`)));
     });
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const complete = () => stdout.split('\n').slice(0, -1).filter((line) => line !== '');
     return {
       ready,
-      printed: complete,
+      // The text after the last newline is a line still being printed.
+      printed: () => stdout.split('\n').slice(0, -1).filter((line) => line !== ''),
       stop: async () => {
         child.kill();
         await ended;

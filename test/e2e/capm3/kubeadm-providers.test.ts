@@ -209,6 +209,12 @@ async function kubeProxyImage(): Promise<string | undefined> {
   return found.code === 0 ? found.stdout.trim() : undefined;
 }
 
+/** Resolves once KCP has moved kubeadm's kube-proxy addon to `version` (it does when every Machine runs it). */
+async function kubeProxyRetagged(version: string): Promise<void> {
+  await waitFor(async () => ((await kubeProxyImage()) === `registry.k8s.io/kube-proxy:${version}` ? true : undefined),
+    { timeoutMs: minutes(2), intervalMs: 1_000, what: `KCP to move kube-proxy to ${version}` });
+}
+
 /** Resolves when KCP has initialized the Cluster's control plane (kubeadm init ran on a server). */
 async function controlPlaneInitialized(cluster: string, timeoutMs: number): Promise<void> {
   await waitFor(async () => {
@@ -415,8 +421,7 @@ describe('a ClusterClass over Metal3 templates, with the kubeadm control plane a
     expect(kubeadmRuns(workerHardware.nodes, upgradeStart)).toEqual([{ kind: 'kubeadm-succeeded', node: workerHost.name, command: 'join', controlPlane: false }]);
     expect(workerHardware.imageWrites.filter((write) => write.at >= upgradeStart).map((write) => [write.outcome, write.url])).toEqual([['written', v2.url]]);
     await expectNodeOf(rolledWorker, { controlPlane: false, version: KUBERNETES_VERSION });
-    await waitFor(async () => ((await kubeProxyImage()) === `registry.k8s.io/kube-proxy:${KUBERNETES_VERSION}` ? true : undefined),
-      { timeoutMs: minutes(2), intervalMs: 1_000, what: `KCP to move kube-proxy to ${KUBERNETES_VERSION}` });
+    await kubeProxyRetagged(KUBERNETES_VERSION);
     // The role the next part of this file expects of that host (its Machine, already placed, does not look again).
     await kubectl.ok(['label', 'bmh', spareHost.name, '-n', namespace, 'role=worker', '--overwrite']);
   });
@@ -646,8 +651,7 @@ describe('a KubeadmControlPlane with stacked etcd, as clusterctl\'s kubeadm flav
     // Once every Machine runs the new version, KCP reports it and retags kubeadm's kube-proxy addon.
     await waitFor(async () => ((await kcpObject()).status?.version === KUBERNETES_VERSION ? true : undefined),
       { timeoutMs: minutes(2), intervalMs: 1_000, what: `${KCP} to report ${KUBERNETES_VERSION}` });
-    await waitFor(async () => ((await kubeProxyImage()) === `registry.k8s.io/kube-proxy:${KUBERNETES_VERSION}` ? true : undefined),
-      { timeoutMs: minutes(2), intervalMs: 1_000, what: `KCP to move kube-proxy to ${KUBERNETES_VERSION}` });
+    await kubeProxyRetagged(KUBERNETES_VERSION);
   });
 
   it('kubectl scale kubeadmcontrolplane to 3 adds two control plane nodes and etcd members (KCP refuses an even count with stacked etcd)', async () => {
