@@ -18,9 +18,12 @@ class NodesInMemory implements WorkloadNodes {
   /** `<id>.<secret>` of the bootstrap tokens the cluster holds. */
   readonly tokens = new Set<string>();
   failing = false;
-  async register(node: NodeRegistration): Promise<void> {
+  /** As the real API server: only a kubelet creating its Node gives it a providerID. */
+  async register(node: NodeRegistration): Promise<string | null> {
     if (this.failing) throw new Error('connect ECONNREFUSED 127.0.0.1:6443');
+    const created = !this.nodes.has(node.name);
     this.nodes.set(node.name, node);
+    return created ? node.providerID : null;
   }
   async uploadKubeadmConfig(clusterConfiguration: string): Promise<void> {
     if (this.failing) throw new Error('connect ECONNREFUSED 127.0.0.1:6443');
@@ -94,7 +97,7 @@ describe('InstalledOs', () => {
     await os.settled();
     expect(cluster.nodes.get('worker-0')).toMatchObject({ uuid: BMH_UID, systemUuid: SYSTEM, architecture: 'x86_64' });
     expect(os.nodeName).toBe('worker-0');
-    expect(nodeRecords()).toEqual([{ kind: 'node-registered', node: 'worker-0', uuid: BMH_UID, addresses: ['127.0.0.1', 'worker-0'] }]);
+    expect(nodeRecords()).toEqual([{ kind: 'node-registered', node: 'worker-0', uuid: BMH_UID, providerID: null, addresses: ['127.0.0.1', 'worker-0'] }]);
   });
 
   it('a broken OS registers no Node on boot until repaired; then a boot registers it again', async () => {
@@ -210,6 +213,24 @@ describe('InstalledOs', () => {
       expect(cluster.kubeadmConfigs).toHaveLength(1);
       expect(cluster.kubeProxies).toHaveLength(1);
       expect(nodeRecords()?.map((record) => record.kind)).toEqual(['kubeadm-succeeded', 'node-registered', 'node-registered']);
+    });
+
+    it('a kubelet with --provider-id (the meta_data\'s providerid) creates its Node with that providerID; a later boot finds the Node there and sets none', async () => {
+      const cluster = new NodesInMemory();
+      const { os, nodeRecords } = setup({ cluster, provisionState: 'active' });
+      await cluster.uploadKubeadmConfig('kind: ClusterConfiguration\nkubernetesVersion: v1.35.0\n');
+      cluster.tokens.add('abcdef.0123456789abcdef');
+      os.imageWritten({ device: '/dev/sda', nodeUuid: 'ironic-node-1', configDrive: {
+        metaData: { uuid: BMH_UID, 'local-hostname': 'worker-7', providerid: 'ns-1/host-7/m3m-7' },
+        userData: kubeadmJoinUserData({ token: 'abcdef.0123456789abcdef', controlPlane: false, providerID: 'metal3://{{ ds.meta_data.providerid }}' }) } });
+      os.bootedFromDisk();
+      await os.settled();
+      expect(cluster.nodes.get('worker-7')?.providerID).toBe('metal3://ns-1/host-7/m3m-7');
+      os.poweredOff();
+      os.bootedFromDisk();
+      await os.settled();
+      expect(nodeRecords()?.filter((record) => record.kind === 'node-registered').map((record) => 'providerID' in record && record.providerID))
+        .toEqual(['metal3://ns-1/host-7/m3m-7', null]);
     });
 
     it('kubeadm init with the kube-proxy addon skipped applies no kube-proxy', async () => {

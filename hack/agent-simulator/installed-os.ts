@@ -282,8 +282,9 @@ export class InstalledOs implements DiskEvents {
   async #register(cluster: WorkloadNodes, identity: NodeIdentity, kubeadm: KubeadmOutcome | undefined): Promise<void> {
     if (this.#node !== identity.name) return;
     const { systemUuid, records } = this.#options;
+    let providerID: string | null;
     try {
-      await cluster.register({ ...identity, systemUuid, architecture: this.#options.inventory.cpu.architecture,
+      providerID = await cluster.register({ ...identity, systemUuid, architecture: this.#options.inventory.cpu.architecture,
         ...(kubeadm?.controlPlane === undefined ? {} : { controlPlane: kubeadm.controlPlane }),
         ...(kubeadm?.kubernetesVersion === undefined ? {} : { kubeletVersion: kubeadm.kubernetesVersion }) });
     } catch (error) {
@@ -292,8 +293,9 @@ export class InstalledOs implements DiskEvents {
       return;
     }
     const addresses = [identity.internalIp, identity.name];
-    records.addNode(systemUuid, { kind: 'node-registered', node: identity.name, uuid: identity.uuid, addresses });
-    this.#log('info', 'Node registered', { node: identity.name, uuid: identity.uuid, nameSource: identity.nameSource });
+    records.addNode(systemUuid, { kind: 'node-registered', node: identity.name, uuid: identity.uuid, providerID, addresses });
+    this.#log('info', 'Node registered', { node: identity.name, uuid: identity.uuid, nameSource: identity.nameSource,
+      ...(identity.providerID === null ? {} : { providerID: providerID ?? `kept the Node's (--provider-id ${identity.providerID})` }) });
   }
 
   async #delete(node: string, reason: NodeDeletionReason): Promise<void> {

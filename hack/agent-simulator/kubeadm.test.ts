@@ -59,6 +59,18 @@ describe('kubeadmStep', () => {
     expect(kubeadmStep(v1beta3)).toMatchObject({ kubelet: { name: undefined, labels: { a: 'b' } } });
   });
 
+  it('gives the kubelet the --provider-id the rendered nodeRegistration names, as CAPM3\'s e2e templates set it from the meta_data', () => {
+    const metaData = { ...META_DATA, providerid: 'ns-1/host-0/m3m-0' };
+    const join = kubeadmJoinUserData({ token: 'abcdef.0123456789abcdef', controlPlane: false, providerID: 'metal3://{{ ds.meta_data.providerid }}' });
+    expect(stepOfRendered(renderUserData(join, metaData))).toMatchObject({ kubelet: { name: 'cp-0', providerID: 'metal3://ns-1/host-0/m3m-0' } });
+    // Without a providerid in the meta_data (no Metal3DataTemplate), cloud-init's placeholder is what the kubelet gets.
+    expect(kubeadmStep(join)).toMatchObject({ kubelet: { providerID: 'metal3://CI_MISSING_JINJA_VAR/providerid' } });
+    expect(kubeadmStep(kubeadmInitUserData({ clusterName: 'c1', kubernetesVersion: 'v1.35.0' }))).toMatchObject({ kubelet: { providerID: undefined } });
+    const v1beta3 = '#cloud-config\nwrite_files:\n- path: /j.yaml\n  content: |\n    kind: JoinConfiguration\n    nodeRegistration:\n'
+      + '      kubeletExtraArgs:\n        provider-id: metal3://a/b/c\nruncmd:\n- kubeadm join --config /j.yaml\n';
+    expect(kubeadmStep(v1beta3)).toMatchObject({ kubelet: { providerID: 'metal3://a/b/c' } });
+  });
+
   it('a name or label the kubelet would refuse (a variable the meta_data lacks) fails the step', () => {
     expect(kubeadmStep(kubeadmJoinUserData({ token: 'abcdef.0123456789abcdef', controlPlane: false, nodeLabels: 'metal3.io/uuid={{ ds.meta_data.missing }}' })))
       .toEqual({ command: 'join', controlPlane: false, invalid: 'kubelet --node-labels: "metal3.io/uuid=CI_MISSING_JINJA_VAR/missing" is not a valid label' });

@@ -27,6 +27,8 @@ export interface KubeletRegistration {
   name: string | undefined;
   /** `--node-labels` from `nodeRegistration.kubeletExtraArgs`. */
   labels: Record<string, string>;
+  /** `--provider-id` from `nodeRegistration.kubeletExtraArgs`: the kubelet creates its Node with this `spec.providerID`. */
+  providerID: string | undefined;
 }
 
 /** Cluster API's kubeadm bootstrap data always runs kubeadm with `--config`; nothing else is emulated. */
@@ -98,13 +100,15 @@ function kubeletArgs(extraArgs: unknown): [string, string][] {
   return [];
 }
 
-/** The Node name and labels kubeadm gives the kubelet; a message where the kubelet would refuse them (it would never register). */
+/** The Node name, labels and providerID kubeadm gives the kubelet; a message where the kubelet would refuse them (it would never register). */
 function kubeletRegistration(configuration: Record<string, unknown>): KubeletRegistration | { invalid: string } {
   const registration = (configuration.nodeRegistration ?? {}) as { name?: unknown; kubeletExtraArgs?: unknown };
   const name = typeof registration.name === 'string' && registration.name !== '' ? registration.name : undefined;
   if (name !== undefined && !isNodeName(name)) return { invalid: `nodeRegistration.name "${name}" is not a valid Node name (a lowercase RFC 1123 subdomain)` };
   const labels: Record<string, string> = {};
+  let providerID: string | undefined;
   for (const [argument, value] of kubeletArgs(registration.kubeletExtraArgs)) {
+    if (argument === 'provider-id') providerID = value === '' ? undefined : value;
     if (argument !== 'node-labels') continue;
     for (const label of value.split(',').filter((entry) => entry !== '')) {
       const [key = '', labelValue = '', ...rest] = label.split('=');
@@ -114,7 +118,7 @@ function kubeletRegistration(configuration: Record<string, unknown>): KubeletReg
   }
   const reserved = Object.keys(labels).filter(isReservedForKubelet).sort();
   if (reserved.length > 0) return { invalid: `kubelet --node-labels: unknown 'kubernetes.io' or 'k8s.io' labels ${reserved.join(', ')}: a kubelet may not set them` };
-  return { name, labels };
+  return { name, labels, providerID };
 }
 
 /** What kubeadm the user data runs with a config file; undefined when it runs none (any other OS image or bootstrap data). */

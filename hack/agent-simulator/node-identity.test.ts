@@ -14,15 +14,17 @@ describe('nodeIdentity', () => {
       configDrive: { metaData: bmoMetaData, userData: '#cloud-config\nhostname: Worker-0\n' },
       systemName: 'server-0',
       inventory: { interfaces },
-    })).toEqual({ name: 'worker-0', nameSource: 'user-data', labels: { 'metal3.io/uuid': bmoMetaData.uuid }, uuid: bmoMetaData.uuid, internalIp: '127.0.0.20' });
+    })).toEqual({ name: 'worker-0', nameSource: 'user-data', labels: { 'metal3.io/uuid': bmoMetaData.uuid }, uuid: bmoMetaData.uuid, providerID: null, internalIp: '127.0.0.20' });
   });
 
   it('with kubeadm, takes the Node name and labels it set the kubelet up with: no metal3.io/uuid unless its node-labels say so', () => {
-    const withKubeadm = (kubelet: { name: string | undefined; labels: Record<string, string> }) => nodeIdentity({
-      configDrive: { metaData: bmoMetaData, userData: '#cloud-config\nhostname: worker-0\n' }, systemName: 'server-0', inventory: { interfaces }, kubelet });
-    expect(withKubeadm({ name: 'bmh-name', labels: {} })).toEqual({ name: 'bmh-name', nameSource: 'kubeadm', labels: {}, uuid: null, internalIp: '127.0.0.20' });
+    const withKubeadm = (kubelet: { name: string | undefined; labels: Record<string, string>; providerID?: string }) => nodeIdentity({
+      configDrive: { metaData: bmoMetaData, userData: '#cloud-config\nhostname: worker-0\n' }, systemName: 'server-0', inventory: { interfaces },
+      kubelet: { providerID: undefined, ...kubelet } });
+    expect(withKubeadm({ name: 'bmh-name', labels: {} })).toEqual({ name: 'bmh-name', nameSource: 'kubeadm', labels: {}, uuid: null, providerID: null, internalIp: '127.0.0.20' });
     expect(withKubeadm({ name: undefined, labels: { 'metal3.io/uuid': 'from-args', tier: 'a' } }))
-      .toEqual({ name: 'worker-0', nameSource: 'user-data', labels: { 'metal3.io/uuid': 'from-args', tier: 'a' }, uuid: 'from-args', internalIp: '127.0.0.20' });
+      .toEqual({ name: 'worker-0', nameSource: 'user-data', labels: { 'metal3.io/uuid': 'from-args', tier: 'a' }, uuid: 'from-args', providerID: null, internalIp: '127.0.0.20' });
+    expect(withKubeadm({ name: 'bmh-name', labels: {}, providerID: 'metal3://ns/bmh-name/m3m' })).toMatchObject({ providerID: 'metal3://ns/bmh-name/m3m' });
   });
 
   it('falls back to meta_data local-hostname, then name, then the system name', () => {

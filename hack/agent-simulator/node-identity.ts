@@ -12,6 +12,8 @@ export interface NodeIdentity {
   labels: Record<string, string>;
   /** Its `metal3.io/uuid` label (CAPM3 finds a host's Node by the BareMetalHost UID there), if it has one. */
   uuid: string | null;
+  /** The `spec.providerID` the kubelet creates the Node with (`--provider-id`); null without the flag. */
+  providerID: string | null;
   /**
    * The InternalIP the kubelet reports, which the API server dials for port-forwards: the
    * inventory's first loopback IPv4, else 127.0.0.1. The simulated servers all run on this
@@ -37,7 +39,8 @@ const NODE_UUID_LABEL = 'metal3.io/uuid';
  * (`hostname:`/`fqdn:`), then meta_data's `hostname`/`local-hostname`, then its `name`, then
  * the system's name. A candidate that is no valid Node name is skipped. Labels: kubeadm's
  * `--node-labels` when kubeadm set the kubelet up; any other image's kubelet is taken to be set
- * up as CAPM3's templates set it: `metal3.io/uuid=<meta_data uuid>`.
+ * up as CAPM3's templates set it: `metal3.io/uuid=<meta_data uuid>`. A providerID only from
+ * kubeadm's `--provider-id`.
  */
 export function nodeIdentity(options: {
   /** With user data as cloud-init runs it (Jinja rendered). */
@@ -68,5 +71,5 @@ export function nodeIdentity(options: {
   const metaDataUuid = typeof metaData.uuid === 'string' && isLabelValue(metaData.uuid) ? metaData.uuid : null;
   const labels = options.kubelet?.labels ?? (metaDataUuid === null ? {} : { [NODE_UUID_LABEL]: metaDataUuid });
   const internalIp = options.inventory.interfaces.find((nic) => nic.ipv4_address?.startsWith('127.') === true)?.ipv4_address ?? '127.0.0.1';
-  return { ...chosen, labels, uuid: labels[NODE_UUID_LABEL] ?? null, internalIp };
+  return { ...chosen, labels, uuid: labels[NODE_UUID_LABEL] ?? null, providerID: options.kubelet?.providerID ?? null, internalIp };
 }

@@ -104,7 +104,8 @@ export interface RaidConfigurationRecord {
 
 /** The installed OS's Node in the workload cluster (only with `workloadKubeconfig`). */
 export type NodeRecord =
-  | { at: string; kind: 'node-registered'; node: string; uuid: string | null; addresses: string[] }
+  /** `providerID`: what the kubelet's `--provider-id` gave the Node it created; null without the flag or when the Node was already there. */
+  | { at: string; kind: 'node-registered'; node: string; uuid: string | null; providerID: string | null; addresses: string[] }
   /** A boot while a test keeps the OS broken, or after kubeadm failed: its kubelet never started. */
   | { at: string; kind: 'node-not-registered'; node: string; reason: 'os-broken' | 'kubeadm-failed' }
   /** cloud-init ran Cluster API's `kubeadm init` or `join` on the first boot of this image (kubeadm.ts). */

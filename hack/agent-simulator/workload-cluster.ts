@@ -13,7 +13,8 @@ const REQUEST_TIMEOUT_MS = 15_000;
 
 /** What the installed OS does in the workload cluster (an interface so unit tests can stand in for it). */
 export interface WorkloadNodes {
-  register(node: NodeRegistration): Promise<void>;
+  /** Registers the Node; resolves with the providerID it gave a Node it created (`--provider-id`), else null. */
+  register(node: NodeRegistration): Promise<string | null>;
   /** What `kubeadm init` uploads: the ClusterConfiguration in kube-system's `kubeadm-config` ConfigMap. */
   uploadKubeadmConfig(clusterConfiguration: string): Promise<void>;
   /** What `kubeadm init`'s kube-proxy addon applies: kube-system's `kube-proxy` DaemonSet, its image tagged with the cluster's version. */
@@ -89,7 +90,8 @@ function goArch(machine: string): string {
 /**
  * Plain HTTPS to the workload API server with the kubeconfig's client certificate, over one
  * kept-alive connection. A registration is two server-side applies (the Node, then its
- * status), which create or update alike, and two more per static pod of a control plane node; a
+ * status), which create or update alike (a kubelet with --provider-id creates the Node instead
+ * of the first), and two more per static pod of a control plane node; a
  * deletion is one DELETE for the Node and one for its Pods.
  */
 export class WorkloadCluster implements WorkloadNodes {
@@ -132,15 +134,21 @@ export class WorkloadCluster implements WorkloadNodes {
     return this.#connection;
   }
 
-  async register(node: NodeRegistration): Promise<void> {
+  async register(node: NodeRegistration): Promise<string | null> {
     const path = `/api/v1/nodes/${encodeURIComponent(node.name)}`;
     const query = `?fieldManager=${FIELD_MANAGER}&force=true`;
     const labels: Record<string, string> = { ...node.labels, 'kubernetes.io/hostname': node.name, 'kubernetes.io/os': 'linux',
       'kubernetes.io/arch': goArch(node.architecture) };
     if (node.controlPlane !== undefined) labels[CONTROL_PLANE_ROLE] = '';
-    await this.#send('PATCH', `${path}${query}`, { apiVersion: 'v1', kind: 'Node', metadata: { name: node.name, labels },
-      ...(node.controlPlane !== undefined ? { spec: { taints: [{ key: CONTROL_PLANE_ROLE, effect: 'NoSchedule' }] } } : {}) },
-      `apply Node ${node.name}`);
+    const taints = node.controlPlane !== undefined ? { taints: [{ key: CONTROL_PLANE_ROLE, effect: 'NoSchedule' }] } : undefined;
+    // The kubelet sets its --provider-id only when it creates the Node: one already there keeps
+    // the providerID it has (the API server allows no change once set), as the kubelet leaves it.
+    const created = node.providerID !== null && await this.#create(`/api/v1/nodes?fieldManager=${FIELD_MANAGER}`, {
+      apiVersion: 'v1', kind: 'Node', metadata: { name: node.name, labels }, spec: { ...taints, providerID: node.providerID } }, `create Node ${node.name}`);
+    if (!created) {
+      await this.#send('PATCH', `${path}${query}`, { apiVersion: 'v1', kind: 'Node', metadata: { name: node.name, labels }, ...(taints ? { spec: taints } : {}) },
+        `apply Node ${node.name}`);
+    }
     const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
     const addresses = [{ type: 'InternalIP', address: node.internalIp }, { type: 'Hostname', address: node.name }];
     await this.#send('PATCH', `${path}/status${query}`, {
@@ -162,6 +170,7 @@ export class WorkloadCluster implements WorkloadNodes {
       },
     }, `apply Node ${node.name} status`);
     if (node.controlPlane !== undefined) await this.#mirrorStaticPods(node.name, node.controlPlane, now);
+    return created ? node.providerID : null;
   }
 
   /**
@@ -291,6 +300,17 @@ export class WorkloadCluster implements WorkloadNodes {
   }
 
   /** Retries network errors, 429 and 5xx a bounded number of times; other answers are final. */
+  /** POSTs a new object: false when one of that name is already there. */
+  async #create(path: string, body: unknown, what: string): Promise<boolean> {
+    try {
+      await this.#send('POST', path, body, what);
+      return true;
+    } catch (error) {
+      if (error instanceof HttpError && error.status === 409) return false;
+      throw error;
+    }
+  }
+
   async #send(method: string, path: string, body: unknown, what: string): Promise<string> {
     for (let attempt = 1; ; attempt++) {
       try {
@@ -310,7 +330,8 @@ export class WorkloadCluster implements WorkloadNodes {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const headers: Record<string, string | number> = { Accept: 'application/json' };
     if (payload !== undefined) {
-      headers['Content-Type'] = 'application/apply-patch+yaml';
+      // Every PATCH here is a server-side apply; a POST creates.
+      headers['Content-Type'] = method === 'PATCH' ? 'application/apply-patch+yaml' : 'application/json';
       headers['Content-Length'] = Buffer.byteLength(payload);
     }
     if (endpoint.token !== undefined) headers.Authorization = `Bearer ${endpoint.token}`;

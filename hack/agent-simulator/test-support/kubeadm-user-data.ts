@@ -32,19 +32,26 @@ runcmd:
 `;
 }
 
-/** The Node named after the meta_data's local hostname, as CAPM3's templates do; labels as a kubelet argument (kubeadm v1beta4's list). */
-function nodeRegistration(nodeLabels: string | undefined): string {
-  const labels = nodeLabels === undefined ? '' : `  kubeletExtraArgs:\n  - name: node-labels\n    value: '${nodeLabels}'\n`;
-  return `nodeRegistration:\n  name: '{{ ds.meta_data.local_hostname }}'\n${labels}`;
+/** The kubelet arguments a test gives: labels (`--node-labels`) and a providerID (`--provider-id`). */
+interface KubeletArguments {
+  nodeLabels?: string;
+  providerID?: string;
+}
+
+/** The Node named after the meta_data's local hostname, as CAPM3's templates do; kubelet arguments as kubeadm v1beta4's list. */
+function nodeRegistration(kubelet: KubeletArguments): string {
+  const args = [['node-labels', kubelet.nodeLabels], ['provider-id', kubelet.providerID]]
+    .filter((arg): arg is [string, string] => arg[1] !== undefined)
+    .map(([name, value]) => `  - name: ${name}\n    value: '${value}'\n`).join('');
+  return `nodeRegistration:\n  name: '{{ ds.meta_data.local_hostname }}'\n${args === '' ? '' : `  kubeletExtraArgs:\n${args}`}`;
 }
 
 /** With `externalEtcd`, the ClusterConfiguration names an etcd the control plane does not run (as KCP's external etcd). */
-export function kubeadmInitUserData(options: {
+export function kubeadmInitUserData(options: KubeletArguments & {
   clusterName: string;
   kubernetesVersion: string;
   externalEtcd?: boolean;
   etcdCa?: { cert: string; key: string };
-  nodeLabels?: string;
   /** InitConfiguration's `skipPhases`. */
   skipPhases?: string[];
 }): string {
@@ -60,12 +67,12 @@ controlPlaneEndpoint: 127.0.0.1:6443
 ${etcd}---
 apiVersion: kubeadm.k8s.io/v1beta4
 kind: InitConfiguration
-${skip}${nodeRegistration(options.nodeLabels)}`;
+${skip}${nodeRegistration(options)}`;
   return userData({ configPath: '/run/kubeadm/kubeadm.yaml', config, command: 'kubeadm init --config /run/kubeadm/kubeadm.yaml ',
     ...(options.etcdCa === undefined ? {} : { etcdCa: options.etcdCa }) });
 }
 
-export function kubeadmJoinUserData(options: { token: string; controlPlane: boolean; apiServerBindPort?: number; nodeLabels?: string }): string {
+export function kubeadmJoinUserData(options: KubeletArguments & { token: string; controlPlane: boolean; apiServerBindPort?: number }): string {
   const controlPlane = options.apiServerBindPort === undefined ? 'controlPlane: {}\n'
     : `controlPlane:\n  localAPIEndpoint:\n    bindPort: ${options.apiServerBindPort}\n`;
   const config = `---
@@ -77,6 +84,6 @@ discovery:
     caCertHashes:
     - sha256:0000
     token: ${options.token}
-${options.controlPlane ? controlPlane : ''}${nodeRegistration(options.nodeLabels)}`;
+${options.controlPlane ? controlPlane : ''}${nodeRegistration(options)}`;
   return userData({ configPath: '/run/kubeadm/kubeadm-join-config.yaml', config, command: 'kubeadm join --config /run/kubeadm/kubeadm-join-config.yaml' });
 }

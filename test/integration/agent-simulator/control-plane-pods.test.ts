@@ -39,7 +39,7 @@ describe('port-forward to a simulated control plane node\'s pods', () => {
     kubelet = await SimulatedKubeletServer.start({ host: '127.0.0.1', port: 0, logger: silentLogger() });
     cluster = new WorkloadCluster({ kubeconfigPath: kubeconfig, attempts: 3, retryIntervalMs: 200, logger: silentLogger(), kubelet });
     await cluster.register({
-      name: NODE, labels: {}, uuid: null, internalIp: '127.0.0.1', nameSource: 'system-name', systemUuid: 'b1c5e7a0-43d2-4f6e-9a1b-5c8d7e6f0a21',
+      name: NODE, labels: {}, uuid: null, providerID: null, internalIp: '127.0.0.1', nameSource: 'system-name', systemUuid: 'b1c5e7a0-43d2-4f6e-9a1b-5c8d7e6f0a21',
       architecture: 'x86_64',
       controlPlane: { components: ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler'], imageRepository: 'registry.k8s.io',
         kubernetesVersion: 'v1.35.0', apiServerBindPort: 6443 },
@@ -103,7 +103,7 @@ describe('stacked etcd on simulated control plane nodes', () => {
   let ca: EtcdCa;
 
   const register = (node: string, etcdClientUrl: string) => cluster.register({
-    name: node, labels: {}, uuid: null, internalIp: '127.0.0.1', nameSource: 'system-name', systemUuid: 'c2d6f8b1-54e3-4a7f-8b2c-6d9e8f7a1b32',
+    name: node, labels: {}, uuid: null, providerID: null, internalIp: '127.0.0.1', nameSource: 'system-name', systemUuid: 'c2d6f8b1-54e3-4a7f-8b2c-6d9e8f7a1b32',
     architecture: 'x86_64',
     controlPlane: { components: ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'etcd'], imageRepository: 'registry.k8s.io',
       kubernetesVersion: 'v1.35.0', apiServerBindPort: 6443, etcdClientUrl },
