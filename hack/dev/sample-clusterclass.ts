@@ -3,9 +3,10 @@ import type { StackEnv } from '../stack/state.ts';
 import { INFRA_API_VERSION } from './sample-cluster.ts';
 
 // A workload cluster with a ClusterClass, shaped as CAPM3's examples/templates/clusterclass.yaml:
-// the kubeadm control plane and bootstrap providers over Metal3 templates, the endpoint and the
-// images given as the Cluster's variables and patched into the templates (one image variable per
-// role, so the workers can move to a new image while the control plane stays).
+// the kubeadm control plane and bootstrap providers over Metal3 templates, the endpoint, the
+// images and each role's Metal3DataTemplate given as the Cluster's variables and patched into the
+// templates (one image variable per role, so the workers can move to a new image while the
+// control plane stays).
 
 const CAPI_API_VERSION = 'cluster.x-k8s.io/v1beta2';
 const KCP_API_VERSION = 'controlplane.cluster.x-k8s.io/v1beta2';
@@ -16,15 +17,23 @@ export const WORKER_TOPOLOGY_NAME = 'md-0';
 /** The Cluster's variables for each role's OS image (`{ url, checksum }`, sha256). */
 export const CONTROL_PLANE_IMAGE = 'controlPlaneImage';
 export const WORKER_IMAGE = 'workerImage';
+/** The Cluster's variables naming each role's Metal3DataTemplate (as CAPM3's example ClusterClass). */
+export const CONTROL_PLANE_DATA_TEMPLATE = 'controlPlaneDataTemplate';
+export const WORKER_DATA_TEMPLATE = 'workerDataTemplate';
 /**
- * What CAPM3's e2e ClusterClass sets each kubelet up with: the Node named after the host name in
- * the meta data, and labelled with the BareMetalHost's UID, by which CAPM3 finds the host's Node
- * (its example ClusterClass names the Node the same way but sets no label, leaving CAPM3 only a
- * hostname match).
+ * What CAPM3's e2e ClusterClass sets each kubelet up with: the Node labelled with the
+ * BareMetalHost's UID, by which CAPM3 finds the host's Node, and created with the providerID the
+ * Metal3DataTemplate renders into the meta data (`metal3://<namespace>/<host>/<Metal3Machine>`,
+ * CAPM3's PROVIDER_ID_FORMAT), so CAPM3 finds it already set. Unlike CAPM3's e2e, the Node is
+ * named after the host (BMO's local_hostname), not the Machine: a server's Node name stays the
+ * same across the Machines it serves.
  */
 const NODE_REGISTRATION = {
   name: '{{ ds.meta_data.local_hostname }}',
-  kubeletExtraArgs: [{ name: 'node-labels', value: 'metal3.io/uuid={{ ds.meta_data.uuid }}' }],
+  kubeletExtraArgs: [
+    { name: 'node-labels', value: 'metal3.io/uuid={{ ds.meta_data.uuid }}' },
+    { name: 'provider-id', value: 'metal3://{{ ds.meta_data.providerid }}' },
+  ],
 };
 
 export interface SampleClusterClassOptions {
@@ -48,6 +57,7 @@ export function sampleClusterClassObjects(options: SampleClusterClassOptions): R
     spec: { template: { spec: {
       // Replaced by the image variable (the patches below); the schema needs a value here.
       image: { url: 'http://127.0.0.1/replaced-by-a-patch.img', checksum: 'replaced-by-a-patch', checksumType: 'sha256', diskFormat: 'raw' },
+      dataTemplate: { name: 'replaced-by-a-patch' },
       hostSelector: { matchLabels: hostSelector },
       // Released hosts go straight back to the pool; the operator's own tests cover cleaning.
       automatedCleaningMode: 'disabled',
@@ -59,8 +69,13 @@ export function sampleClusterClassObjects(options: SampleClusterClassOptions): R
       op: 'replace', path: `/spec/template/spec/image/${field}`, valueFrom: { variable: `${variable}.${field}` },
     })),
   });
+  const dataTemplatePatch = (variable: string, matchResources: Record<string, unknown>) => ({
+    selector: { apiVersion: INFRA_API_VERSION, kind: 'Metal3MachineTemplate', matchResources },
+    jsonPatches: [{ op: 'replace', path: '/spec/template/spec/dataTemplate/name', valueFrom: { variable } }],
+  });
   const imageVariable = (name: string) => ({ name, required: true, schema: { openAPIV3Schema: { type: 'object', required: ['url', 'checksum'],
     properties: { url: { type: 'string' }, checksum: { type: 'string' } } } } });
+  const dataTemplateVariable = (name: string) => ({ name, required: true, schema: { openAPIV3Schema: { type: 'string', minLength: 1 } } });
   return [
     { apiVersion: INFRA_API_VERSION, kind: 'Metal3ClusterTemplate', metadata: { name, namespace },
       spec: { template: { spec: { controlPlaneEndpoint: { host: '127.0.0.1', port: 6443 } } } } },
@@ -80,6 +95,8 @@ export function sampleClusterClassObjects(options: SampleClusterClassOptions): R
             properties: { host: { type: 'string' }, port: { type: 'integer' } } } } },
           imageVariable(CONTROL_PLANE_IMAGE),
           imageVariable(WORKER_IMAGE),
+          dataTemplateVariable(CONTROL_PLANE_DATA_TEMPLATE),
+          dataTemplateVariable(WORKER_DATA_TEMPLATE),
         ],
         patches: [
           { name: 'controlPlaneEndpoint', definitions: [{
@@ -89,6 +106,10 @@ export function sampleClusterClassObjects(options: SampleClusterClassOptions): R
           { name: 'images', definitions: [
             imagePatch(CONTROL_PLANE_IMAGE, { controlPlane: true }),
             imagePatch(WORKER_IMAGE, { machineDeploymentClass: { names: [WORKER_CLASS] } }),
+          ] },
+          { name: 'dataTemplates', definitions: [
+            dataTemplatePatch(CONTROL_PLANE_DATA_TEMPLATE, { controlPlane: true }),
+            dataTemplatePatch(WORKER_DATA_TEMPLATE, { machineDeploymentClass: { names: [WORKER_CLASS] } }),
           ] },
         ],
         infrastructure: { templateRef: templateRef(INFRA_API_VERSION, 'Metal3ClusterTemplate', name) },
@@ -117,16 +138,22 @@ export interface SampleTopologyClusterOptions {
 }
 
 /**
- * A Cluster of the class, one control plane machine and the workers' MachineDeployment; the
- * endpoint is the stack's workload API server, which the `<cluster>-kubeconfig` Secret (made
- * here first, so the control plane provider keeps it instead of minting one for its own CA)
- * lets Cluster API and the kubeadm providers reach.
+ * A Cluster of the class, one control plane machine and the workers' MachineDeployment, and each
+ * role's Metal3DataTemplate (CAPM3's e2e names them `<cluster>-controlplane-template` and
+ * `<cluster>-workers-template`; their meta data gives the machine's name, and always the
+ * `providerid` the kubelets are started with); the endpoint is the stack's workload API server,
+ * which the `<cluster>-kubeconfig` Secret (made here first, so the control plane provider keeps
+ * it instead of minting one for its own CA) lets Cluster API and the kubeadm providers reach.
  */
 export function sampleTopologyClusterObjects(options: SampleTopologyClusterOptions): Record<string, unknown>[] {
   const { env, namespace, name, watchLabels } = options;
   const image = env.images[0]!;
+  const dataTemplate = (templateName: string) => ({ apiVersion: INFRA_API_VERSION, kind: 'Metal3DataTemplate', metadata: { name: templateName, namespace },
+    spec: { clusterName: name, metaData: { objectNames: [{ key: 'name', object: 'machine' }] } } });
   return [
     { ...workloadKubeconfigSecret(env, name, namespace) },
+    dataTemplate(`${name}-controlplane-template`),
+    dataTemplate(`${name}-workers-template`),
     { apiVersion: CAPI_API_VERSION, kind: 'Cluster', metadata: { name, namespace, labels: watchLabels },
       spec: { topology: {
         classRef: { name: options.className },
@@ -139,6 +166,8 @@ export function sampleTopologyClusterObjects(options: SampleTopologyClusterOptio
           { name: 'controlPlaneEndpoint', value: { host: '127.0.0.1', port: Number(new URL(env.workload.apiServerUrl).port) } },
           { name: CONTROL_PLANE_IMAGE, value: { url: image.url, checksum: image.sha256 } },
           { name: WORKER_IMAGE, value: { url: image.url, checksum: image.sha256 } },
+          { name: CONTROL_PLANE_DATA_TEMPLATE, value: `${name}-controlplane-template` },
+          { name: WORKER_DATA_TEMPLATE, value: `${name}-workers-template` },
         ],
       } } },
   ];

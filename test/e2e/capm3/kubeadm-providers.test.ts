@@ -144,16 +144,22 @@ async function workerReplaced(before: Machine, what: string): Promise<Machine> {
 }
 
 /**
- * The server's Node carries the Machine's providerID (set by the provider), kubeadm's control
- * plane role only on a control plane node, the host's UID as the kubelet label the template's
- * kubelet arguments give it (cloud-init rendered from the config drive's meta_data), and a
- * kubelet of the version kubeadm set up: the Machine's (by default the stack's).
+ * The server's Node carries the Machine's providerID, kubeadm's control plane role only on a
+ * control plane node, the host's UID as the kubelet label the template's kubelet arguments give
+ * it (cloud-init rendered from the config drive's meta_data), and a kubelet of the version
+ * kubeadm set up: the Machine's (by default the stack's). Who set the providerID: the kubelet,
+ * creating the Node after kubeadm ran, when the template gives it `--provider-id` (the
+ * ClusterClass, as CAPM3's e2e templates); else the provider, on the Node the kubelet made without one.
  */
-async function expectNodeOf(machine: Machine, role: { controlPlane: boolean; version?: string }): Promise<void> {
+async function expectNodeOf(machine: Machine, role: { controlPlane: boolean; version?: string; providerIDSetBy: 'kubelet' | 'provider' }): Promise<void> {
   const version = role.version ?? KUBERNETES_VERSION;
   expect(machine.spec.version).toBe(version);
   const node = await workload.json<WorkloadNode>(['get', 'node', machine.status!.nodeRef!.name]);
   expect(node.spec.providerID).toBe(machine.spec.providerID);
+  const serverRecords = (await records(systemOf(hostOf(machine)))).nodes;
+  const afterKubeadm = serverRecords.slice(serverRecords.findLastIndex((record) => record.kind === 'kubeadm-succeeded'));
+  const registration = afterKubeadm.find((record) => record.kind === 'node-registered');
+  expect(registration?.providerID).toBe(role.providerIDSetBy === 'kubelet' ? machine.spec.providerID : null);
   const hostUid = (await kubectl.json<{ metadata: { uid: string } }>(['get', 'bmh', hostOf(machine), '-n', namespace])).metadata.uid;
   expect(node.metadata.labels?.['metal3.io/uuid']).toBe(hostUid);
   expect(node.status.nodeInfo.kubeletVersion).toBe(version);
@@ -298,6 +304,8 @@ describe('a ClusterClass over Metal3 templates, with the kubeadm control plane a
     expect(written).toMatchObject({ outcome: 'written', url: env.images[0]!.url });
     expect(written.configDrive.userData).toBe(await bootstrapData(machine));
     expect(written.configDrive.userData).toContain('kubeadm init --config /run/kubeadm/kubeadm.yaml');
+    // The meta data the control plane's Metal3DataTemplate (the class's variable) renders, whose providerid the kubelet is started with.
+    expect(written.configDrive.metaData).toMatchObject({ name: machine.metadata.name, providerid: `${namespace}/${CONTROL_PLANE_HOST.name}/${machine.spec.infrastructureRef.name}` });
     expect(kubeadmRuns(hardware.nodes, fileStart)).toEqual([{ kind: 'kubeadm-succeeded', node: CONTROL_PLANE_HOST.name, command: 'init', controlPlane: true }]);
 
     // In the workload cluster: what kubeadm init uploaded and applied, and the control plane Node linked to its Machine.
@@ -305,7 +313,7 @@ describe('a ClusterClass over Metal3 templates, with the kubeadm control plane a
     expect(kubeadmConfig.data.ClusterConfiguration).toMatch(new RegExp(`^clusterName: ${CLUSTER}$`, 'm'));
     expect(kubeadmConfig.data.ClusterConfiguration).toMatch(new RegExp(`^kubernetesVersion: ${UPGRADE_FROM}$`, 'm'));
     expect(await kubeProxyImage()).toBe(`registry.k8s.io/kube-proxy:${UPGRADE_FROM}`);
-    await expectNodeOf(machine, { controlPlane: true, version: UPGRADE_FROM });
+    await expectNodeOf(machine, { controlPlane: true, version: UPGRADE_FROM, providerIDSetBy: 'kubelet' });
 
     // The topology made the workers' MachineDeployment, at the 0 replicas the Cluster asks for.
     const deployments = await list<{ spec: { replicas: number } }>('machinedeployments.cluster.x-k8s.io', WORKER_SELECTOR);
@@ -325,7 +333,7 @@ describe('a ClusterClass over Metal3 templates, with the kubeadm control plane a
       expect(hardware.imageWrites.at(-1)!.configDrive.userData).toBe(await bootstrapData(machine));
       // The simulator lets kubeadm join in only with a bootstrap token Secret that CABPK made in the workload cluster.
       expect(kubeadmRuns(hardware.nodes, fileStart)).toEqual([{ kind: 'kubeadm-succeeded', node: hostName, command: 'join', controlPlane: false }]);
-      await expectNodeOf(machine, { controlPlane: false, version: UPGRADE_FROM });
+      await expectNodeOf(machine, { controlPlane: false, version: UPGRADE_FROM, providerIDSetBy: 'kubelet' });
     }
   });
 
@@ -371,7 +379,7 @@ describe('a ClusterClass over Metal3 templates, with the kubeadm control plane a
     expect(hardware.imageWrites.at(-1)).toMatchObject({ outcome: 'written', url: v2.url });
     expect(hardware.imageWrites.at(-1)!.configDrive.userData).toBe(await bootstrapData(rolled));
     expect(kubeadmRuns(hardware.nodes, fileStart).at(-1)).toEqual({ kind: 'kubeadm-succeeded', node: freeHost.name, command: 'join', controlPlane: false });
-    await expectNodeOf(rolled, { controlPlane: false, version: UPGRADE_FROM });
+    await expectNodeOf(rolled, { controlPlane: false, version: UPGRADE_FROM, providerIDSetBy: 'kubelet' });
     await hostReleased(oldHost, { timeoutMs: minutes(4), what: `${oldHost} to be released by the rollout` });
 
     const [controlPlaneAfter, ...more] = await controlPlaneMachines();
@@ -410,7 +418,7 @@ describe('a ClusterClass over Metal3 templates, with the kubeadm control plane a
     const controlPlaneHardware = await records(spareHost.system);
     expect(controlPlaneHardware.imageWrites.at(-1)).toMatchObject({ outcome: 'written', url: v2.url });
     expect(kubeadmRuns(controlPlaneHardware.nodes, upgradeStart)).toEqual([{ kind: 'kubeadm-succeeded', node: spareHost.name, command: 'join', controlPlane: true }]);
-    await expectNodeOf(rolledControlPlane!, { controlPlane: true, version: KUBERNETES_VERSION });
+    await expectNodeOf(rolledControlPlane!, { controlPlane: true, version: KUBERNETES_VERSION, providerIDSetBy: 'kubelet' });
 
     // Then the worker, on the server it had (the only free worker host once its Machine is gone), with its image written again.
     const rolledWorker = await workerReplaced(worker!, 'the worker replaced by a Machine of the new version');
@@ -420,7 +428,7 @@ describe('a ClusterClass over Metal3 templates, with the kubeadm control plane a
     expect(sinceUpgrade[0]).toMatchObject({ kind: 'node-deleted', node: workerHost.name, reason: 'powered-off-for-deprovisioning' });
     expect(kubeadmRuns(workerHardware.nodes, upgradeStart)).toEqual([{ kind: 'kubeadm-succeeded', node: workerHost.name, command: 'join', controlPlane: false }]);
     expect(workerHardware.imageWrites.filter((write) => write.at >= upgradeStart).map((write) => [write.outcome, write.url])).toEqual([['written', v2.url]]);
-    await expectNodeOf(rolledWorker, { controlPlane: false, version: KUBERNETES_VERSION });
+    await expectNodeOf(rolledWorker, { controlPlane: false, version: KUBERNETES_VERSION, providerIDSetBy: 'kubelet' });
     await kubeProxyRetagged(KUBERNETES_VERSION);
     // The role the next part of this file expects of that host (its Machine, already placed, does not look again).
     await kubectl.ok(['label', 'bmh', spareHost.name, '-n', namespace, 'role=worker', '--overwrite']);
@@ -497,7 +505,7 @@ describe('clusterctl generate cluster --flavor kubeadm, as shipped, on the same 
     expect(WORKER_HOSTS.map((h) => h.name)).toContain(workerHost);
     expect(kubeadmRuns((await records(systemOf(workerHost))).nodes, since))
       .toEqual([{ kind: 'kubeadm-succeeded', node: workerHost, command: 'join', controlPlane: false }]);
-    await expectNodeOf(workers[0]!, { controlPlane: false });
+    await expectNodeOf(workers[0]!, { controlPlane: false, providerIDSetBy: 'provider' });
   });
 
   it('kubectl scale machinedeployment demo-workers --replicas=2 provisions the other worker host, which joins too', async () => {
@@ -513,7 +521,7 @@ describe('clusterctl generate cluster --flavor kubeadm, as shipped, on the same 
     expect((await host(addedHost)).status?.provisioning?.state).toBe('provisioned');
     expect(kubeadmRuns((await records(systemOf(addedHost))).nodes, since))
       .toEqual([{ kind: 'kubeadm-succeeded', node: addedHost, command: 'join', controlPlane: false }]);
-    await expectNodeOf(added, { controlPlane: false });
+    await expectNodeOf(added, { controlPlane: false, providerIDSetBy: 'provider' });
   });
 });
 
@@ -604,7 +612,7 @@ describe('a KubeadmControlPlane with stacked etcd, as clusterctl\'s kubeadm flav
     const hardware = await records(systemOf(hostName));
     expect(hardware.imageWrites.at(-1)!.configDrive.userData).toBe(await bootstrapData(machine!));
     expect(kubeadmRuns(hardware.nodes, since)).toEqual([{ kind: 'kubeadm-succeeded', node: hostName, command: 'init', controlPlane: true }]);
-    await expectNodeOf(machine!, { controlPlane: true, version: UPGRADE_FROM });
+    await expectNodeOf(machine!, { controlPlane: true, version: UPGRADE_FROM, providerIDSetBy: 'provider' });
     expect(await kubeProxyImage()).toBe(`registry.k8s.io/kube-proxy:${UPGRADE_FROM}`);
     const pods = await staticPodsOn(hostName);
     expect(pods.map((pod) => pod.metadata.name).sort()).toEqual(['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler'].map((c) => `${c}-${hostName}`));
@@ -642,7 +650,7 @@ describe('a KubeadmControlPlane with stacked etcd, as clusterctl\'s kubeadm flav
     expect(hardware.imageWrites.at(-1)).toMatchObject({ outcome: 'written', url: v2.url });
     expect(kubeadmRuns(hardware.nodes, since)).toEqual([{ kind: 'kubeadm-succeeded', node: newHost, command: 'join', controlPlane: true }]);
     // The joining kubelet runs the version kubeadm-config names: KCP wrote the new one there before it made the Machine.
-    await expectNodeOf(rolled!, { controlPlane: true, version: KUBERNETES_VERSION });
+    await expectNodeOf(rolled!, { controlPlane: true, version: KUBERNETES_VERSION, providerIDSetBy: 'provider' });
     const kubeadmConfig = await workload.json<{ data: { ClusterConfiguration: string } }>(['get', 'configmap', 'kubeadm-config', '-n', 'kube-system']);
     expect(kubeadmConfig.data.ClusterConfiguration).toMatch(new RegExp(`^kubernetesVersion: ${KUBERNETES_VERSION}$`, 'm'));
     expect((await staticPodsOn(newHost)).map((pod) => pod.metadata.name)).toHaveLength(4);
@@ -663,7 +671,7 @@ describe('a KubeadmControlPlane with stacked etcd, as clusterctl\'s kubeadm flav
       const addedHost = hostOf(machine);
       expect(kubeadmRuns((await records(systemOf(addedHost))).nodes, since).at(-1))
         .toEqual({ kind: 'kubeadm-succeeded', node: addedHost, command: 'join', controlPlane: true });
-      await expectNodeOf(machine, { controlPlane: true });
+      await expectNodeOf(machine, { controlPlane: true, providerIDSetBy: 'provider' });
     }
     expect(await etcdMembersSeenFrom(hostOf(added[0]!))).toEqual(machines.map(hostOf).sort());
   });
@@ -719,7 +727,7 @@ describe('a KubeadmControlPlane with stacked etcd, as clusterctl\'s kubeadm flav
     expect(hardware.imageWrites.filter((write) => write.at >= broken).map((write) => write.outcome)).toEqual(['written']);
     const nodeAfter = await workload.json<{ metadata: { uid: string } }>(['get', 'node', targetHost]);
     expect(nodeAfter.metadata.uid).not.toBe(nodeBefore.metadata.uid);
-    await expectNodeOf(replacement, { controlPlane: true });
+    await expectNodeOf(replacement, { controlPlane: true, providerIDSetBy: 'provider' });
     // The broken server's old member is gone and its new one joined: the same three names, one new ID.
     const survivor = hostOf(after.find((m) => hostOf(m) !== targetHost)!);
     const members = await withEtcdOn(survivor, (client) => listMembers(client));
