@@ -18,7 +18,7 @@ interface Expected {
   path: string;
   /** Exact query; undefined accepts any. */
   query?: Record<string, string>;
-  reply: { status: number; body?: unknown } | 'reset';
+  reply: { status: number; body?: unknown; headers?: Record<string, string> } | 'reset';
 }
 
 interface Received {
@@ -49,7 +49,7 @@ const server = createServer((request, response) => {
       return;
     }
     const body = reply.body === undefined ? '' : typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
-    response.writeHead(reply.status, { connection: 'close', 'content-type': 'application/json' }).end(body);
+    response.writeHead(reply.status, { connection: 'close', 'content-type': 'application/json', ...reply.headers }).end(body);
   });
 });
 let serverUrl = '';
@@ -140,6 +140,69 @@ describe('KubeClient', () => {
     const error = await toys.replace({ metadata: { name: 't', namespace: 'ns', resourceVersion: '1' } }).catch((e: unknown) => e);
     expect(isConflict(error)).toBe(true);
     expect(toKubeError(error).message).toBe('the object has been modified');
+  });
+
+  describe('an answer that asks the client to retry (429 or 5xx with Retry-After), as client-go', () => {
+    const toyPath = '/apis/example.com/v1/namespaces/ns/toys/t';
+    const cacheInitializing = (retryAfter?: string) => ({ status: 429, headers: retryAfter === undefined ? {} : { 'retry-after': retryAfter },
+      body: { kind: 'Status', code: 429, reason: 'TooManyRequests', message: 'storage is (re)initializing' } });
+    const waitForRequests = async (count: number) => {
+      while (received.length < count) await new Promise((resolve) => setTimeout(resolve, 5));
+    };
+    /** The server has seen `count` requests and the client has read the last answer and set its wait. */
+    const waitingAfter = async (clock: FakeClock, count: number) => {
+      await waitForRequests(count);
+      while (clock.pendingTimers === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    };
+
+    it('is waited out on the clock and the request sent again, body and all; each attempt counted', async () => {
+      const clock = new FakeClock();
+      const registry = new Registry();
+      expectRequest({ method: 'PATCH', path: toyPath, reply: cacheInitializing('2') });
+      expectRequest({ method: 'PATCH', path: toyPath, reply: { status: 503, headers: { 'retry-after': '1' }, body: { kind: 'Status', code: 503 } } });
+      expectRequest({ method: 'PATCH', path: toyPath, reply: { status: 200, body: { metadata: { name: 't' }, spec: { colour: 'red' } } } });
+      const toys = createResourceClient(client({ clock, metrics: createRestClientMetrics(registry) }), Toy);
+      let settled = false;
+      const patched = toys.patch({ namespace: 'ns', name: 't' }, { spec: { colour: 'red' } }, { type: 'merge' }).finally(() => {
+        settled = true;
+      });
+      await waitingAfter(clock, 1);
+      await clock.advance(1_999);
+      expect(received).toHaveLength(1);
+      await clock.advance(1);
+      await waitingAfter(clock, 2);
+      await clock.advance(1_000);
+      expect((await patched).spec).toEqual({ colour: 'red' });
+      expect(settled).toBe(true);
+      expect(received.map((r) => r.body)).toEqual(Array(3).fill(JSON.stringify({ spec: { colour: 'red' } })));
+      expect(await requestCounts(registry)).toEqual({ [`PATCH 429 ${serverHost}`]: 1, [`PATCH 503 ${serverHost}`]: 1, [`PATCH 200 ${serverHost}`]: 1 });
+    });
+
+    it('without Retry-After, or after 10 retries, the error is the caller\'s', async () => {
+      expectRequest({ method: 'GET', path: toyPath, reply: cacheInitializing() });
+      const toys = createResourceClient(client(), Toy);
+      expect(toKubeError(await toys.get({ namespace: 'ns', name: 't' }).catch((e: unknown) => e)).code).toBe(429);
+      expect(received).toHaveLength(1);
+
+      received.length = 0;
+      for (let attempt = 0; attempt < 11; attempt++) expectRequest({ method: 'GET', path: toyPath, reply: cacheInitializing('0') });
+      const error = toKubeError(await toys.get({ namespace: 'ns', name: 't' }).catch((e: unknown) => e));
+      expect([error.code, error.message]).toEqual([429, 'storage is (re)initializing']);
+      expect(received).toHaveLength(11);
+    });
+
+    it('a caller that gives up while waiting gets its abort, and nothing is sent again', async () => {
+      const clock = new FakeClock();
+      expectRequest({ method: 'GET', path: toyPath, reply: cacheInitializing('5') });
+      const toys = createResourceClient(client({ clock }), Toy);
+      const caller = new AbortController();
+      const got = toys.get({ namespace: 'ns', name: 't' }, { signal: caller.signal }).catch((e: unknown) => e);
+      await waitingAfter(clock, 1);
+      caller.abort(new Error('reconcile cancelled'));
+      expect(await got).toEqual(new Error('reconcile cancelled'));
+      await clock.advance(5_000);
+      expect(received).toHaveLength(1);
+    });
   });
 
   it('streams watch events and turns an ERROR event into a rejection', async () => {

@@ -1,4 +1,6 @@
 import type { IncomingMessage } from 'node:http';
+import { sleep, systemClock } from './clock.ts';
+import type { Clock } from './clock.ts';
 import type { KubeConfig } from './kube-config.ts';
 import { JsonLineSplitter, KubeConnection, readText } from './kube-connection.ts';
 import type { KubeRateLimit } from './kube-connection.ts';
@@ -60,6 +62,8 @@ export interface KubeClientOptions {
   metrics?: RestClientMetrics;
   /** client-go's client-side QPS and burst; no limit when omitted. */
   rateLimit?: KubeRateLimit;
+  /** What waits for a `Retry-After` run on; the process clock by default. */
+  clock?: Clock;
 }
 
 /** A failed request: the HTTP status and the response text (a `metav1.Status` as JSON), as toKubeError reads them. */
@@ -73,6 +77,20 @@ export class KubeHttpError extends Error {
     this.code = code;
     this.body = body;
   }
+}
+
+/**
+ * client-go's default: an answer 429 or 5xx that carries `Retry-After` (API Priority and
+ * Fairness, a watch cache still initializing) is waited out and the request sent again, at most
+ * this many times, before the error reaches the caller.
+ */
+const MAX_RETRY_AFTER_RETRIES = 10;
+
+/** The seconds a 429 or 5xx answer asks the client to wait, as client-go reads them; undefined when it asks for no retry. */
+function retryAfterSeconds(status: number, header: string | string[] | undefined): number | undefined {
+  if (status !== 429 && status < 500) return undefined;
+  const value = Array.isArray(header) ? header[0] : header;
+  return value !== undefined && /^\d+$/.test(value.trim()) ? Number(value.trim()) : undefined;
 }
 
 /** How long a watch may stay silent when the server does not end it itself (client-node's figure). */
@@ -90,6 +108,7 @@ export class KubeClient implements KubeTransport {
   readonly #userAgent: string;
   readonly #metrics: RestClientMetrics | undefined;
   readonly #host: string;
+  readonly #clock: Clock;
 
   constructor(kubeConfig: KubeConfig, options: KubeClientOptions = {}) {
     this.kubeConfig = kubeConfig;
@@ -104,6 +123,7 @@ export class KubeClient implements KubeTransport {
     this.#defaultTimeoutMs = options.defaultTimeoutMs ?? 60_000;
     this.#userAgent = options.userAgent ?? 'metal3-ts-runtime';
     this.#metrics = options.metrics;
+    this.#clock = options.clock ?? systemClock;
   }
 
   #count(method: string, code: number | string, target: RequestTarget): void {
@@ -126,20 +146,32 @@ export class KubeClient implements KubeTransport {
       body = JSON.stringify(request.body);
     }
     const target = requestTarget(request);
+    // One deadline for every attempt, as client-go's request context.
     const deadline = requestDeadline({ timeoutMs: request.timeoutMs ?? this.#defaultTimeoutMs, ...(request.signal ? { signal: request.signal } : {}) });
+    const url = this.#url(request.path, request.query);
     let status: number;
     let text: string;
     try {
-      const response = await this.#connection.send({ method: request.method, url: this.#url(request.path, request.query), headers, signal: deadline.signal, ...(body === undefined ? {} : { body }) });
-      status = response.statusCode ?? 0;
-      text = await readText(response);
-    } catch (error) {
-      this.#count(request.method, REST_CLIENT_NO_RESPONSE, target);
-      throw error;
+      for (let retries = 0; ; retries++) {
+        let retryAfter: string | string[] | undefined;
+        try {
+          const response = await this.#connection.send({ method: request.method, url, headers, signal: deadline.signal, ...(body === undefined ? {} : { body }) });
+          status = response.statusCode ?? 0;
+          retryAfter = response.headers['retry-after'];
+          text = await readText(response);
+        } catch (error) {
+          this.#count(request.method, REST_CLIENT_NO_RESPONSE, target);
+          throw error;
+        }
+        this.#count(request.method, status, target);
+        const waitSeconds = retryAfterSeconds(status, retryAfter);
+        if (waitSeconds === undefined || retries >= MAX_RETRY_AFTER_RETRIES) break;
+        await sleep(this.#clock, waitSeconds * 1000, deadline.signal);
+        if (deadline.signal.aborted) throw deadline.signal.reason as Error;
+      }
     } finally {
       deadline.done();
     }
-    this.#count(request.method, status, target);
     if (status < 200 || status > 299) throw new KubeHttpError(status, `${request.method} ${request.path} failed`, text);
     return (text ? JSON.parse(text) : undefined) as T;
   }
