@@ -144,7 +144,7 @@ describe('KubeClient', () => {
 
   describe('an answer that asks the client to retry (429 or 5xx with Retry-After), as client-go', () => {
     const toyPath = '/apis/example.com/v1/namespaces/ns/toys/t';
-    const cacheInitializing = (retryAfter?: string) => ({ status: 429, headers: retryAfter === undefined ? {} : { 'retry-after': retryAfter },
+    const cacheInitializing = (retryAfter?: string) => ({ status: 429, headers: retryAfter === undefined ? {} as Record<string, string> : { 'retry-after': retryAfter },
       body: { kind: 'Status', code: 429, reason: 'TooManyRequests', message: 'storage is (re)initializing' } });
     const waitForRequests = async (count: number) => {
       while (received.length < count) await new Promise((resolve) => setTimeout(resolve, 5));
