@@ -70,8 +70,10 @@ function setup(options: { cluster?: WorkloadNodes; provisionState?: string | Err
   return { os, records, nodeRecords };
 }
 
+const IMAGE_URL = 'http://127.0.0.1:8080/images/test-os.raw';
 const image = (hostname: string): WrittenImage => ({
   device: '/dev/sda',
+  url: IMAGE_URL,
   nodeUuid: 'ironic-node-1',
   configDrive: { metaData: { uuid: BMH_UID, name: 'bmh' }, userData: `#cloud-config\nhostname: ${hostname}\n` },
 });
@@ -98,6 +100,34 @@ describe('InstalledOs', () => {
     expect(cluster.nodes.get('worker-0')).toMatchObject({ uuid: BMH_UID, systemUuid: SYSTEM, architecture: 'x86_64' });
     expect(os.nodeName).toBe('worker-0');
     expect(nodeRecords()).toEqual([{ kind: 'node-registered', node: 'worker-0', uuid: BMH_UID, providerID: null, addresses: ['127.0.0.1', 'worker-0'] }]);
+  });
+
+  it('the kubelet reports the image\'s file name as its OS; an in-place update changes that and its version on the Node at once, and both last over a reboot', async () => {
+    const cluster = new NodesInMemory();
+    const { os, nodeRecords } = setup({ cluster, provisionState: 'active' });
+    expect(os.updateInPlace({ kubeletVersion: 'v1.35.4' })).toBeUndefined();
+    os.imageWritten(image('worker-2'));
+    os.bootedFromDisk();
+    await os.settled();
+    expect(cluster.nodes.get('worker-2')).toMatchObject({ osImage: 'test-os.raw' });
+    expect(cluster.nodes.get('worker-2')?.kubeletVersion).toBeUndefined();
+
+    expect(os.updateInPlace({ imageUrl: 'http://127.0.0.1:8080/images/test-os-v2.raw', kubeletVersion: 'v1.35.4' })).toEqual({ node: 'worker-2' });
+    await os.settled();
+    expect(cluster.nodes.get('worker-2')).toMatchObject({ osImage: 'test-os-v2.raw', kubeletVersion: 'v1.35.4' });
+    os.poweredOff();
+    os.bootedFromDisk();
+    await os.settled();
+    expect(cluster.nodes.get('worker-2')).toMatchObject({ osImage: 'test-os-v2.raw', kubeletVersion: 'v1.35.4' });
+    expect(nodeRecords()?.map((record) => record.kind)).toEqual(['node-registered', 'updated-in-place', 'node-registered', 'node-registered']);
+    expect(nodeRecords()?.[1]).toEqual({ kind: 'updated-in-place', node: 'worker-2', imageUrl: 'http://127.0.0.1:8080/images/test-os-v2.raw', kubeletVersion: 'v1.35.4' });
+
+    // A new image is a new OS: nothing of the update is left.
+    os.imageWritten(image('worker-2'));
+    os.bootedFromDisk();
+    await os.settled();
+    expect(cluster.nodes.get('worker-2')).toMatchObject({ osImage: 'test-os.raw' });
+    expect(cluster.nodes.get('worker-2')?.kubeletVersion).toBeUndefined();
   });
 
   it('a broken OS registers no Node on boot until repaired; then a boot registers it again', async () => {
@@ -185,7 +215,7 @@ describe('InstalledOs', () => {
 
   describe('with Cluster API kubeadm bootstrap data', () => {
     const kubeadmImage = (userData: string): WrittenImage => ({
-      device: '/dev/sda', nodeUuid: 'ironic-node-1', configDrive: { metaData: { uuid: BMH_UID, 'local-hostname': 'cp-0' }, userData },
+      device: '/dev/sda', url: IMAGE_URL, nodeUuid: 'ironic-node-1', configDrive: { metaData: { uuid: BMH_UID, 'local-hostname': 'cp-0' }, userData },
     });
 
     it('kubeadm init uploads the ClusterConfiguration, then the Node registers as a control plane node; only on the image\'s first boot', async () => {
@@ -220,7 +250,7 @@ describe('InstalledOs', () => {
       const { os, nodeRecords } = setup({ cluster, provisionState: 'active' });
       await cluster.uploadKubeadmConfig('kind: ClusterConfiguration\nkubernetesVersion: v1.35.0\n');
       cluster.tokens.add('abcdef.0123456789abcdef');
-      os.imageWritten({ device: '/dev/sda', nodeUuid: 'ironic-node-1', configDrive: {
+      os.imageWritten({ device: '/dev/sda', url: IMAGE_URL, nodeUuid: 'ironic-node-1', configDrive: {
         metaData: { uuid: BMH_UID, 'local-hostname': 'worker-7', providerid: 'ns-1/host-7/m3m-7' },
         userData: kubeadmJoinUserData({ token: 'abcdef.0123456789abcdef', controlPlane: false, providerID: 'metal3://{{ ds.meta_data.providerid }}' }) } });
       os.bootedFromDisk();

@@ -11,6 +11,8 @@ import type { WorkloadNodes } from './workload-cluster.ts';
 /** What the ramdisk left on the OS install disk. */
 export interface WrittenImage {
   device: string;
+  /** Where the image came from; its file name is the OS the kubelet reports (`nodeInfo.osImage`). */
+  url: string | null;
   /** The Ironic node the ramdisk served when it wrote the image; asked about on power off. */
   nodeUuid: string | null;
   configDrive: ConfigDriveContents | undefined;
@@ -39,6 +41,18 @@ interface KubeadmOutcome {
   controlPlane: ControlPlanePods | undefined;
   /** The cluster's Kubernetes version kubeadm set the node up for: its kubelet's. */
   kubernetesVersion: string | undefined;
+}
+
+/** An in-place update of the installed OS: the image whose content it now runs, and its kubelet's version. */
+export interface InPlaceUpdate {
+  imageUrl?: string;
+  kubeletVersion?: string;
+}
+
+/** What the kubelet reports as `nodeInfo.osImage`: the image's file name (the simulated OS has no os-release). */
+export function osImageOf(imageUrl: string): string {
+  const path = URL.canParse(imageUrl) ? new URL(imageUrl).pathname : imageUrl;
+  return path.split('/').filter(Boolean).at(-1) ?? imageUrl;
 }
 
 export interface InstalledOsOptions {
@@ -76,6 +90,8 @@ export class InstalledOs implements DiskEvents {
   #kubeadm: { ran: false } | KubeadmOutcome = { ran: false };
   /** The etcd member kubeadm started on this control plane node (stacked etcd). */
   #etcd: EtcdMember | undefined;
+  /** What in-place updates changed since the image was written: the OS's content (an image's URL) and the kubelet's version. */
+  #updatedInPlace: InPlaceUpdate = {};
 
   constructor(options: InstalledOsOptions) {
     this.#options = options;
@@ -96,12 +112,37 @@ export class InstalledOs implements DiskEvents {
     const configDrive = image.configDrive && { ...image.configDrive, userData: renderUserData(image.configDrive.userData, image.configDrive.metaData) };
     this.#disk = { ...image, configDrive };
     this.#kubeadm = { ran: false };
+    this.#updatedInPlace = {};
+  }
+
+  /**
+   * What an in-place update extension does on the server (CAPM3's e2e one runs its commands over
+   * SSH): the installed OS takes a new image's content and the kubelet a new version, with no
+   * re-imaging and no reboot; the kubelet then reports them on its Node. Kept across reboots,
+   * until a new image is written. Undefined when there is no installed OS to update.
+   */
+  updateInPlace(update: InPlaceUpdate): { node: string | null } | undefined {
+    if (this.#disk === undefined) return undefined;
+    this.#updatedInPlace = { ...this.#updatedInPlace, ...update };
+    const node = this.#node ?? null;
+    this.#options.records.addNode(this.#options.systemUuid, { kind: 'updated-in-place', node, ...update });
+    this.#log('info', 'updated in place', { node, ...update });
+    const { cluster } = this.#options;
+    const disk = this.#disk;
+    if (node !== null && cluster !== undefined && this.#healthy) {
+      const step = kubeadmStep(disk.configDrive?.userData);
+      const kubelet = step === undefined || 'invalid' in step ? undefined : step.kubelet;
+      const identity = nodeIdentity({ configDrive: disk.configDrive, systemName: this.#options.systemName, inventory: this.#options.inventory, kubelet });
+      this.#enqueue(() => this.#register(cluster, identity, this.#kubeadm.ran ? this.#kubeadm : undefined));
+    }
+    return { node };
   }
 
   wiped(device: string): void {
     if (this.#disk?.device !== device) return;
     this.#disk = undefined;
     this.#kubeadm = { ran: false };
+    this.#updatedInPlace = {};
     this.#retire('disk-wiped');
   }
 
@@ -284,9 +325,12 @@ export class InstalledOs implements DiskEvents {
     const { systemUuid, records } = this.#options;
     let providerID: string | null;
     try {
+      const kubeletVersion = this.#updatedInPlace.kubeletVersion ?? kubeadm?.kubernetesVersion;
+      const imageUrl = this.#updatedInPlace.imageUrl ?? this.#disk?.url ?? null;
       providerID = await cluster.register({ ...identity, systemUuid, architecture: this.#options.inventory.cpu.architecture,
+        ...(imageUrl === null ? {} : { osImage: osImageOf(imageUrl) }),
         ...(kubeadm?.controlPlane === undefined ? {} : { controlPlane: kubeadm.controlPlane }),
-        ...(kubeadm?.kubernetesVersion === undefined ? {} : { kubeletVersion: kubeadm.kubernetesVersion }) });
+        ...(kubeletVersion === undefined ? {} : { kubeletVersion }) });
     } catch (error) {
       records.addNode(systemUuid, { kind: 'node-registration-failed', node: identity.name, error: (error as Error).message });
       this.#log('warn', 'could not register the Node', { node: identity.name, error: (error as Error).message });

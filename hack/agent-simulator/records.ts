@@ -112,6 +112,8 @@ export type NodeRecord =
   | { at: string; kind: 'kubeadm-succeeded'; node: string; command: 'init' | 'join'; controlPlane: boolean }
   | { at: string; kind: 'kubeadm-failed'; node: string; command: 'init' | 'join'; controlPlane: boolean; error: string }
   | { at: string; kind: 'node-deleted'; node: string; reason: NodeDeletionReason }
+  /** An in-place update extension updated the installed OS (installed-os.ts `updateInPlace`); `node` is its Node, if registered. */
+  | { at: string; kind: 'updated-in-place'; node: string | null; imageUrl?: string; kubeletVersion?: string }
   | { at: string; kind: 'node-registration-failed' | 'node-deletion-failed'; node: string; error: string };
 
 /**

@@ -22,6 +22,10 @@ export interface SimulatorServerOptions {
 
 const AGENT_PATH = /^\/agents\/([^/]+)(\/.*)?$/;
 const OS_PATH = /^\/systems\/([^/]+)\/os$/;
+const IN_PLACE_UPDATE_PATH = /^\/systems\/([^/]+)\/in-place-update$/;
+const inPlaceUpdateSchema = z
+  .strictObject({ imageUrl: z.url().optional(), kubeletVersion: z.string().regex(/^v\d+\.\d+\.\d+/).optional() })
+  .refine((update) => update.imageUrl !== undefined || update.kubeletVersion !== undefined);
 const GRACEFUL_SHUTDOWN_PATH = /^\/systems\/([^/]+)\/graceful-shutdown$/;
 
 /**
@@ -99,6 +103,29 @@ export function createSimulatorServer(options: SimulatorServerOptions): Server {
       if (parsed.data.healthy !== undefined) machine.installedOs.setHealthy(parsed.data.healthy);
       if (parsed.data.ignoresGracefulShutdown !== undefined) machine.setIgnoresGracefulShutdown(parsed.data.ignoresGracefulShutdown);
       sendJson(response, 200, machine.status());
+      return;
+    }
+    const updateMatch = IN_PLACE_UPDATE_PATH.exec(path);
+    if (request.method === 'POST' && updateMatch !== null) {
+      const machine = machines.get(decodeURIComponent(updateMatch[1] ?? '').toLowerCase());
+      if (machine === undefined) {
+        sendJson(response, 404, { error: 'no such simulated system' });
+        return;
+      }
+      let parsed;
+      try {
+        parsed = inPlaceUpdateSchema.safeParse(JSON.parse(await readBody(request)));
+      } catch (error) {
+        sendJson(response, 400, { error: `body is not JSON: ${(error as Error).message}` });
+        return;
+      }
+      if (!parsed.success) {
+        sendJson(response, 400, { error: 'body must be {"imageUrl"?: "<image URL>", "kubeletVersion"?: "v<major>.<minor>.<patch>"} with at least one of them' });
+        return;
+      }
+      const updated = machine.installedOs.updateInPlace(parsed.data);
+      if (updated === undefined) sendJson(response, 409, { error: 'no installed OS to update: no image was written to this server\'s disk' });
+      else sendJson(response, 200, updated);
       return;
     }
     const shutdownMatch = GRACEFUL_SHUTDOWN_PATH.exec(path);

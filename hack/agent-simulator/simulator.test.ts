@@ -299,4 +299,13 @@ describe('simulator against fake Ironic and sushy', () => {
     for (const bad of [{}, { ignoresGracefulShutdown: 'yes' }, { healthy: true, other: 1 }]) expect((await setOs(bad)).status).toBe(400);
     expect((await fetch(`${simulator.url}/systems/not-a-system/graceful-shutdown`, { method: 'POST' })).status).toBe(404);
   });
+
+  it('takes an in-place update only for a server with an installed OS, and only a well-formed one', async () => {
+    const update = (body: unknown, system = SYSTEM) => fetch(`${simulator.url}/systems/${system}/in-place-update`, { method: 'POST', body: JSON.stringify(body) });
+    const noOs = await update({ kubeletVersion: 'v1.35.4' });
+    expect(noOs.status).toBe(409);
+    expect(await noOs.json()).toEqual({ error: 'no installed OS to update: no image was written to this server\'s disk' });
+    for (const bad of [{}, { kubeletVersion: '1.35' }, { imageUrl: 'not a url' }, { kubeletVersion: 'v1.35.4', other: 1 }]) expect((await update(bad)).status).toBe(400);
+    expect((await update({ kubeletVersion: 'v1.35.4' }, 'not-a-system')).status).toBe(404);
+  });
 });

@@ -47,6 +47,8 @@ export interface NodeRegistration extends NodeIdentity {
   controlPlane?: ControlPlanePods;
   /** The version kubeadm set the node up for; without one the kubelet is as new as the workload API server. */
   kubeletVersion?: string;
+  /** `nodeInfo.osImage`: what the installed OS is (osImageOf). */
+  osImage?: string;
 }
 
 const CONTROL_PLANE_ROLE = 'node-role.kubernetes.io/control-plane';
@@ -166,6 +168,7 @@ export class WorkloadCluster implements WorkloadNodes {
         addresses,
         ...(this.#kubelet === undefined ? {} : { daemonEndpoints: { kubeletEndpoint: { Port: this.#kubelet.port } } }),
         nodeInfo: { systemUUID: node.systemUuid, operatingSystem: 'linux', architecture: goArch(node.architecture),
+          ...(node.osImage === undefined ? {} : { osImage: node.osImage }),
           kubeletVersion: node.kubeletVersion ?? await this.#readApiServerVersion() },
       },
     }, `apply Node ${node.name} status`);

@@ -89,6 +89,7 @@ export async function startClusterApiManager(options: ClusterApiManagerOptions):
   const configurations: WebhookConfiguration[] = renderWebhookConfigurations({
     manifestsPath: build.webhookManifests, name, baseUrl: webhookUrl, caPem: readFileSync(certs.caCert, 'utf8'),
     ...(options.namespace ? { namespace: options.namespace } : {}),
+    ...(watchFilter ? { watchFilter } : {}),
   });
   const started = startProcess(spec);
   const stop = async () => {

@@ -35,8 +35,22 @@ export interface RenderWebhooksOptions {
   caPem: string;
   /** When set, only objects in this namespace are sent to this manager's webhooks. */
   namespace?: string;
+  /**
+   * When set, cluster-scoped ExtensionConfigs reach this manager's webhooks only when labelled
+   * `cluster.x-k8s.io/watch-filter: <watchFilter>` (its controllers' filter): a namespaceSelector
+   * never skips a cluster-scoped object, and a manager without the RuntimeSDK gate refuses every
+   * ExtensionConfig, so another test's manager would refuse this one's.
+   */
+  watchFilter?: string;
   /** Labels of the rendered configurations; default `metal3-ts/capi-manager: <name>`. */
   labels?: Record<string, string>;
+}
+
+const WATCH_FILTER_LABEL = 'cluster.x-k8s.io/watch-filter';
+
+function admitsExtensionConfigs(entry: Record<string, unknown>): boolean {
+  const rules = (entry.rules ?? []) as { resources?: string[] }[];
+  return rules.some((rule) => rule.resources?.includes('extensionconfigs') === true);
 }
 
 /**
@@ -60,6 +74,9 @@ export function renderWebhookConfigurations(options: RenderWebhooksOptions): Web
         clientConfig: { url: `${options.baseUrl}${entry.clientConfig.service.path}`, caBundle },
         ...(options.namespace
           ? { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': options.namespace } } }
+          : {}),
+        ...(options.watchFilter && admitsExtensionConfigs(entry)
+          ? { objectSelector: { matchLabels: { [WATCH_FILTER_LABEL]: options.watchFilter } } }
           : {}),
       })),
     };

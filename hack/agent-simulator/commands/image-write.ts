@@ -105,6 +105,7 @@ export async function prepareImage(agent: RamdiskAgent, rawInfo: unknown, config
     });
     agent.services.disk.imageWritten({
       device,
+      url: downloaded?.url ?? info.urls[0] ?? null,
       nodeUuid: agent.node?.uuid ?? null,
       configDrive: contents,
     });

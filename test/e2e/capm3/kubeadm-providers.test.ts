@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { issueEtcdCertificates } from '../../../hack/agent-simulator/etcd/etcd-certificates.ts';
 import { clientTls, leaderId, listMembers, type EtcdClientTls } from '../../../hack/agent-simulator/etcd/etcd-client.ts';
+import { osImageOf as osImageOfUrl } from '../../../hack/agent-simulator/installed-os.ts';
 import type { NodeRecord, SystemRecords } from '../../../hack/agent-simulator/records.ts';
 import { buildClusterApi, startClusterApiManager, workloadKubeconfigSecret, type ClusterApiManager } from '../../../hack/capi/index.ts';
 import {
@@ -18,6 +19,7 @@ import { prepareProviderWebhook, type ProviderWebhook } from '../../../hack/stac
 import { tearDownClusterApiFile } from '../../support/cluster-api-teardown.ts';
 import { Kubectl } from '../../support/kubectl.ts';
 import { createUniqueNamespace } from '../../support/namespaces.ts';
+import { startInPlaceUpdateExtension, type UpdateMachineRequest, type UpdateProgress } from '../../support/in-place-update-extension.ts';
 import { markNodeNotReady } from '../../support/node-conditions.ts';
 import { startOperatorProcess, type OperatorProcess } from '../../support/operator-process.ts';
 import { installProviderCrds } from '../../support/provider-crds.ts';
@@ -32,7 +34,8 @@ import { waitFor } from '../../support/wait-for.ts';
 // over our provider, operator and real Ironic: first a ClusterClass cluster, as CAPM3's examples
 // and e2e tests use one, scaled, rolled and upgraded to a new Kubernetes version through its
 // topology; then, on the same hosts, the cluster `clusterctl generate cluster --flavor kubeadm`
-// makes from our shipped template. The agent simulator's installed OS runs the kubeadm step of
+// makes from our shipped template, scaled and its workers updated in place (Cluster API's
+// InPlaceUpdates, through an update extension). The agent simulator's installed OS runs the kubeadm step of
 // the user data it gets: `init` uploads kube-system/kubeadm-config to the workload API server
 // (what KCP reads as "initialized") and applies kube-proxy; `join` is let in only with a
 // bootstrap token CABPK made there. Last, that flavour's KubeadmControlPlane (stacked etcd)
@@ -70,7 +73,7 @@ let providerWebhook: ProviderWebhook | undefined;
 
 interface Condition { type: string; status: string; reason?: string; message?: string }
 interface Machine {
-  metadata: { name: string; labels?: Record<string, string>; annotations?: Record<string, string> };
+  metadata: { name: string; uid: string; labels?: Record<string, string>; annotations?: Record<string, string> };
   spec: { providerID?: string; version?: string; bootstrap: { configRef?: { kind: string }; dataSecretName?: string }; infrastructureRef: { name: string } };
   status?: { phase?: string; nodeRef?: { name: string } };
 }
@@ -82,7 +85,7 @@ interface Host {
 interface WorkloadNode {
   metadata: { labels?: Record<string, string> };
   spec: { providerID?: string; taints?: { key: string; effect: string }[] };
-  status: { nodeInfo: { kubeletVersion?: string } };
+  status: { nodeInfo: { kubeletVersion?: string; osImage?: string } };
 }
 
 /** The previous patch release (`v1.35.4` → `v1.35.3`), or the previous minor's first (`v1.35.0` → `v1.34.0`): an upgrade KCP accepts. */
@@ -110,6 +113,38 @@ const records = async (system: number) =>
 const kubeadmRuns = (nodes: NodeRecord[], since: string) => nodes
   .filter((record) => (record.kind === 'kubeadm-succeeded' || record.kind === 'kubeadm-failed') && record.at >= since)
   .map(({ at: _at, ...rest }) => rest);
+/** Cluster API's annotation on a Machine (and its Metal3Machine) while an in-place update runs. */
+const UPDATE_IN_PROGRESS = 'in-place-updates.internal.cluster.x-k8s.io/update-in-progress';
+/** What the kubelet of a Machine's Node reports as its OS. */
+const osImageOf = async (machine: Machine) =>
+  (await workload.json<WorkloadNode>(['get', 'node', machine.status!.nodeRef!.name])).status.nodeInfo.osImage;
+
+/**
+ * The update extension's work on the hardware for UpdateMachine (CAPM3's runs commands over
+ * SSH): starts the update of the server the Metal3Machine holds (the agent simulator's installed
+ * OS takes the new image's content), then says "in progress" until that server's Node reports it.
+ */
+const startedUpdates = new Set<string>();
+async function updateInstalledOs(request: UpdateMachineRequest): Promise<UpdateProgress> {
+  const metal3Machine = request.infrastructureMachine as { metadata: { name: string; annotations?: Record<string, string> }; spec: { image: { url: string } } };
+  const hostName = metal3Machine.metadata.annotations?.['metal3.io/BareMetalHost']?.split('/')[1] ?? '';
+  const server = ALL_HOSTS.find((entry) => entry.name === hostName);
+  if (server === undefined) throw new Error(`Metal3Machine ${metal3Machine.metadata.name} holds no host of this test (${hostName || 'none'})`);
+  const uuid = env.systems[server.system]!.uuid;
+  const imageUrl = metal3Machine.spec.image.url;
+  const key = `${metal3Machine.metadata.name} ${imageUrl}`;
+  if (!startedUpdates.has(key)) {
+    const response = await fetch(`${env.agentSimulatorUrl}/systems/${uuid}/in-place-update`, { method: 'POST', body: JSON.stringify({ imageUrl }) });
+    if (!response.ok) throw new Error(`${server.name} refused the update: ${await response.text()}`);
+    startedUpdates.add(key);
+    return { done: false, message: `updating ${server.name} to ${osImageOfUrl(imageUrl)}` };
+  }
+  const { systems } = (await (await fetch(`${env.agentSimulatorUrl}/systems`)).json()) as { systems: { uuid: string; workloadNode: string | null }[] };
+  const node = systems.find((system) => system.uuid === uuid)?.workloadNode;
+  const reported = node ? (await workload.json<WorkloadNode>(['get', 'node', node])).status.nodeInfo.osImage : undefined;
+  return reported === osImageOfUrl(imageUrl) ? { done: true } : { done: false, message: `waiting for ${server.name}'s kubelet` };
+}
+
 /** What CABPK's bootstrap data carries that must go nowhere but the server: join tokens, and the cluster CA's key in the control plane's. */
 const bootstrapSecrets = new Map<string, SecretValue>();
 const bootstrapData = async (machine: Machine) => {
@@ -237,7 +272,8 @@ beforeAll(async () => {
   namespace = await createUniqueNamespace(kubectl, 'e2e-cc');
   const scoped = { env, stateDir: env.stateDir, namespace, label: namespace };
   [capi, bootstrapProvider, controlPlaneProvider] = await Promise.all([
-    startClusterApiManager({ ...scoped, featureGates: { ClusterTopology: true } }),
+    // InPlaceUpdates and RuntimeSDK for the flavour's in-place update; without a registered update extension they change nothing.
+    startClusterApiManager({ ...scoped, featureGates: { ClusterTopology: true, InPlaceUpdates: true, RuntimeSDK: true } }),
     startClusterApiManager({ ...scoped, component: 'kubeadm-bootstrap' }),
     startClusterApiManager({ ...scoped, component: 'kubeadm-control-plane', featureGates: { ClusterTopology: true } }),
   ]);
@@ -523,6 +559,77 @@ describe('clusterctl generate cluster --flavor kubeadm, as shipped, on the same 
       .toEqual([{ kind: 'kubeadm-succeeded', node: addedHost, command: 'join', controlPlane: false }]);
     await expectNodeOf(added, { controlPlane: false, providerIDSetBy: 'provider' });
   });
+
+  it('an in-place update, as CAPM3\'s in-place e2e runs one: a new worker template (image 2) with maxSurge 0, and an update extension that can apply it; both workers keep their Machine and server, which is updated without re-imaging', async () => {
+    const before = await demoWorkers();
+    expect(before).toHaveLength(2);
+    const v1 = env.images[0]!;
+    const v2 = env.images[1]!;
+    const servers = before.map((machine) => ({ machine, system: systemOf(hostOf(machine)) }));
+    const recordsBefore = new Map(await Promise.all(servers.map(async ({ system }) => [system, await records(system)] as const)));
+    for (const { machine } of servers) expect(await osImageOf(machine)).toBe(osImageOfUrl(v1.url));
+
+    const extension = await startInPlaceUpdateExtension({ dir: join(env.stateDir, 'in-place-extension', namespace), update: updateInstalledOs });
+    const extensionConfig = `in-place-${namespace}`;
+    try {
+      // Cluster-scoped: called for this namespace's objects only, and labelled for this file's manager.
+      await kubectl.ok(['apply', '-f', '-'], JSON.stringify({
+        apiVersion: 'runtime.cluster.x-k8s.io/v1beta2', kind: 'ExtensionConfig', metadata: { name: extensionConfig, labels: capi!.watchLabels },
+        spec: { clientConfig: { url: extension.url, caBundle: Buffer.from(extension.caPem).toString('base64') },
+          namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': namespace } } },
+      }));
+      await waitFor(async () => {
+        const found = await kubectl.json<{ status?: { handlers?: unknown[] } }>(['get', 'extensionconfig', extensionConfig]);
+        return (found.status?.handlers?.length ?? 0) === 3 ? true : undefined;
+      }, { timeoutMs: minutes(1), intervalMs: 1_000, what: 'Cluster API to discover the update extension' });
+
+      // The flavour's worker template, as it is but for the image.
+      const templateName = (await kubectl.json<{ spec: { template: { spec: { infrastructureRef: { name: string } } } } }>(
+        ['get', 'machinedeployment', `${DEMO}-workers`, '-n', namespace])).spec.template.spec.infrastructureRef.name;
+      const current = await kubectl.json<{ spec: { template: { spec: Record<string, unknown> } } }>(['get', 'm3mt', templateName, '-n', namespace]);
+      await kubectl.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2', kind: 'Metal3MachineTemplate',
+        metadata: { name: `${templateName}-v2`, namespace },
+        spec: { template: { spec: { ...current.spec.template.spec, image: { url: v2.url, checksum: v2.sha256, checksumType: 'sha256', diskFormat: 'raw' } } } } }));
+      await kubectl.ok(['patch', 'machinedeployment', `${DEMO}-workers`, '-n', namespace, '--type=merge', '-p', JSON.stringify({ spec: {
+        rollout: { strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable: 1 } } },
+        template: { spec: { infrastructureRef: { name: `${templateName}-v2` } } } } })]);
+
+      // Both workers run the new image's OS, with no update left in progress.
+      const after = await waitFor(async () => {
+        const machines = await demoWorkers();
+        if (machines.length !== 2 || machines.some((m) => m.status?.phase !== 'Running' || m.metadata.annotations?.[UPDATE_IN_PROGRESS] !== undefined)) return undefined;
+        for (const machine of machines) if ((await osImageOf(machine)) !== osImageOfUrl(v2.url)) return undefined;
+        return machines;
+      }, { timeoutMs: minutes(4), intervalMs: 1_000, what: `${DEMO}'s workers updated in place` });
+
+      // Cluster API's side: the same Machines, each asked about and updated through the extension.
+      expect(after.map((m) => m.metadata.uid).sort()).toEqual(before.map((m) => m.metadata.uid).sort());
+      expect(extension.calls.filter((call) => call.hook === 'CanUpdateMachineSet').map((call) => call.answer)).toContain('infrastructureMachineTemplatePatch');
+      expect(extension.calls.filter((call) => call.hook === 'UpdateMachine' && call.answer === 'done').map((call) => call.object).sort())
+        .toEqual(before.map((m) => `${namespace}/${m.metadata.name}`).sort());
+      for (const { machine, system } of servers) {
+        // The provider's side: its Metal3Machine carries image 2 (patched by Cluster API), its host keeps image 1 and stays provisioned.
+        const m3m = await kubectl.json<{ spec: { image: { url: string } } }>(['get', 'm3m', machine.spec.infrastructureRef.name, '-n', namespace]);
+        expect(m3m.spec.image.url).toBe(v2.url);
+        const held = await kubectl.json<Host & { spec: { image?: { url: string } } }>(['get', 'bmh', hostOf(machine), '-n', namespace]);
+        expect(held.spec.consumerRef?.name).toBe(machine.spec.infrastructureRef.name);
+        expect(held.spec.image?.url).toBe(v1.url);
+        expect(held.status?.provisioning?.state).toBe('provisioned');
+        // The hardware's side: updated in place; never re-imaged, rebooted or deprovisioned.
+        const hardware = await records(system);
+        const was = recordsBefore.get(system)!;
+        expect(hardware.imageWrites.length).toBe(was.imageWrites.length);
+        expect(hardware.boots.length).toBe(was.boots.length);
+        const nodeRecords = hardware.nodes.slice(was.nodes.length).map(({ at: _at, ...rest }) => rest);
+        expect(nodeRecords.filter((record) => record.kind !== 'node-registered')).toEqual([
+          { kind: 'updated-in-place', node: machine.status!.nodeRef!.name, imageUrl: v2.url },
+        ]);
+      }
+    } finally {
+      await kubectl.run(['delete', 'extensionconfig', extensionConfig, '--ignore-not-found']);
+      await extension.close();
+    }
+  });
 });
 
 describe('a KubeadmControlPlane with stacked etcd, as clusterctl\'s kubeadm flavour makes it: its Kubernetes upgrade, scale up, remediation and scale down on the hosts', () => {
@@ -564,16 +671,22 @@ describe('a KubeadmControlPlane with stacked etcd, as clusterctl\'s kubeadm flav
    * Runs `use` against the etcd member on `node`, reached the way KCP reaches it: a port-forward
    * to its etcd Pod and a client certificate from the cluster's etcd CA (the Secret KCP made).
    */
+  /**
+   * Reads a node's etcd member through a port-forward, as KCP does. A member that joined a moment
+   * ago may still drop client connections, so a failed read is tried again on a new forward.
+   */
   async function withEtcdOn<T>(node: string, use: (client: { url: string; tls: EtcdClientTls }) => Promise<T>): Promise<T> {
     const caSecret = await kubectl.json<{ data: Record<string, string> }>(['get', 'secret', `${KCP_CLUSTER}-etcd`, '-n', namespace]);
     const ca = { cert: Buffer.from(caSecret.data['tls.crt']!, 'base64').toString('utf8'), key: Buffer.from(caSecret.data['tls.key']!, 'base64').toString('utf8') };
     const certificates = await issueEtcdCertificates({ dir: mkdtempSync(join(pki, 'client-')), ca, node: 'e2e-client' });
-    const forward = await workload.portForward({ namespace: 'kube-system', pod: `etcd-${node}`, port: 2379 });
-    try {
-      return await use({ url: `https://127.0.0.1:${forward.localPort}`, tls: clientTls(certificates) });
-    } finally {
-      await forward.close();
-    }
+    return waitFor(async () => {
+      const forward = await workload.portForward({ namespace: 'kube-system', pod: `etcd-${node}`, port: 2379 });
+      try {
+        return await use({ url: `https://127.0.0.1:${forward.localPort}`, tls: clientTls(certificates) });
+      } finally {
+        await forward.close();
+      }
+    }, { timeoutMs: 30_000, intervalMs: 1_000, what: `etcd on ${node} to answer through a port-forward` });
   }
   const etcdMembersSeenFrom = (node: string) => withEtcdOn(node, async (client) => (await listMembers(client)).map((m) => m.name ?? '').sort());
 
