@@ -191,7 +191,7 @@ describe('write_image deploy step', () => {
       configDrive: { written: true, bytes: 'config-2 iso'.length, source: 'inline' },
     });
     // Not an ISO, so the installed OS gets no meta or user data from it.
-    expect(diskEvents).toEqual([{ kind: 'written', image: { device: '/dev/sda', nodeUuid: 'node-uuid-1', configDrive: undefined } }]);
+    expect(diskEvents).toEqual([{ kind: 'written', image: { device: '/dev/sda', url: `${server.url}/os.img`, nodeUuid: 'node-uuid-1', configDrive: undefined } }]);
     const uuids = await agent.execute('standby.get_partition_uuids', {});
     expect(uuids.command_result).toEqual({ 'root uuid': expect.stringMatching(/^0x[0-9a-f]{8}$/) });
   });
