@@ -12,6 +12,20 @@ const osSettingsSchema = z
   .strictObject({ healthy: z.boolean().optional(), ignoresGracefulShutdown: z.boolean().optional() })
   .refine((settings) => settings.healthy !== undefined || settings.ignoresGracefulShutdown !== undefined);
 
+/** The request's JSON body as `schema` reads it; undefined, answered 400 (with `usage`), when it is not. */
+async function validBody<T>(request: IncomingMessage, response: ServerResponse, schema: z.ZodType<T>, usage: string): Promise<T | undefined> {
+  let body: unknown;
+  try {
+    body = JSON.parse(await readBody(request));
+  } catch (error) {
+    sendJson(response, 400, { error: `body is not JSON: ${(error as Error).message}` });
+    return undefined;
+  }
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) sendJson(response, 400, { error: usage });
+  return parsed.success ? parsed.data : undefined;
+}
+
 export interface SimulatorServerOptions {
   machines: ReadonlyMap<string, SimulatedMachine>;
   records: RecordStore;
@@ -41,6 +55,13 @@ const GRACEFUL_SHUTDOWN_PATH = /^\/systems\/([^/]+)\/graceful-shutdown$/;
  */
 export function createSimulatorServer(options: SimulatorServerOptions): Server {
   const { machines, records, logger } = options;
+
+  /** The simulated system a path names (its first group); undefined, answered 404, when there is none. */
+  function machineOf(match: RegExpExecArray, response: ServerResponse): SimulatedMachine | undefined {
+    const machine = machines.get(decodeURIComponent(match[1] ?? '').toLowerCase());
+    if (machine === undefined) sendJson(response, 404, { error: 'no such simulated system' });
+    return machine;
+  }
 
   async function route(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? '/', 'http://simulator');
@@ -83,56 +104,30 @@ export function createSimulatorServer(options: SimulatorServerOptions): Server {
     }
     const osMatch = OS_PATH.exec(path);
     if (request.method === 'PUT' && osMatch !== null) {
-      const machine = machines.get(decodeURIComponent(osMatch[1] ?? '').toLowerCase());
-      if (machine === undefined) {
-        sendJson(response, 404, { error: 'no such simulated system' });
-        return;
-      }
-      let body: unknown;
-      try {
-        body = JSON.parse(await readBody(request));
-      } catch (error) {
-        sendJson(response, 400, { error: `body is not JSON: ${(error as Error).message}` });
-        return;
-      }
-      const parsed = osSettingsSchema.safeParse(body);
-      if (!parsed.success) {
-        sendJson(response, 400, { error: 'body must be {"healthy"?: true|false, "ignoresGracefulShutdown"?: true|false} with at least one of them' });
-        return;
-      }
-      if (parsed.data.healthy !== undefined) machine.installedOs.setHealthy(parsed.data.healthy);
-      if (parsed.data.ignoresGracefulShutdown !== undefined) machine.setIgnoresGracefulShutdown(parsed.data.ignoresGracefulShutdown);
+      const machine = machineOf(osMatch, response);
+      const settings = machine && await validBody(request, response, osSettingsSchema,
+        'body must be {"healthy"?: true|false, "ignoresGracefulShutdown"?: true|false} with at least one of them');
+      if (machine === undefined || settings === undefined) return;
+      if (settings.healthy !== undefined) machine.installedOs.setHealthy(settings.healthy);
+      if (settings.ignoresGracefulShutdown !== undefined) machine.setIgnoresGracefulShutdown(settings.ignoresGracefulShutdown);
       sendJson(response, 200, machine.status());
       return;
     }
     const updateMatch = IN_PLACE_UPDATE_PATH.exec(path);
     if (request.method === 'POST' && updateMatch !== null) {
-      const machine = machines.get(decodeURIComponent(updateMatch[1] ?? '').toLowerCase());
-      if (machine === undefined) {
-        sendJson(response, 404, { error: 'no such simulated system' });
-        return;
-      }
-      let parsed;
-      try {
-        parsed = inPlaceUpdateSchema.safeParse(JSON.parse(await readBody(request)));
-      } catch (error) {
-        sendJson(response, 400, { error: `body is not JSON: ${(error as Error).message}` });
-        return;
-      }
-      if (!parsed.success) {
-        sendJson(response, 400, { error: 'body must be {"imageUrl"?: "<image URL>", "kubeletVersion"?: "v<major>.<minor>.<patch>"} with at least one of them' });
-        return;
-      }
-      const updated = machine.installedOs.updateInPlace(parsed.data);
+      const machine = machineOf(updateMatch, response);
+      const update = machine && await validBody(request, response, inPlaceUpdateSchema,
+        'body must be {"imageUrl"?: "<image URL>", "kubeletVersion"?: "v<major>.<minor>.<patch>"} with at least one of them');
+      if (machine === undefined || update === undefined) return;
+      const updated = machine.installedOs.updateInPlace(update);
       if (updated === undefined) sendJson(response, 409, { error: 'no installed OS to update: no image was written to this server\'s disk' });
       else sendJson(response, 200, updated);
       return;
     }
     const shutdownMatch = GRACEFUL_SHUTDOWN_PATH.exec(path);
     if (request.method === 'POST' && shutdownMatch !== null) {
-      const machine = machines.get(decodeURIComponent(shutdownMatch[1] ?? '').toLowerCase());
-      if (machine === undefined) sendJson(response, 404, { error: 'no such simulated system' });
-      else sendJson(response, 200, { shutsDown: machine.gracefulShutdown() });
+      const machine = machineOf(shutdownMatch, response);
+      if (machine !== undefined) sendJson(response, 200, { shutsDown: machine.gracefulShutdown() });
       return;
     }
     if (request.method === 'GET' && path === '/records') {
