@@ -128,14 +128,18 @@ export class InstalledOs implements DiskEvents {
     this.#options.records.addNode(this.#options.systemUuid, { kind: 'updated-in-place', node, ...update });
     this.#log('info', 'updated in place', { node, ...update });
     const { cluster } = this.#options;
-    const disk = this.#disk;
     if (node !== null && cluster !== undefined && this.#healthy) {
-      const step = kubeadmStep(disk.configDrive?.userData);
-      const kubelet = step === undefined || 'invalid' in step ? undefined : step.kubelet;
-      const identity = nodeIdentity({ configDrive: disk.configDrive, systemName: this.#options.systemName, inventory: this.#options.inventory, kubelet });
+      const { identity } = this.#kubeletSetup(this.#disk);
       this.#enqueue(() => this.#register(cluster, identity, this.#kubeadm.ran ? this.#kubeadm : undefined));
     }
     return { node };
+  }
+
+  /** The image's kubeadm step, if any, and the Node its kubelet registers as (the name and labels kubeadm gave it, on every boot). */
+  #kubeletSetup(disk: WrittenImage): { step: KubeadmStep | undefined; identity: NodeIdentity } {
+    const step = kubeadmStep(disk.configDrive?.userData);
+    const kubelet = step === undefined || 'invalid' in step ? undefined : step.kubelet;
+    return { step, identity: nodeIdentity({ configDrive: disk.configDrive, systemName: this.#options.systemName, inventory: this.#options.inventory, kubelet }) };
   }
 
   wiped(device: string): void {
@@ -164,10 +168,7 @@ export class InstalledOs implements DiskEvents {
   bootedFromDisk(): void {
     const { cluster } = this.#options;
     if (this.#disk === undefined || cluster === undefined) return;
-    const step = kubeadmStep(this.#disk.configDrive?.userData);
-    // The kubelet keeps the name and labels kubeadm gave it on every boot, not only the one kubeadm ran on.
-    const kubelet = step === undefined || 'invalid' in step ? undefined : step.kubelet;
-    const identity = nodeIdentity({ configDrive: this.#disk.configDrive, systemName: this.#options.systemName, inventory: this.#options.inventory, kubelet });
+    const { step, identity } = this.#kubeletSetup(this.#disk);
     if (this.#node !== undefined && this.#node !== identity.name) this.#retire('image-replaced');
     this.#node = identity.name;
     if (!this.#healthy) {

@@ -302,7 +302,6 @@ export class WorkloadCluster implements WorkloadNodes {
     this.#connection?.agent.destroy();
   }
 
-  /** Retries network errors, 429 and 5xx a bounded number of times; other answers are final. */
   /** POSTs a new object: false when one of that name is already there. */
   async #create(path: string, body: unknown, what: string): Promise<boolean> {
     try {
@@ -314,6 +313,7 @@ export class WorkloadCluster implements WorkloadNodes {
     }
   }
 
+  /** Retries network errors, 429 and 5xx a bounded number of times; other answers are final. */
   async #send(method: string, path: string, body: unknown, what: string): Promise<string> {
     for (let attempt = 1; ; attempt++) {
       try {
