@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { issueEtcdCertificates } from '../../../hack/agent-simulator/etcd/etcd-certificates.ts';
 import { clientTls, leaderId, listMembers, type EtcdClientTls } from '../../../hack/agent-simulator/etcd/etcd-client.ts';
-import { osImageOf as osImageOfUrl } from '../../../hack/agent-simulator/installed-os.ts';
+import { osImageOf } from '../../../hack/agent-simulator/installed-os.ts';
 import type { NodeRecord, SystemRecords } from '../../../hack/agent-simulator/records.ts';
 import { buildClusterApi, startClusterApiManager, workloadKubeconfigSecret, type ClusterApiManager } from '../../../hack/capi/index.ts';
 import {
@@ -116,7 +116,7 @@ const kubeadmRuns = (nodes: NodeRecord[], since: string) => nodes
 /** Cluster API's annotation on a Machine (and its Metal3Machine) while an in-place update runs. */
 const UPDATE_IN_PROGRESS = 'in-place-updates.internal.cluster.x-k8s.io/update-in-progress';
 /** What the kubelet of a Machine's Node reports as its OS. */
-const osImageOf = async (machine: Machine) =>
+const nodeOsImage = async (machine: Machine) =>
   (await workload.json<WorkloadNode>(['get', 'node', machine.status!.nodeRef!.name])).status.nodeInfo.osImage;
 
 /**
@@ -137,12 +137,12 @@ async function updateInstalledOs(request: UpdateMachineRequest): Promise<UpdateP
     const response = await fetch(`${env.agentSimulatorUrl}/systems/${uuid}/in-place-update`, { method: 'POST', body: JSON.stringify({ imageUrl }) });
     if (!response.ok) throw new Error(`${server.name} refused the update: ${await response.text()}`);
     startedUpdates.add(key);
-    return { done: false, message: `updating ${server.name} to ${osImageOfUrl(imageUrl)}` };
+    return { done: false, message: `updating ${server.name} to ${osImageOf(imageUrl)}` };
   }
   const { systems } = (await (await fetch(`${env.agentSimulatorUrl}/systems`)).json()) as { systems: { uuid: string; workloadNode: string | null }[] };
   const node = systems.find((system) => system.uuid === uuid)?.workloadNode;
   const reported = node ? (await workload.json<WorkloadNode>(['get', 'node', node])).status.nodeInfo.osImage : undefined;
-  return reported === osImageOfUrl(imageUrl) ? { done: true } : { done: false, message: `waiting for ${server.name}'s kubelet` };
+  return reported === osImageOf(imageUrl) ? { done: true } : { done: false, message: `waiting for ${server.name}'s kubelet` };
 }
 
 /** What CABPK's bootstrap data carries that must go nowhere but the server: join tokens, and the cluster CA's key in the control plane's. */
@@ -567,7 +567,7 @@ describe('clusterctl generate cluster --flavor kubeadm, as shipped, on the same 
     const v2 = env.images[1]!;
     const servers = before.map((machine) => ({ machine, system: systemOf(hostOf(machine)) }));
     const recordsBefore = new Map(await Promise.all(servers.map(async ({ system }) => [system, await records(system)] as const)));
-    for (const { machine } of servers) expect(await osImageOf(machine)).toBe(osImageOfUrl(v1.url));
+    for (const { machine } of servers) expect(await nodeOsImage(machine)).toBe(osImageOf(v1.url));
 
     const extension = await startInPlaceUpdateExtension({ dir: join(env.stateDir, 'in-place-extension', namespace), update: updateInstalledOs });
     const extensionConfig = `in-place-${namespace}`;
@@ -598,7 +598,7 @@ describe('clusterctl generate cluster --flavor kubeadm, as shipped, on the same 
       const after = await waitFor(async () => {
         const machines = await demoWorkers();
         if (machines.length !== 2 || machines.some((m) => m.status?.phase !== 'Running' || m.metadata.annotations?.[UPDATE_IN_PROGRESS] !== undefined)) return undefined;
-        for (const machine of machines) if ((await osImageOf(machine)) !== osImageOfUrl(v2.url)) return undefined;
+        for (const machine of machines) if ((await nodeOsImage(machine)) !== osImageOf(v2.url)) return undefined;
         return machines;
       }, { timeoutMs: minutes(4), intervalMs: 1_000, what: `${DEMO}'s workers updated in place` });
 
