@@ -63,7 +63,7 @@ function valueAt(object: unknown, pointer: string): unknown {
  * The JSON patch that makes `current` equal `desired` at the fields this extension changes in
  * place, base64-encoded as Cluster API's `Patch.patch` (Go bytes); undefined when nothing differs.
  */
-export function inPlacePatch(current: unknown, desired: unknown, pointers: string[]): { patchType: 'JSONPatch'; patch: string } | undefined {
+function inPlacePatch(current: unknown, desired: unknown, pointers: string[]): { patchType: 'JSONPatch'; patch: string } | undefined {
   const operations = pointers.flatMap((pointer) => {
     const want = valueAt(desired, pointer);
     if (JSON.stringify(valueAt(current, pointer)) === JSON.stringify(want)) return [];
