@@ -263,6 +263,25 @@ describe('InstalledOs', () => {
         .toEqual(['metal3://ns-1/host-7/m3m-7', null]);
     });
 
+    it('an in-place Kubernetes upgrade of a control plane node moves its static pods with its kubelet, as kubeadm upgrade node does', async () => {
+      const cluster = new NodesInMemory();
+      const { os, nodeRecords } = setup({ cluster, provisionState: 'active' });
+      os.imageWritten(kubeadmImage(kubeadmInitUserData({ clusterName: 'c1', kubernetesVersion: 'v1.35.0' })));
+      os.bootedFromDisk();
+      await os.settled();
+      expect(os.updateInPlace({ kubeletVersion: 'v1.35.1' })).toEqual({ node: 'cp-0' });
+      await os.settled();
+      expect(cluster.nodes.get('cp-0')).toMatchObject({ kubeletVersion: 'v1.35.1', controlPlane: { kubernetesVersion: 'v1.35.1' } });
+      // Nothing ran kubeadm again: the cluster's configuration and kube-proxy are the control plane provider's to move.
+      expect(cluster.kubeadmConfigs).toHaveLength(1);
+      expect(cluster.kubeProxies).toEqual([{ imageRepository: 'registry.k8s.io', kubernetesVersion: 'v1.35.0' }]);
+      os.poweredOff();
+      os.bootedFromDisk();
+      await os.settled();
+      expect(cluster.nodes.get('cp-0')).toMatchObject({ kubeletVersion: 'v1.35.1', controlPlane: { kubernetesVersion: 'v1.35.1' } });
+      expect(nodeRecords()?.map((record) => record.kind)).toEqual(['kubeadm-succeeded', 'node-registered', 'updated-in-place', 'node-registered', 'node-registered']);
+    });
+
     it('kubeadm init with the kube-proxy addon skipped applies no kube-proxy', async () => {
       const cluster = new NodesInMemory();
       const { os, nodeRecords } = setup({ cluster, provisionState: 'active' });

@@ -43,7 +43,7 @@ interface KubeadmOutcome {
   kubernetesVersion: string | undefined;
 }
 
-/** An in-place update of the installed OS: the image whose content it now runs, and its kubelet's version. */
+/** An in-place update of the installed OS: the image whose content it now runs, and its kubelet's version (a control plane node's static pods' too). */
 export interface InPlaceUpdate {
   imageUrl?: string;
   kubeletVersion?: string;
@@ -328,9 +328,12 @@ export class InstalledOs implements DiskEvents {
     try {
       const kubeletVersion = this.#updatedInPlace.kubeletVersion ?? kubeadm?.kubernetesVersion;
       const imageUrl = this.#updatedInPlace.imageUrl ?? this.#disk?.url ?? null;
+      // An in-place Kubernetes upgrade moves a control plane node's static pods with its kubelet, as `kubeadm upgrade node` does.
+      const controlPlane = kubeadm?.controlPlane === undefined ? undefined
+        : { ...kubeadm.controlPlane, kubernetesVersion: this.#updatedInPlace.kubeletVersion ?? kubeadm.controlPlane.kubernetesVersion };
       providerID = await cluster.register({ ...identity, systemUuid, architecture: this.#options.inventory.cpu.architecture,
         ...(imageUrl === null ? {} : { osImage: osImageOf(imageUrl) }),
-        ...(kubeadm?.controlPlane === undefined ? {} : { controlPlane: kubeadm.controlPlane }),
+        ...(controlPlane === undefined ? {} : { controlPlane }),
         ...(kubeletVersion === undefined ? {} : { kubeletVersion }) });
     } catch (error) {
       records.addNode(systemUuid, { kind: 'node-registration-failed', node: identity.name, error: (error as Error).message });

@@ -16,7 +16,7 @@ export interface TestImage {
  * ramdisk and ESP (the agent simulator plays the ramdisk, nothing runs them;
  * Ironic only copies them into the boot ISOs it builds for virtual media), an
  * IPA ISO made of them (a real ISO 9660 image: the simulator reads it as a
- * server's firmware would), a live OS ISO (`format: live-iso`), and two raw
+ * server's firmware would), a live OS ISO (`format: live-iso`), and three raw
  * test OS images with sha256/sha512/md5 checksum files beside them.
  */
 export function writeArtifacts(root: string): { images: TestImage[] } {
@@ -28,8 +28,9 @@ export function writeArtifacts(root: string): { images: TestImage[] } {
   const isoParts = { kernel: read('ipa.kernel'), ramdisk: read('ipa.initramfs'), esp: read('esp.img') };
   writeIpaIso(join(root, 'ipa.iso'), isoParts);
   writeLiveOsIso(join(root, 'images', 'live-os.iso'), isoParts);
-  // A second release of the OS, for rolling upgrades (a new image rolls a MachineDeployment).
-  const images = [writeImage(root, 'images/test-os.raw', 2 * 1024 * 1024), writeImage(root, 'images/test-os-v2.raw', 2 * 1024 * 1024)];
+  // Later releases of the OS, for rolling upgrades (a new image rolls a MachineDeployment) and
+  // for a second upgrade of the same control plane (in place, after a rolling one).
+  const images = ['test-os.raw', 'test-os-v2.raw', 'test-os-v3.raw'].map((file) => writeImage(root, `images/${file}`, 2 * 1024 * 1024));
   return { images };
 }
 

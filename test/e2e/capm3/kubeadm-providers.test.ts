@@ -19,7 +19,9 @@ import { prepareProviderWebhook, type ProviderWebhook } from '../../../hack/stac
 import { tearDownClusterApiFile } from '../../support/cluster-api-teardown.ts';
 import { Kubectl } from '../../support/kubectl.ts';
 import { createUniqueNamespace } from '../../support/namespaces.ts';
-import { startInPlaceUpdateExtension, type UpdateMachineRequest, type UpdateProgress } from '../../support/in-place-update-extension.ts';
+import {
+  startInPlaceUpdateExtension, type InPlaceUpdateExtension, type UpdateMachineRequest, type UpdateProgress,
+} from '../../support/in-place-update-extension.ts';
 import { markNodeNotReady } from '../../support/node-conditions.ts';
 import { startOperatorProcess, type OperatorProcess } from '../../support/operator-process.ts';
 import { installProviderCrds } from '../../support/provider-crds.ts';
@@ -39,9 +41,9 @@ import { waitFor } from '../../support/wait-for.ts';
 // the user data it gets: `init` uploads kube-system/kubeadm-config to the workload API server
 // (what KCP reads as "initialized") and applies kube-proxy; `join` is let in only with a
 // bootstrap token CABPK made there. Last, that flavour's KubeadmControlPlane (stacked etcd)
-// upgrades Kubernetes, scales and remediates its control plane on the same hosts (the simulated
-// control plane servers mirror kubeadm's static pods and run an etcd member each, which KCP
-// checks through port-forwards to their kubelets).
+// upgrades Kubernetes (rolling, then in place), scales and remediates its control plane on the
+// same hosts (the simulated control plane servers mirror kubeadm's static pods and run an etcd
+// member each, which KCP checks through port-forwards to their kubelets).
 // Servers 105-107 of the test stack are this file's own. It is the only file whose servers run
 // kubeadm, so the kubeadm-config ConfigMap and kube-proxy in the shared workload cluster are this file's.
 const env = readStackEnv();
@@ -122,27 +124,67 @@ const nodeOsImage = async (machine: Machine) =>
 /**
  * The update extension's work on the hardware for UpdateMachine (CAPM3's runs commands over
  * SSH): starts the update of the server the Metal3Machine holds (the agent simulator's installed
- * OS takes the new image's content), then says "in progress" until that server's Node reports it.
+ * OS takes the new image's content and the Machine's Kubernetes version), then says "in
+ * progress" until that server's Node reports both.
  */
 const startedUpdates = new Set<string>();
 async function updateInstalledOs(request: UpdateMachineRequest): Promise<UpdateProgress> {
   const metal3Machine = request.infrastructureMachine as { metadata: { name: string; annotations?: Record<string, string> }; spec: { image: { url: string } } };
+  const kubeletVersion = (request.machine as { spec?: { version?: string } }).spec?.version;
   const hostName = metal3Machine.metadata.annotations?.['metal3.io/BareMetalHost']?.split('/')[1] ?? '';
   const server = ALL_HOSTS.find((entry) => entry.name === hostName);
   if (server === undefined) throw new Error(`Metal3Machine ${metal3Machine.metadata.name} holds no host of this test (${hostName || 'none'})`);
+  if (kubeletVersion === undefined) throw new Error(`the Machine of ${metal3Machine.metadata.name} names no Kubernetes version`);
   const uuid = env.systems[server.system]!.uuid;
   const imageUrl = metal3Machine.spec.image.url;
-  const key = `${metal3Machine.metadata.name} ${imageUrl}`;
+  const key = `${metal3Machine.metadata.name} ${imageUrl} ${kubeletVersion}`;
   if (!startedUpdates.has(key)) {
-    const response = await fetch(`${env.agentSimulatorUrl}/systems/${uuid}/in-place-update`, { method: 'POST', body: JSON.stringify({ imageUrl }) });
+    const response = await fetch(`${env.agentSimulatorUrl}/systems/${uuid}/in-place-update`, { method: 'POST', body: JSON.stringify({ imageUrl, kubeletVersion }) });
     if (!response.ok) throw new Error(`${server.name} refused the update: ${await response.text()}`);
     startedUpdates.add(key);
-    return { done: false, message: `updating ${server.name} to ${osImageOf(imageUrl)}` };
+    return { done: false, message: `updating ${server.name} to ${osImageOf(imageUrl)} and ${kubeletVersion}` };
   }
   const { systems } = (await (await fetch(`${env.agentSimulatorUrl}/systems`)).json()) as { systems: { uuid: string; workloadNode: string | null }[] };
   const node = systems.find((system) => system.uuid === uuid)?.workloadNode;
-  const reported = node ? (await workload.json<WorkloadNode>(['get', 'node', node])).status.nodeInfo.osImage : undefined;
-  return reported === osImageOf(imageUrl) ? { done: true } : { done: false, message: `waiting for ${server.name}'s kubelet` };
+  const reported = node ? (await workload.json<WorkloadNode>(['get', 'node', node])).status.nodeInfo : undefined;
+  return reported?.osImage === osImageOf(imageUrl) && reported.kubeletVersion === kubeletVersion
+    ? { done: true } : { done: false, message: `waiting for ${server.name}'s kubelet` };
+}
+
+/**
+ * Runs `use` while the update extension serves and is registered with this file's Cluster API
+ * managers (an ExtensionConfig `<name>-<namespace>`, called for this namespace's objects only and
+ * labelled for these managers), and Cluster API has discovered its three hooks.
+ */
+async function withUpdateExtension(name: string, use: (extension: InPlaceUpdateExtension) => Promise<void>): Promise<void> {
+  const extensionConfig = `${name}-${namespace}`;
+  const extension = await startInPlaceUpdateExtension({ dir: join(env.stateDir, 'in-place-extension', extensionConfig), update: updateInstalledOs });
+  try {
+    await kubectl.ok(['apply', '-f', '-'], JSON.stringify({
+      apiVersion: 'runtime.cluster.x-k8s.io/v1beta2', kind: 'ExtensionConfig', metadata: { name: extensionConfig, labels: capi!.watchLabels },
+      spec: { clientConfig: { url: extension.url, caBundle: Buffer.from(extension.caPem).toString('base64') },
+        namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': namespace } } },
+    }));
+    await waitFor(async () => {
+      const found = await kubectl.json<{ status?: { handlers?: unknown[] } }>(['get', 'extensionconfig', extensionConfig]);
+      return (found.status?.handlers?.length ?? 0) === 3 ? true : undefined;
+    }, { timeoutMs: minutes(1), intervalMs: 1_000, what: 'Cluster API to discover the update extension' });
+    await use(extension);
+  } finally {
+    await kubectl.run(['delete', 'extensionconfig', extensionConfig, '--ignore-not-found']);
+    await extension.close();
+  }
+}
+
+/** The server of a Machine was updated in place since `was`: no image written, no boot, nothing on its Node but the update (and the kubelet's re-registration). */
+async function expectUpdatedInPlace(machine: Machine, was: SystemRecords, update: { imageUrl: string; kubeletVersion: string }): Promise<void> {
+  const hardware = await records(systemOf(hostOf(machine)));
+  expect(hardware.imageWrites.length).toBe(was.imageWrites.length);
+  expect(hardware.boots.length).toBe(was.boots.length);
+  const nodeRecords = hardware.nodes.slice(was.nodes.length).map(({ at: _at, ...rest }) => rest);
+  expect(nodeRecords.filter((record) => record.kind !== 'node-registered')).toEqual([
+    { kind: 'updated-in-place', node: machine.status!.nodeRef!.name, ...update },
+  ]);
 }
 
 /** What CABPK's bootstrap data carries that must go nowhere but the server: join tokens, and the cluster CA's key in the control plane's. */
@@ -272,10 +314,11 @@ beforeAll(async () => {
   namespace = await createUniqueNamespace(kubectl, 'e2e-cc');
   const scoped = { env, stateDir: env.stateDir, namespace, label: namespace };
   [capi, bootstrapProvider, controlPlaneProvider] = await Promise.all([
-    // InPlaceUpdates and RuntimeSDK for the flavour's in-place update; without a registered update extension they change nothing.
+    // InPlaceUpdates and RuntimeSDK for the in-place updates (the flavour's workers, then KCP's
+    // Machines); without a registered update extension they change nothing.
     startClusterApiManager({ ...scoped, featureGates: { ClusterTopology: true, InPlaceUpdates: true, RuntimeSDK: true } }),
     startClusterApiManager({ ...scoped, component: 'kubeadm-bootstrap' }),
-    startClusterApiManager({ ...scoped, component: 'kubeadm-control-plane', featureGates: { ClusterTopology: true } }),
+    startClusterApiManager({ ...scoped, component: 'kubeadm-control-plane', featureGates: { ClusterTopology: true, InPlaceUpdates: true, RuntimeSDK: true } }),
   ]);
   operator = startOperatorProcess({ env, namespace, label: `cc-${namespace}` });
   // CAPM3's webhooks, as its install registers them: the topology controller's dry runs and its clones go through them.
@@ -569,20 +612,7 @@ describe('clusterctl generate cluster --flavor kubeadm, as shipped, on the same 
     const recordsBefore = new Map(await Promise.all(servers.map(async ({ system }) => [system, await records(system)] as const)));
     for (const { machine } of servers) expect(await nodeOsImage(machine)).toBe(osImageOf(v1.url));
 
-    const extension = await startInPlaceUpdateExtension({ dir: join(env.stateDir, 'in-place-extension', namespace), update: updateInstalledOs });
-    const extensionConfig = `in-place-${namespace}`;
-    try {
-      // Cluster-scoped: called for this namespace's objects only, and labelled for this file's manager.
-      await kubectl.ok(['apply', '-f', '-'], JSON.stringify({
-        apiVersion: 'runtime.cluster.x-k8s.io/v1beta2', kind: 'ExtensionConfig', metadata: { name: extensionConfig, labels: capi!.watchLabels },
-        spec: { clientConfig: { url: extension.url, caBundle: Buffer.from(extension.caPem).toString('base64') },
-          namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': namespace } } },
-      }));
-      await waitFor(async () => {
-        const found = await kubectl.json<{ status?: { handlers?: unknown[] } }>(['get', 'extensionconfig', extensionConfig]);
-        return (found.status?.handlers?.length ?? 0) === 3 ? true : undefined;
-      }, { timeoutMs: minutes(1), intervalMs: 1_000, what: 'Cluster API to discover the update extension' });
-
+    await withUpdateExtension('in-place', async (extension) => {
       // The flavour's worker template, as it is but for the image.
       const templateName = (await kubectl.json<{ spec: { template: { spec: { infrastructureRef: { name: string } } } } }>(
         ['get', 'machinedeployment', `${DEMO}-workers`, '-n', namespace])).spec.template.spec.infrastructureRef.name;
@@ -615,29 +645,24 @@ describe('clusterctl generate cluster --flavor kubeadm, as shipped, on the same 
         expect(held.spec.consumerRef?.name).toBe(machine.spec.infrastructureRef.name);
         expect(held.spec.image?.url).toBe(v1.url);
         expect(held.status?.provisioning?.state).toBe('provisioned');
-        // The hardware's side: updated in place; never re-imaged, rebooted or deprovisioned.
-        const hardware = await records(system);
-        const was = recordsBefore.get(system)!;
-        expect(hardware.imageWrites.length).toBe(was.imageWrites.length);
-        expect(hardware.boots.length).toBe(was.boots.length);
-        const nodeRecords = hardware.nodes.slice(was.nodes.length).map(({ at: _at, ...rest }) => rest);
-        expect(nodeRecords.filter((record) => record.kind !== 'node-registered')).toEqual([
-          { kind: 'updated-in-place', node: machine.status!.nodeRef!.name, imageUrl: v2.url },
-        ]);
+        // The hardware's side: updated in place (the kubelet told its unchanged version); never re-imaged, rebooted or deprovisioned.
+        await expectUpdatedInPlace(machine, recordsBefore.get(system)!, { imageUrl: v2.url, kubeletVersion: KUBERNETES_VERSION });
       }
-    } finally {
-      await kubectl.run(['delete', 'extensionconfig', extensionConfig, '--ignore-not-found']);
-      await extension.close();
-    }
+    });
   });
 });
 
-describe('a KubeadmControlPlane with stacked etcd, as clusterctl\'s kubeadm flavour makes it: its Kubernetes upgrade, scale up, remediation and scale down on the hosts', () => {
+describe('a KubeadmControlPlane with stacked etcd, as clusterctl\'s kubeadm flavour makes it: its Kubernetes upgrades (rolling, then in place), scale up, remediation and scale down on the hosts', () => {
   // KCP checks each control plane node's static pods (mirrored by its kubelet) and its etcd
   // member, which it reaches with a port-forward through the workload API server to the node's
   // kubelet; the simulated servers run a real etcd member each, with the cluster's etcd CA. The
-  // cluster starts one release behind the stack's and is upgraded as CAPM3's k8s-upgrade e2e
-  // does it: a new version and a new Metal3MachineTemplate (image 2) in the KubeadmControlPlane.
+  // cluster starts two releases behind the stack's and is upgraded twice: first as CAPM3's
+  // k8s-upgrade e2e does it (a new version and a new Metal3MachineTemplate, image 2, in the
+  // KubeadmControlPlane: a rollout onto new Machines), then at three Machines as its in-place
+  // upgrade e2e does it (the stack's version and image 3 with maxSurge 0, through an update extension).
+  const STARTS_AT = releaseBefore(UPGRADE_FROM);
+  const ROLLS_TO = UPGRADE_FROM;
+  const UPDATES_IN_PLACE_TO = KUBERNETES_VERSION;
   const KCP_CLUSTER = 'stacked';
   const KCP = `${KCP_CLUSTER}-control-plane`;
   const ROLE = 'kcp';
@@ -647,7 +672,24 @@ describe('a KubeadmControlPlane with stacked etcd, as clusterctl\'s kubeadm flav
   const kcpObject = () => kubectl.json<{ spec: { machineTemplate: { spec: { infrastructureRef: { name: string } } } };
     status?: { conditions?: Condition[]; version?: string } }>(['get', 'kubeadmcontrolplanes.controlplane.cluster.x-k8s.io', KCP, '-n', namespace]);
   const staticPodsOn = async (node: string) => (await workload.json<{ items: { metadata: { name: string; annotations?: Record<string, string> };
-    status?: { phase?: string } }[] }>(['get', 'pods', '-n', 'kube-system', '--field-selector', `spec.nodeName=${node}`])).items;
+    spec: { containers: { image: string }[] }; status?: { phase?: string } }[] }>(['get', 'pods', '-n', 'kube-system', '--field-selector', `spec.nodeName=${node}`])).items;
+  /** The Kubernetes version kubeadm-config's ClusterConfiguration names (KCP writes it before it upgrades a Machine). */
+  const kubeadmConfigVersion = async () => /^kubernetesVersion: (\S+)$/m.exec((await workload.json<{ data: { ClusterConfiguration: string } }>(
+    ['get', 'configmap', 'kubeadm-config', '-n', 'kube-system'])).data.ClusterConfiguration)?.[1];
+
+  /** Makes `<KCP>-<suffix>`: KCP's current Metal3MachineTemplate but for the image, and points KCP at it with `version`. */
+  async function upgradeKcp(options: { suffix: string; image: { url: string; sha256: string }; version: string; maxSurge?: number }): Promise<void> {
+    const currentName = (await kcpObject()).spec.machineTemplate.spec.infrastructureRef.name;
+    const template = await kubectl.json<Manifest & { spec: { template: { spec: Record<string, unknown> } } }>(['get', 'metal3machinetemplates', currentName, '-n', namespace]);
+    const { url: _url, checksum: _checksum, ...imageRest } = template.spec.template.spec.image as Record<string, unknown>;
+    const name = `${KCP}-${options.suffix}`;
+    await kubectl.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: template.apiVersion, kind: template.kind,
+      metadata: { name, namespace, labels: template.metadata.labels },
+      spec: { template: { spec: { ...template.spec.template.spec, image: { ...imageRest, url: options.image.url, checksum: options.image.sha256 } } } } }));
+    const rollout = options.maxSurge === undefined ? {} : { rollout: { strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: options.maxSurge } } } };
+    await kubectl.ok(['patch', 'kubeadmcontrolplanes.controlplane.cluster.x-k8s.io', KCP, '-n', namespace, '--type=merge', '-p',
+      JSON.stringify({ spec: { version: options.version, machineTemplate: { spec: { infrastructureRef: { name } } }, ...rollout } })]);
+  }
   let since = '';
   let pki = '';
 
@@ -698,6 +740,13 @@ describe('a KubeadmControlPlane with stacked etcd, as clusterctl\'s kubeadm flav
     expect(await staticPodsOn(hostName)).toEqual([]);
   }
 
+  /** Once every Machine runs `version`, KCP reports it and retags kubeadm's kube-proxy addon. */
+  async function kcpReports(version: string): Promise<void> {
+    await waitFor(async () => ((await kcpObject()).status?.version === version ? true : undefined),
+      { timeoutMs: minutes(2), intervalMs: 1_000, what: `${KCP} to report ${version}` });
+    await kubeProxyRetagged(version);
+  }
+
   beforeAll(async () => {
     // The hosts are the clusterctl flavour's: delete that cluster and wait for all three to be free.
     await kubectl.ok(['delete', 'clusters.cluster.x-k8s.io', '--all', '-n', namespace, '--wait=false']);
@@ -708,7 +757,7 @@ describe('a KubeadmControlPlane with stacked etcd, as clusterctl\'s kubeadm flav
     pki = mkdtempSync(join(tmpdir(), 'stacked-etcd-client-'));
     await forgetKubeadmInit();
     for (const { name } of ALL_HOSTS) await kubectl.ok(['label', 'bmh', name, '-n', namespace, `role=${ROLE}`, '--overwrite']);
-    const manifests = await kubeadmFlavour({ name: KCP_CLUSTER, controlPlaneCount: 1, workerCount: 0, kubernetesVersion: UPGRADE_FROM,
+    const manifests = await kubeadmFlavour({ name: KCP_CLUSTER, controlPlaneCount: 1, workerCount: 0, kubernetesVersion: STARTS_AT,
       variables: { CONTROL_PLANE_HOST_ROLE: ROLE } });
     await kubectl.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'List',
       items: [workloadKubeconfigSecret(env, KCP_CLUSTER, namespace), ...manifests] }));
@@ -725,8 +774,8 @@ describe('a KubeadmControlPlane with stacked etcd, as clusterctl\'s kubeadm flav
     const hardware = await records(systemOf(hostName));
     expect(hardware.imageWrites.at(-1)!.configDrive.userData).toBe(await bootstrapData(machine!));
     expect(kubeadmRuns(hardware.nodes, since)).toEqual([{ kind: 'kubeadm-succeeded', node: hostName, command: 'init', controlPlane: true }]);
-    await expectNodeOf(machine!, { controlPlane: true, version: UPGRADE_FROM, providerIDSetBy: 'provider' });
-    expect(await kubeProxyImage()).toBe(`registry.k8s.io/kube-proxy:${UPGRADE_FROM}`);
+    await expectNodeOf(machine!, { controlPlane: true, version: STARTS_AT, providerIDSetBy: 'provider' });
+    expect(await kubeProxyImage()).toBe(`registry.k8s.io/kube-proxy:${STARTS_AT}`);
     const pods = await staticPodsOn(hostName);
     expect(pods.map((pod) => pod.metadata.name).sort()).toEqual(['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler'].map((c) => `${c}-${hostName}`));
     expect(pods.every((pod) => pod.status?.phase === 'Running' && pod.metadata.annotations?.['kubernetes.io/config.mirror'] !== undefined)).toBe(true);
@@ -743,16 +792,10 @@ describe('a KubeadmControlPlane with stacked etcd, as clusterctl\'s kubeadm flav
 
   it('a Kubernetes upgrade (the next version and a template with image 2): KCP writes the version to kubeadm-config, rolls the control plane onto a second host whose kubelet runs it, removes the first member and Machine, then moves kube-proxy to it', async () => {
     const [before] = await kcpMachines();
-    expect(before!.spec.version).toBe(UPGRADE_FROM);
+    expect(before!.spec.version).toBe(STARTS_AT);
     const oldHost = hostOf(before!);
     const v2 = env.images[1]!;
-    const template = await kubectl.json<Manifest & { spec: { template: { spec: Record<string, unknown> } } }>(['get', 'metal3machinetemplates', KCP, '-n', namespace]);
-    const { url: _url, checksum: _checksum, ...imageRest } = template.spec.template.spec.image as Record<string, unknown>;
-    await kubectl.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: template.apiVersion, kind: template.kind,
-      metadata: { name: `${KCP}-v2`, namespace, labels: template.metadata.labels },
-      spec: { template: { spec: { ...template.spec.template.spec, image: { ...imageRest, url: v2.url, checksum: v2.sha256 } } } } }));
-    await kubectl.ok(['patch', 'kubeadmcontrolplanes.controlplane.cluster.x-k8s.io', KCP, '-n', namespace, '--type=merge', '-p',
-      JSON.stringify({ spec: { version: KUBERNETES_VERSION, machineTemplate: { spec: { infrastructureRef: { name: `${KCP}-v2` } } } } })]);
+    await upgradeKcp({ suffix: 'v2', image: v2, version: ROLLS_TO });
 
     await expectReleased(oldHost);
     const [rolled] = await healthyControlPlane(1, `${KCP} rolled onto a new Machine`);
@@ -763,16 +806,13 @@ describe('a KubeadmControlPlane with stacked etcd, as clusterctl\'s kubeadm flav
     expect(hardware.imageWrites.at(-1)).toMatchObject({ outcome: 'written', url: v2.url });
     expect(kubeadmRuns(hardware.nodes, since)).toEqual([{ kind: 'kubeadm-succeeded', node: newHost, command: 'join', controlPlane: true }]);
     // The joining kubelet runs the version kubeadm-config names: KCP wrote the new one there before it made the Machine.
-    await expectNodeOf(rolled!, { controlPlane: true, version: KUBERNETES_VERSION, providerIDSetBy: 'provider' });
-    const kubeadmConfig = await workload.json<{ data: { ClusterConfiguration: string } }>(['get', 'configmap', 'kubeadm-config', '-n', 'kube-system']);
-    expect(kubeadmConfig.data.ClusterConfiguration).toMatch(new RegExp(`^kubernetesVersion: ${KUBERNETES_VERSION}$`, 'm'));
+    await expectNodeOf(rolled!, { controlPlane: true, version: ROLLS_TO, providerIDSetBy: 'provider' });
+    expect(await kubeadmConfigVersion()).toBe(ROLLS_TO);
     expect((await staticPodsOn(newHost)).map((pod) => pod.metadata.name)).toHaveLength(4);
     // KCP removed the old server's member before deleting its Machine: the etcd cluster is the new member alone.
     expect(await etcdMembersSeenFrom(newHost)).toEqual([newHost]);
     // Once every Machine runs the new version, KCP reports it and retags kubeadm's kube-proxy addon.
-    await waitFor(async () => ((await kcpObject()).status?.version === KUBERNETES_VERSION ? true : undefined),
-      { timeoutMs: minutes(2), intervalMs: 1_000, what: `${KCP} to report ${KUBERNETES_VERSION}` });
-    await kubeProxyRetagged(KUBERNETES_VERSION);
+    await kcpReports(ROLLS_TO);
   });
 
   it('kubectl scale kubeadmcontrolplane to 3 adds two control plane nodes and etcd members (KCP refuses an even count with stacked etcd)', async () => {
@@ -784,7 +824,7 @@ describe('a KubeadmControlPlane with stacked etcd, as clusterctl\'s kubeadm flav
       const addedHost = hostOf(machine);
       expect(kubeadmRuns((await records(systemOf(addedHost))).nodes, since).at(-1))
         .toEqual({ kind: 'kubeadm-succeeded', node: addedHost, command: 'join', controlPlane: true });
-      await expectNodeOf(machine, { controlPlane: true, providerIDSetBy: 'provider' });
+      await expectNodeOf(machine, { controlPlane: true, version: ROLLS_TO, providerIDSetBy: 'provider' });
     }
     expect(await etcdMembersSeenFrom(hostOf(added[0]!))).toEqual(machines.map(hostOf).sort());
   });
@@ -840,13 +880,71 @@ describe('a KubeadmControlPlane with stacked etcd, as clusterctl\'s kubeadm flav
     expect(hardware.imageWrites.filter((write) => write.at >= broken).map((write) => write.outcome)).toEqual(['written']);
     const nodeAfter = await workload.json<{ metadata: { uid: string } }>(['get', 'node', targetHost]);
     expect(nodeAfter.metadata.uid).not.toBe(nodeBefore.metadata.uid);
-    await expectNodeOf(replacement, { controlPlane: true, providerIDSetBy: 'provider' });
+    await expectNodeOf(replacement, { controlPlane: true, version: ROLLS_TO, providerIDSetBy: 'provider' });
     // The broken server's old member is gone and its new one joined: the same three names, one new ID.
     const survivor = hostOf(after.find((m) => hostOf(m) !== targetHost)!);
     const members = await withEtcdOn(survivor, (client) => listMembers(client));
     expect(members.map((m) => m.name).sort()).toEqual(after.map(hostOf).sort());
     expect(members.map((m) => m.ID)).not.toContain(leader.ID);
     await kubectl.ok(['delete', 'machinehealthchecks.cluster.x-k8s.io', healthCheck, '-n', namespace]);
+  });
+
+  it('an in-place Kubernetes upgrade, as CAPM3\'s in-place upgrade e2e runs one: KCP at three Machines gets the stack\'s version and a template with image 3, with maxSurge 0, and an update extension that can apply both; every Machine, server and etcd member stays, each server updated without re-imaging', async () => {
+    const before = await kcpMachines();
+    expect(before).toHaveLength(3);
+    expect(before.map((m) => m.spec.version)).toEqual([ROLLS_TO, ROLLS_TO, ROLLS_TO]);
+    const v2 = env.images[1]!;
+    const v3 = env.images[2]!;
+    const recordsBefore = new Map(await Promise.all(before.map(async (machine) => [machine.metadata.name, await records(systemOf(hostOf(machine)))] as const)));
+
+    await withUpdateExtension('in-place-kcp', async (extension) => {
+      const membersBefore = await withEtcdOn(hostOf(before[0]!), (client) => listMembers(client));
+      await upgradeKcp({ suffix: 'v3', image: v3, version: UPDATES_IN_PLACE_TO, maxSurge: 0 });
+
+      // KCP updates one Machine at a time; each is done once its Node runs the new version and image, with no update in progress.
+      let last: Machine[] = [];
+      await waitFor(async () => {
+        last = await kcpMachines();
+        if (last.length !== 3 || last.some((m) => m.spec.version !== UPDATES_IN_PLACE_TO || m.metadata.annotations?.[UPDATE_IN_PROGRESS] !== undefined)) return undefined;
+        for (const machine of last) {
+          const { nodeInfo } = (await workload.json<WorkloadNode>(['get', 'node', machine.status!.nodeRef!.name])).status;
+          if (nodeInfo.kubeletVersion !== UPDATES_IN_PLACE_TO || nodeInfo.osImage !== osImageOf(v3.url)) return undefined;
+        }
+        return true;
+      }, { timeoutMs: minutes(6), intervalMs: 1_000, what: `${KCP}'s Machines updated in place` }).catch((error: Error) => {
+        throw new Error(`${error.message}; machines: ${JSON.stringify(last.map((m) => [m.metadata.name, m.spec.version, m.metadata.annotations?.[UPDATE_IN_PROGRESS]]))}; `
+          + `extension calls: ${JSON.stringify(extension.calls)}`);
+      });
+      const after = await healthyControlPlane(3, `${KCP} healthy after the in-place upgrade`);
+
+      // Cluster API's side: the same Machines, each asked about (a Machine and a Metal3Machine patch) and updated through the extension.
+      expect(after.map((m) => m.metadata.uid).sort()).toEqual(before.map((m) => m.metadata.uid).sort());
+      const asked = extension.calls.filter((call) => call.hook === 'CanUpdateMachine');
+      expect([...new Set(asked.map((call) => call.object))].sort()).toEqual(before.map((m) => `${namespace}/${m.metadata.name}`).sort());
+      expect(new Set(asked.map((call) => call.answer))).toEqual(new Set(['machinePatch,infrastructureMachinePatch']));
+      expect(extension.calls.filter((call) => call.hook === 'UpdateMachine' && call.answer === 'done').map((call) => call.object).sort())
+        .toEqual(before.map((m) => `${namespace}/${m.metadata.name}`).sort());
+      for (const machine of after) {
+        // The provider's side: its Metal3Machine carries image 3 (KCP's patch), its host keeps image 2 and stays provisioned.
+        const m3m = await kubectl.json<{ spec: { image: { url: string } } }>(['get', 'm3m', machine.spec.infrastructureRef.name, '-n', namespace]);
+        expect(m3m.spec.image.url).toBe(v3.url);
+        const held = await kubectl.json<Host & { spec: { image?: { url: string } } }>(['get', 'bmh', hostOf(machine), '-n', namespace]);
+        expect(held.spec.consumerRef?.name).toBe(machine.spec.infrastructureRef.name);
+        expect(held.spec.image?.url).toBe(v2.url);
+        expect(held.status?.provisioning?.state).toBe('provisioned');
+        // The hardware's side: updated in place, never re-imaged or rebooted; its kubelet and static pods run the new version.
+        await expectUpdatedInPlace(machine, recordsBefore.get(machine.metadata.name)!, { imageUrl: v3.url, kubeletVersion: UPDATES_IN_PLACE_TO });
+        await expectNodeOf(machine, { controlPlane: true, version: UPDATES_IN_PLACE_TO, providerIDSetBy: 'provider' });
+        const images = (await staticPodsOn(hostOf(machine))).flatMap((pod) => pod.spec.containers.map((container) => container.image)).sort();
+        expect(images).toEqual(['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler']
+          .map((component) => `registry.k8s.io/${component}${component === 'etcd' ? '' : `:${UPDATES_IN_PLACE_TO}`}`));
+      }
+      // etcd's side: the same three members, none removed or added.
+      const membersAfter = await withEtcdOn(hostOf(after[0]!), (client) => listMembers(client));
+      expect(membersAfter.map((m) => m.ID).sort()).toEqual(membersBefore.map((m) => m.ID).sort());
+      expect(await kubeadmConfigVersion()).toBe(UPDATES_IN_PLACE_TO);
+      await kcpReports(UPDATES_IN_PLACE_TO);
+    });
   });
 
   it('kubectl scale kubeadmcontrolplane back to 1 removes two control plane Machines and etcd members and frees their hosts', async () => {
