@@ -950,6 +950,9 @@ describe('a KubeadmControlPlane with stacked etcd, as clusterctl\'s kubeadm flav
   it('kubectl scale kubeadmcontrolplane back to 1 removes two control plane Machines and etcd members and frees their hosts', async () => {
     const machines = await kcpMachines();
     expect(machines).toHaveLength(3);
+    // maxSurge back to 1 first, as CAPM3's node reuse e2e does before it scales to one: KCP's webhook refuses maxSurge 0 below three replicas.
+    await kubectl.ok(['patch', 'kubeadmcontrolplanes.controlplane.cluster.x-k8s.io', KCP, '-n', namespace, '--type=merge', '-p',
+      JSON.stringify({ spec: { rollout: { strategy: { rollingUpdate: { maxSurge: 1 } } } } })]);
     await kubectl.ok(['scale', 'kubeadmcontrolplanes.controlplane.cluster.x-k8s.io', KCP, '-n', namespace, '--replicas=1']);
     const [kept] = await waitFor(async () => {
       const current = await kcpMachines();
