@@ -176,6 +176,22 @@ async function withUpdateExtension(name: string, use: (extension: InPlaceUpdateE
   }
 }
 
+/** Each Machine as `<namespace>/<name>` (how the extension's calls name them), sorted. */
+const qualifiedNames = (machines: Machine[]) => machines.map((m) => `${namespace}/${m.metadata.name}`).sort();
+/** The Machines the extension has finished UpdateMachine for. */
+const updatedByExtension = (extension: InPlaceUpdateExtension) =>
+  extension.calls.filter((call) => call.hook === 'UpdateMachine' && call.answer === 'done').map((call) => call.object).sort();
+
+/** The provider's side of an in-place update: the Metal3Machine carries the new image (Cluster API's patch); its host keeps the image it was provisioned with, its consumer, and stays provisioned. */
+async function expectHostKept(machine: Machine, images: { metal3Machine: string; host: string }): Promise<void> {
+  const m3m = await kubectl.json<{ spec: { image: { url: string } } }>(['get', 'm3m', machine.spec.infrastructureRef.name, '-n', namespace]);
+  expect(m3m.spec.image.url).toBe(images.metal3Machine);
+  const held = await kubectl.json<Host & { spec: { image?: { url: string } } }>(['get', 'bmh', hostOf(machine), '-n', namespace]);
+  expect(held.spec.consumerRef?.name).toBe(machine.spec.infrastructureRef.name);
+  expect(held.spec.image?.url).toBe(images.host);
+  expect(held.status?.provisioning?.state).toBe('provisioned');
+}
+
 /** The server of a Machine was updated in place since `was`: no image written, no boot, nothing on its Node but the update (and the kubelet's re-registration). */
 async function expectUpdatedInPlace(machine: Machine, was: SystemRecords, update: { imageUrl: string; kubeletVersion: string }): Promise<void> {
   const hardware = await records(systemOf(hostOf(machine)));
@@ -635,16 +651,10 @@ describe('clusterctl generate cluster --flavor kubeadm, as shipped, on the same 
       // Cluster API's side: the same Machines, each asked about and updated through the extension.
       expect(after.map((m) => m.metadata.uid).sort()).toEqual(before.map((m) => m.metadata.uid).sort());
       expect(extension.calls.filter((call) => call.hook === 'CanUpdateMachineSet').map((call) => call.answer)).toContain('infrastructureMachineTemplatePatch');
-      expect(extension.calls.filter((call) => call.hook === 'UpdateMachine' && call.answer === 'done').map((call) => call.object).sort())
-        .toEqual(before.map((m) => `${namespace}/${m.metadata.name}`).sort());
+      expect(updatedByExtension(extension)).toEqual(qualifiedNames(before));
       for (const { machine, system } of servers) {
-        // The provider's side: its Metal3Machine carries image 2 (patched by Cluster API), its host keeps image 1 and stays provisioned.
-        const m3m = await kubectl.json<{ spec: { image: { url: string } } }>(['get', 'm3m', machine.spec.infrastructureRef.name, '-n', namespace]);
-        expect(m3m.spec.image.url).toBe(v2.url);
-        const held = await kubectl.json<Host & { spec: { image?: { url: string } } }>(['get', 'bmh', hostOf(machine), '-n', namespace]);
-        expect(held.spec.consumerRef?.name).toBe(machine.spec.infrastructureRef.name);
-        expect(held.spec.image?.url).toBe(v1.url);
-        expect(held.status?.provisioning?.state).toBe('provisioned');
+        // Its Metal3Machine carries image 2 (Cluster API's patch); its host keeps image 1.
+        await expectHostKept(machine, { metal3Machine: v2.url, host: v1.url });
         // The hardware's side: updated in place (the kubelet told its unchanged version); never re-imaged, rebooted or deprovisioned.
         await expectUpdatedInPlace(machine, recordsBefore.get(system)!, { imageUrl: v2.url, kubeletVersion: KUBERNETES_VERSION });
       }
@@ -920,18 +930,12 @@ describe('a KubeadmControlPlane with stacked etcd, as clusterctl\'s kubeadm flav
       // Cluster API's side: the same Machines, each asked about (a Machine and a Metal3Machine patch) and updated through the extension.
       expect(after.map((m) => m.metadata.uid).sort()).toEqual(before.map((m) => m.metadata.uid).sort());
       const asked = extension.calls.filter((call) => call.hook === 'CanUpdateMachine');
-      expect([...new Set(asked.map((call) => call.object))].sort()).toEqual(before.map((m) => `${namespace}/${m.metadata.name}`).sort());
+      expect([...new Set(asked.map((call) => call.object))].sort()).toEqual(qualifiedNames(before));
       expect(new Set(asked.map((call) => call.answer))).toEqual(new Set(['machinePatch,infrastructureMachinePatch']));
-      expect(extension.calls.filter((call) => call.hook === 'UpdateMachine' && call.answer === 'done').map((call) => call.object).sort())
-        .toEqual(before.map((m) => `${namespace}/${m.metadata.name}`).sort());
+      expect(updatedByExtension(extension)).toEqual(qualifiedNames(before));
       for (const machine of after) {
-        // The provider's side: its Metal3Machine carries image 3 (KCP's patch), its host keeps image 2 and stays provisioned.
-        const m3m = await kubectl.json<{ spec: { image: { url: string } } }>(['get', 'm3m', machine.spec.infrastructureRef.name, '-n', namespace]);
-        expect(m3m.spec.image.url).toBe(v3.url);
-        const held = await kubectl.json<Host & { spec: { image?: { url: string } } }>(['get', 'bmh', hostOf(machine), '-n', namespace]);
-        expect(held.spec.consumerRef?.name).toBe(machine.spec.infrastructureRef.name);
-        expect(held.spec.image?.url).toBe(v2.url);
-        expect(held.status?.provisioning?.state).toBe('provisioned');
+        // Its Metal3Machine carries image 3 (KCP's patch); its host keeps image 2.
+        await expectHostKept(machine, { metal3Machine: v3.url, host: v2.url });
         // The hardware's side: updated in place, never re-imaged or rebooted; its kubelet and static pods run the new version.
         await expectUpdatedInPlace(machine, recordsBefore.get(machine.metadata.name)!, { imageUrl: v3.url, kubeletVersion: UPDATES_IN_PLACE_TO });
         await expectNodeOf(machine, { controlPlane: true, version: UPDATES_IN_PLACE_TO, providerIDSetBy: 'provider' });
