@@ -41,10 +41,10 @@ import { waitFor } from '../../support/wait-for.ts';
 // the user data it gets: `init` uploads kube-system/kubeadm-config to the workload API server
 // (what KCP reads as "initialized") and applies kube-proxy; `join` is let in only with a
 // bootstrap token CABPK made there. Last, that flavour's KubeadmControlPlane (stacked etcd)
-// upgrades Kubernetes (rolling, then in place), scales and remediates its control plane on the
-// same hosts (the simulated control plane servers mirror kubeadm's static pods and run an etcd
+// upgrades Kubernetes (rolling, then in place), scales, remediates and rolls with node reuse its
+// control plane on the same hosts (the simulated control plane servers mirror kubeadm's static pods and run an etcd
 // member each, which KCP checks through port-forwards to their kubelets).
-// Servers 105-107 of the test stack are this file's own. It is the only file whose servers run
+// Servers 105-108 of the test stack are this file's own. It is the only file whose servers run
 // kubeadm, so the kubeadm-config ConfigMap and kube-proxy in the shared workload cluster are this file's.
 const env = readStackEnv();
 const kubectl = new Kubectl(env);
@@ -61,6 +61,10 @@ const UPGRADE_FROM = releaseBefore(KUBERNETES_VERSION);
 const CONTROL_PLANE_HOST = { name: 'cc-cp', system: 105 };
 const WORKER_HOSTS = [{ name: 'cc-worker-a', system: 106 }, { name: 'cc-worker-b', system: 107 }];
 const ALL_HOSTS = [CONTROL_PLANE_HOST, ...WORKER_HOSTS];
+/** Selected by no template until the control plane's node reuse test offers it to KCP: the free host a reused server must win over. */
+const SPARE_HOST = { name: 'cc-spare', system: 108 };
+const FILE_HOSTS = [...ALL_HOSTS, SPARE_HOST];
+const REUSE_LABEL = 'infrastructure.cluster.x-k8s.io/node-reuse';
 const WORKER_SELECTOR = `topology.cluster.x-k8s.io/deployment-name=${WORKER_TOPOLOGY_NAME}`;
 
 let namespace = '';
@@ -108,7 +112,7 @@ const isFree = (current: Host) => current.status?.provisioning?.state === 'avail
 /** Resolves once the host is available and claimed by no Machine. */
 const hostReleased = (name: string, options: { timeoutMs: number; what: string }) =>
   waitFor(async () => (isFree(await host(name)) ? true : undefined), { ...options, intervalMs: 1_000 });
-const systemOf = (hostName: string) => ALL_HOSTS.find((h) => h.name === hostName)!.system;
+const systemOf = (hostName: string) => FILE_HOSTS.find((h) => h.name === hostName)!.system;
 const records = async (system: number) =>
   (await (await fetch(`${env.agentSimulatorUrl}/records/${env.systems[system]!.uuid}`)).json()) as SystemRecords;
 /** The kubeadm steps a server ran since a moment (the simulator keeps every run's records). */
@@ -326,7 +330,7 @@ beforeAll(async () => {
   await installProviderCrds(kubectl, env);
   // What an earlier, interrupted run of this file may have left in the shared workload cluster.
   await forgetKubeadmInit();
-  for (const { name } of ALL_HOSTS) await workload.run(['delete', 'node', name, '--ignore-not-found']);
+  for (const { name } of FILE_HOSTS) await workload.run(['delete', 'node', name, '--ignore-not-found']);
   namespace = await createUniqueNamespace(kubectl, 'e2e-cc');
   const scoped = { env, stateDir: env.stateDir, namespace, label: namespace };
   [capi, bootstrapProvider, controlPlaneProvider] = await Promise.all([
@@ -344,6 +348,7 @@ beforeAll(async () => {
   const hosts = [
     { ...CONTROL_PLANE_HOST, labels: { role: 'control-plane' } },
     ...WORKER_HOSTS.map((h) => ({ ...h, labels: { role: 'worker' } })),
+    { ...SPARE_HOST, labels: { role: 'spare' } },
   ];
   await kubectl.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [
     ...hostObjects({ env, namespace, hosts: hosts.map((h) => ({ name: h.name, system: env.systems[h.system]!, labels: h.labels, spec: { online: false } })) }),
@@ -363,7 +368,7 @@ afterAll(async () => {
   // Without its server (stopped below), failurePolicy Fail would refuse the clean-up's writes.
   await providerWebhook?.unregister();
   await tearDownClusterApiFile({ env, kubectl, workload, namespace, clusterApiRan: capi !== undefined,
-    processes: [provider, operator, controlPlaneProvider, bootstrapProvider, capi], nodeNames: ALL_HOSTS.map((h) => h.name) });
+    processes: [provider, operator, controlPlaneProvider, bootstrapProvider, capi], nodeNames: FILE_HOSTS.map((h) => h.name) });
   await forgetKubeadmInit();
 }, minutes(10));
 
@@ -687,15 +692,17 @@ describe('a KubeadmControlPlane with stacked etcd, as clusterctl\'s kubeadm flav
   const kubeadmConfigVersion = async () => /^kubernetesVersion: (\S+)$/m.exec((await workload.json<{ data: { ClusterConfiguration: string } }>(
     ['get', 'configmap', 'kubeadm-config', '-n', 'kube-system'])).data.ClusterConfiguration)?.[1];
 
-  /** Makes `<KCP>-<suffix>`: KCP's current Metal3MachineTemplate but for the image, and points KCP at it with `version`. */
-  async function upgradeKcp(options: { suffix: string; image: { url: string; sha256: string }; version: string; maxSurge?: number }): Promise<void> {
+  /** Makes `<KCP>-<suffix>`: KCP's current Metal3MachineTemplate but for the image (and `nodeReuse`), and points KCP at it with `version`. */
+  async function upgradeKcp(options: { suffix: string; image: { url: string; sha256: string }; version: string; maxSurge?: number; nodeReuse?: boolean }): Promise<void> {
     const currentName = (await kcpObject()).spec.machineTemplate.spec.infrastructureRef.name;
-    const template = await kubectl.json<Manifest & { spec: { template: { spec: Record<string, unknown> } } }>(['get', 'metal3machinetemplates', currentName, '-n', namespace]);
+    const template = await kubectl.json<Manifest & { spec: { template: { spec: Record<string, unknown> }; nodeReuse?: boolean } }>(
+      ['get', 'metal3machinetemplates', currentName, '-n', namespace]);
     const { url: _url, checksum: _checksum, ...imageRest } = template.spec.template.spec.image as Record<string, unknown>;
     const name = `${KCP}-${options.suffix}`;
     await kubectl.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: template.apiVersion, kind: template.kind,
       metadata: { name, namespace, labels: template.metadata.labels },
-      spec: { template: { spec: { ...template.spec.template.spec, image: { ...imageRest, url: options.image.url, checksum: options.image.sha256 } } } } }));
+      spec: { ...template.spec, ...(options.nodeReuse === undefined ? {} : { nodeReuse: options.nodeReuse }),
+        template: { spec: { ...template.spec.template.spec, image: { ...imageRest, url: options.image.url, checksum: options.image.sha256 } } } } }));
     const rollout = options.maxSurge === undefined ? {} : { rollout: { strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: options.maxSurge } } } };
     await kubectl.ok(['patch', 'kubeadmcontrolplanes.controlplane.cluster.x-k8s.io', KCP, '-n', namespace, '--type=merge', '-p',
       JSON.stringify({ spec: { version: options.version, machineTemplate: { spec: { infrastructureRef: { name } } }, ...rollout } })]);
@@ -742,9 +749,23 @@ describe('a KubeadmControlPlane with stacked etcd, as clusterctl\'s kubeadm flav
   }
   const etcdMembersSeenFrom = (node: string) => withEtcdOn(node, async (client) => (await listMembers(client)).map((m) => m.name ?? '').sort());
 
-  /** The server of a deleted control plane Machine was deprovisioned: powered off, its Node and its mirror Pods gone, its host free. */
-  async function expectReleased(hostName: string): Promise<void> {
-    await hostReleased(hostName, { timeoutMs: minutes(5), what: `${hostName} to be released` });
+  /**
+   * The server of a deleted control plane Machine was deprovisioned: powered off, its Node and its
+   * mirror Pods gone, its host free; or, from a template with node reuse, available and booked
+   * for the control plane (consumerRef on the Cluster, CAPM3's node-reuse label).
+   */
+  async function expectReleased(hostName: string, options: { bookedForReuse?: boolean } = {}): Promise<void> {
+    if (options.bookedForReuse) {
+      const booked = await waitFor(async () => {
+        const found = await kubectl.json<Host & { metadata: { labels?: Record<string, string> }; spec: { consumerRef?: { kind: string } } }>(
+          ['get', 'bmh', hostName, '-n', namespace]);
+        return found.status?.provisioning?.state === 'available' && found.spec.consumerRef?.kind === 'Cluster' ? found : undefined;
+      }, { timeoutMs: minutes(5), intervalMs: 1_000, what: `${hostName} to be deprovisioned and booked for ${KCP}` });
+      expect(booked.spec.consumerRef?.name).toBe(KCP_CLUSTER);
+      expect(booked.metadata.labels?.[REUSE_LABEL]).toBe(`cp-${KCP}`);
+    } else {
+      await hostReleased(hostName, { timeoutMs: minutes(5), what: `${hostName} to be released` });
+    }
     expect((await records(systemOf(hostName))).nodes.at(-1)).toMatchObject({ kind: 'node-deleted', node: hostName, reason: 'powered-off-for-deprovisioning' });
     expect((await workload.run(['get', 'node', hostName])).code).not.toBe(0);
     expect(await staticPodsOn(hostName)).toEqual([]);
@@ -951,7 +972,48 @@ describe('a KubeadmControlPlane with stacked etcd, as clusterctl\'s kubeadm flav
     });
   });
 
-  it('kubectl scale kubeadmcontrolplane back to 1 removes two control plane Machines and etcd members and frees their hosts', async () => {
+  it('node reuse, as CAPM3\'s node reuse e2e runs it for the control plane: KCP at three Machines rolled to a template with nodeReuse and maxSurge 0 while a fourth host is free; each Machine it deletes is replaced on the server it freed', async () => {
+    const before = await kcpMachines();
+    expect(before).toHaveLength(3);
+    const servers = before.map(hostOf).sort();
+    // The free host the provider would otherwise choose from: selected by KCP's template from now on.
+    await kubectl.ok(['label', 'bmh', SPARE_HOST.name, '-n', namespace, '--overwrite', `role=${ROLE}`]);
+    await waitFor(async () => (isFree(await host(SPARE_HOST.name)) ? true : undefined),
+      { timeoutMs: minutes(4), intervalMs: 1_000, what: `${SPARE_HOST.name} to be available` });
+    const rolled = new Date().toISOString();
+    const v1 = env.images[0]!;
+    // No update extension is registered now: KCP rolls by deleting a Machine, then making one (maxSurge stays 0).
+    await upgradeKcp({ suffix: 'reuse', image: v1, version: UPDATES_IN_PLACE_TO, nodeReuse: true });
+
+    let last: Machine[] = [];
+    await waitFor(async () => {
+      last = await kcpMachines();
+      return last.length === 3 && last.every((m) => !before.some((old) => old.metadata.name === m.metadata.name)) ? true : undefined;
+    }, { timeoutMs: minutes(12), intervalMs: 2_000, what: `${KCP} to replace all three Machines` }).catch((error: Error) => {
+      throw new Error(`${error.message}; machines: ${JSON.stringify(last.map((m) => [m.metadata.name, hostOf(m), m.status?.phase]))}`);
+    });
+    const after = await healthyControlPlane(3, `${KCP} healthy after the rollout with node reuse`);
+
+    // Each new Machine is on a server a deleted one freed, chosen for that reason, with the new image written and a control plane join.
+    expect(after.map(hostOf).sort()).toEqual(servers);
+    for (const machine of after) {
+      const m3m = await kubectl.json<{ status?: { conditions?: Condition[] } }>(['get', 'm3m', machine.spec.infrastructureRef.name, '-n', namespace]);
+      expect(m3m.status?.conditions?.find((c) => c.type === 'AssociateBareMetalHost'))
+        .toMatchObject({ status: 'True', reason: 'AssociateBareMetalHostViaNodeReuseSuccess' });
+      const hardware = await records(systemOf(hostOf(machine)));
+      expect(hardware.imageWrites.filter((write) => write.at >= rolled).map((write) => [write.outcome, write.url])).toEqual([['written', v1.url]]);
+      expect(kubeadmRuns(hardware.nodes, rolled)).toEqual([{ kind: 'kubeadm-succeeded', node: hostOf(machine), command: 'join', controlPlane: true }]);
+      await expectNodeOf(machine, { controlPlane: true, version: UPDATES_IN_PLACE_TO, providerIDSetBy: 'provider' });
+    }
+    // The free host was never claimed nor written to.
+    const spare = await host(SPARE_HOST.name);
+    expect(spare.spec.consumerRef).toBeUndefined();
+    expect(spare.status?.provisioning?.state).toBe('available');
+    expect((await records(SPARE_HOST.system)).imageWrites.filter((write) => write.at >= fileStart)).toEqual([]);
+    expect(await etcdMembersSeenFrom(hostOf(after[0]!))).toEqual(servers);
+  }, minutes(15));
+
+  it('kubectl scale kubeadmcontrolplane back to 1 removes two control plane Machines and etcd members; their hosts stay booked for the control plane (its template has node reuse)', async () => {
     const machines = await kcpMachines();
     expect(machines).toHaveLength(3);
     // maxSurge back to 1 first, as CAPM3's node reuse e2e does before it scales to one: KCP's webhook refuses maxSurge 0 below three replicas.
@@ -962,7 +1024,7 @@ describe('a KubeadmControlPlane with stacked etcd, as clusterctl\'s kubeadm flav
       const current = await kcpMachines();
       return current.length === 1 ? current : undefined;
     }, { timeoutMs: minutes(8), intervalMs: 1_000, what: `${KCP} scaled down to one Machine` });
-    for (const removed of machines.filter((m) => m.metadata.name !== kept!.metadata.name)) await expectReleased(hostOf(removed));
+    for (const removed of machines.filter((m) => m.metadata.name !== kept!.metadata.name)) await expectReleased(hostOf(removed), { bookedForReuse: true });
     await healthyControlPlane(1, `${KCP} healthy at one Machine`);
     expect(await etcdMembersSeenFrom(hostOf(kept!))).toEqual([hostOf(kept!)]);
   });
