@@ -20,7 +20,7 @@ import { installProviderCrds } from './provider-crds.ts';
 // isolated one, ISOLATED_IPMI_BMC_SERVER, which ipmi-bmc-outage stops), servicing 70-71,
 // DataImage 72-73, images 74-75, RAID 76-77, PreprovisioningImage 78-79, BMCEventSubscription
 // 80-81; operator kills' large run (METAL3_TS_FAULTS_SCALE=large) 82-93 besides 52-59 (garbage
-// collection, run alone, borrows 82-83; namespace deletion, run alone, borrows 84-87); deletion deadline 94; HostClaims 95-96; clusterctl move 97; Cluster API node reuse 98-100; a BMC Secret switched 101; comma-separated watch namespaces 102-103; ramdisk network data 104; Cluster API ClusterClass with the kubeadm providers 105-107.
+// collection, run alone, borrows 82-83; namespace deletion, run alone, borrows 84-87); deletion deadline 94; HostClaims 95-96; clusterctl move 97; Cluster API node reuse 98-100; a BMC Secret switched 101; comma-separated watch namespaces 102-103; ramdisk network data 104; Cluster API ClusterClass with the kubeadm providers 105-108.
 export const TEST_STACK_SYSTEMS = 109;
 /** Servers whose Redfish BMC is a sushy-tools of their own (the stack's isolated BMC group). */
 export const ISOLATED_BMC_SERVERS: readonly number[] = [68, 69];

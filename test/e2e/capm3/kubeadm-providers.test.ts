@@ -42,8 +42,8 @@ import { waitFor } from '../../support/wait-for.ts';
 // (what KCP reads as "initialized") and applies kube-proxy; `join` is let in only with a
 // bootstrap token CABPK made there. Last, that flavour's KubeadmControlPlane (stacked etcd)
 // upgrades Kubernetes (rolling, then in place), scales, remediates and rolls with node reuse its
-// control plane on the same hosts (the simulated control plane servers mirror kubeadm's static pods and run an etcd
-// member each, which KCP checks through port-forwards to their kubelets).
+// control plane on the same hosts (the simulated control plane servers mirror kubeadm's static
+// pods and run an etcd member each, which KCP checks through port-forwards to their kubelets).
 // Servers 105-108 of the test stack are this file's own. It is the only file whose servers run
 // kubeadm, so the kubeadm-config ConfigMap and kube-proxy in the shared workload cluster are this file's.
 const env = readStackEnv();
@@ -667,14 +667,15 @@ describe('clusterctl generate cluster --flavor kubeadm, as shipped, on the same 
   });
 });
 
-describe('a KubeadmControlPlane with stacked etcd, as clusterctl\'s kubeadm flavour makes it: its Kubernetes upgrades (rolling, then in place), scale up, remediation and scale down on the hosts', () => {
+describe('a KubeadmControlPlane with stacked etcd, as clusterctl\'s kubeadm flavour makes it: its Kubernetes upgrades (rolling, then in place), scale up, remediation, node reuse and scale down on the hosts', () => {
   // KCP checks each control plane node's static pods (mirrored by its kubelet) and its etcd
   // member, which it reaches with a port-forward through the workload API server to the node's
   // kubelet; the simulated servers run a real etcd member each, with the cluster's etcd CA. The
   // cluster starts two releases behind the stack's and is upgraded twice: first as CAPM3's
   // k8s-upgrade e2e does it (a new version and a new Metal3MachineTemplate, image 2, in the
   // KubeadmControlPlane: a rollout onto new Machines), then at three Machines as its in-place
-  // upgrade e2e does it (the stack's version and image 3 with maxSurge 0, through an update extension).
+  // upgrade e2e does it (the stack's version and image 3 with maxSurge 0, through an update
+  // extension). Last it rolls with node reuse, as CAPM3's node reuse e2e does, while a fourth host is free.
   const STARTS_AT = releaseBefore(UPGRADE_FROM);
   const ROLLS_TO = UPGRADE_FROM;
   const UPDATES_IN_PLACE_TO = KUBERNETES_VERSION;
