@@ -95,9 +95,18 @@ describe('addFinalizer', () => {
     expect(requests).toEqual([]);
   });
 
-  it('passes a refused write on, for the reconcile to be retried', async () => {
-    const { client } = setup(statusError(422, 'Invalid'));
-    await expect(addFinalizer(client, toy(['a']), F)).rejects.toMatchObject({ code: 422 });
+  it('json: a failed test (422 with no causes) is a Conflict, to be retried quietly; a validation failure passes on as it is', async () => {
+    const stale = setup(statusError(422, 'Invalid'));
+    const failure = await addFinalizer(stale.client, toy(['a']), F).catch((e: unknown) => e);
+    expect(isConflict(failure)).toBe(true);
+    expect((failure as Error).message).toBe('the finalizers of ns/t changed since they were read (the API server refused the guarded patch)');
+    const invalid = new ApiException(422, 'PATCH failed', JSON.stringify({
+      kind: 'Status', code: 422, reason: 'Invalid', message: 'Toy "t" is invalid', details: { causes: [{ field: 'metadata.finalizers[1]', message: 'name part must consist of…' }] },
+    }), {});
+    const refused = setup(invalid);
+    const passedOn = await addFinalizer(refused.client, toy(['a']), 'bad name', {}).catch((e: unknown) => e);
+    expect(passedOn).toBe(invalid);
+    expect(isConflict(passedOn)).toBe(false);
   });
 });
 
@@ -149,5 +158,10 @@ describe('removeFinalizer', () => {
   it.each(['json', 'merge'] as const)('%s: passes other failures on', async (strategy) => {
     const { client } = setup(statusError(409, 'Conflict'));
     expect(isConflict(await removeFinalizer(client, toy([F]), F, { strategy }).catch((e: unknown) => e))).toBe(true);
+  });
+
+  it('json: a failed test (the list moved) is a Conflict', async () => {
+    const { client } = setup(statusError(422, 'Invalid'));
+    expect(isConflict(await removeFinalizer(client, toy([F]), F).catch((e: unknown) => e))).toBe(true);
   });
 });

@@ -1,4 +1,4 @@
-import { isNotFound } from './kube-errors.ts';
+import { KubeStatusError, isInvalid, isNotFound, toKubeError } from './kube-errors.ts';
 import type { KubeObject } from './kube-object.ts';
 import { objectName } from './kube-object.ts';
 import type { JsonPatchOperation, ResourceClient } from './resource-client.ts';
@@ -9,10 +9,9 @@ export function hasFinalizer(obj: KubeObject, finalizer: string): boolean {
 
 export interface FinalizerPatchOptions {
   /**
-   * `json` (default): JSON patch guarded by `test` operations, so it fails (422) rather than
+   * `json` (default): JSON patch guarded by `test` operations, so it fails rather than
    * clobbering a list someone else changed. `merge`: a merge patch carrying the object's
-   * resourceVersion, so a stale object fails with 409 Conflict. Either failure should
-   * requeue.
+   * resourceVersion. Either way a stale object fails with a Conflict, which should requeue.
    */
   strategy?: 'json' | 'merge';
   signal?: AbortSignal;
@@ -40,7 +39,7 @@ export async function addFinalizer<T extends KubeObject>(
         { op: 'test', path: '/metadata/resourceVersion', value: obj.metadata.resourceVersion },
         { op: 'add', path: '/metadata/finalizers', value: [finalizer] },
       ];
-  return client.patch(objectName(obj), ops, { type: 'json', signal: options.signal, fieldManager: options.fieldManager });
+  return guardedJsonPatch(client, obj, ops, options);
 }
 
 /**
@@ -65,10 +64,37 @@ export async function removeFinalizer<T extends KubeObject>(
       { op: 'test', path: `/metadata/finalizers/${index}`, value: finalizer },
       { op: 'remove', path: `/metadata/finalizers/${index}` },
     ];
-    return await client.patch(objectName(obj), ops, { type: 'json', signal: options.signal, fieldManager: options.fieldManager });
+    return await guardedJsonPatch(client, obj, ops, options);
   } catch (error) {
     if (isNotFound(error)) return obj;
     throw error;
+  }
+}
+
+/**
+ * A JSON patch whose `test` fails is answered 422 Invalid with no causes (the API server drops
+ * the words of the failed test), where a real validation failure lists its causes. It means what
+ * a stale merge patch's 409 means, so it is thrown as a Conflict: callers retry it quietly, as
+ * they do any write from an object their cache had not caught up with.
+ */
+async function guardedJsonPatch<T extends KubeObject>(
+  client: ResourceClient<T>,
+  obj: T,
+  ops: JsonPatchOperation[],
+  options: FinalizerPatchOptions,
+): Promise<T> {
+  try {
+    return await client.patch(objectName(obj), ops, { type: 'json', signal: options.signal, fieldManager: options.fieldManager });
+  } catch (error) {
+    if (!isInvalid(error) || toKubeError(error).causes.length > 0) throw error;
+    const { namespace, name } = objectName(obj);
+    throw new KubeStatusError({
+      kind: 'Status',
+      status: 'Failure',
+      code: 409,
+      reason: 'Conflict',
+      message: `the finalizers of ${namespace ? `${namespace}/` : ''}${name} changed since they were read (the API server refused the guarded patch)`,
+    });
   }
 }
 

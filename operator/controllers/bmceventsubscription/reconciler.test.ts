@@ -70,17 +70,19 @@ function setUp(options: { subscription: KubeObject; host?: KubeObject; secret?: 
 }
 
 describe('BMCEventSubscription controller', () => {
-  it('adds BMO\'s finalizer, then subscribes with the Secret\'s headers and keeps the BMC\'s Id', async () => {
-    const first = setUp({ subscription: subscription(), host: host('node-1'), secret: headerSecret });
-    expect(await first.reconcile()).toEqual({ requeueNow: true });
-    expect(first.patches[0]?.patch).toEqual([{ op: 'test', path: '/metadata/resourceVersion', value: '3' }, { op: 'add', path: '/metadata/finalizers', value: [BMCEVENTSUBSCRIPTION_FINALIZER] }]);
-    expect(first.requests).toEqual([]);
+  it('adds BMO\'s finalizer, then, in the same pass, subscribes with the Secret\'s headers and keeps the BMC\'s Id', async () => {
+    const first = setUp({ subscription: subscription(), host: host('node-1'), secret: headerSecret, added: done({ subscriptionId: '42' }) });
+    expect(await first.reconcile()).toEqual({});
+    expect(first.patches).toEqual([
+      { patch: [{ op: 'test', path: '/metadata/resourceVersion', value: '3' }, { op: 'add', path: '/metadata/finalizers', value: [BMCEVENTSUBSCRIPTION_FINALIZER] }] },
+      { patch: { status: { subscriptionID: '42', error: '' } }, subresource: 'status' },
+    ]);
+    expect(first.requests).toEqual([{ destination: 'https://127.0.0.1:9000/events', context: 'rack-4', httpHeaders: [{ Authorization: TOKEN }, { 'X-Auth-Tenant': 'blue' }] }]);
+    expect(first.events).toEqual(['Normal SubscriptionCreated: subscription 42 created on the BMC of host host-0']);
 
     const second = setUp({ subscription: subscription(withFinalizer), host: host('node-1'), secret: headerSecret, added: done({ subscriptionId: '42' }) });
     expect(await second.reconcile()).toEqual({});
-    expect(second.requests).toEqual([{ destination: 'https://127.0.0.1:9000/events', context: 'rack-4', httpHeaders: [{ Authorization: TOKEN }, { 'X-Auth-Tenant': 'blue' }] }]);
     expect(second.patches).toEqual([{ patch: { status: { subscriptionID: '42', error: '' } }, subresource: 'status' }]);
-    expect(second.events).toEqual(['Normal SubscriptionCreated: subscription 42 created on the BMC of host host-0']);
 
     const third = setUp({ subscription: subscription(withFinalizer, { subscriptionID: '42' }), host: host('node-1'), secret: headerSecret });
     expect(await third.reconcile()).toEqual({});

@@ -44,7 +44,7 @@ export class BMCEventSubscriptionReconciler implements Reconciler {
   async reconcile(request: Request, { log, signal }: ReconcileContext): Promise<Result> {
     const parsed = bmcEventSubscriptionSchema.safeParse(this.#options.subscriptions.cache.get(request));
     if (!parsed.success) return {};
-    const subscription = parsed.data;
+    let subscription = parsed.data;
     const hostName = subscription.spec.hostName ?? '';
     const parsedHost = safeParseCached(bareMetalHostSchema, this.#options.hosts.get({ namespace: request.namespace, name: hostName }));
     const host = parsedHost.success ? parsedHost.data : undefined;
@@ -55,8 +55,8 @@ export class BMCEventSubscriptionReconciler implements Reconciler {
     }
     if (!hasFinalizer(subscription, BMCEVENTSUBSCRIPTION_FINALIZER)) {
       log.info('adding finalizer');
-      await addFinalizer(this.#options.subscriptions.client, subscription, BMCEVENTSUBSCRIPTION_FINALIZER, { signal });
-      return { requeueNow: true };
+      // Carried on with the patched object: a pass of its own would read the cache before it shows the finalizer.
+      subscription = bmcEventSubscriptionSchema.parse(await addFinalizer(this.#options.subscriptions.client, subscription, BMCEVENTSUBSCRIPTION_FINALIZER, { signal }));
     }
     if (subscription.status?.subscriptionID) return {};
     return this.#create(subscription, host, { log, signal });

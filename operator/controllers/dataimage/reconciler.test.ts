@@ -20,12 +20,14 @@ const image = (metadata: Record<string, unknown> = {}): KubeObject => ({
   apiVersion: 'metal3.io/v1alpha1', kind: 'DataImage', metadata: { ...NAME, uid: 'di-uid', resourceVersion: '7', ...metadata }, spec: { url: 'http://127.0.0.1/data.iso' },
 });
 
-function setUp(options: { image?: KubeObject; host?: KubeObject; readings?: ProvisionerResult<DataImageReading>[] }) {
+/** `answers`: what successive patches return (the image as it was read once they run out). */
+function setUp(options: { image?: KubeObject; host?: KubeObject; readings?: ProvisionerResult<DataImageReading>[]; answers?: KubeObject[] }) {
   const patches: Array<{ patch: unknown; subresource?: string }> = [];
+  const answers = [...(options.answers ?? [])];
   const client = {
     patch: async (_name: unknown, patch: unknown, patchOptions: { subresource?: string }) => {
       patches.push({ patch, ...(patchOptions.subresource ? { subresource: patchOptions.subresource } : {}) });
-      return options.image!;
+      return answers.shift() ?? options.image!;
     },
   } as unknown as ResourceClient<KubeObject>;
   const readings = [...(options.readings ?? [])];
@@ -42,23 +44,27 @@ function setUp(options: { image?: KubeObject; host?: KubeObject; readings?: Prov
 }
 
 describe('DataImage controller', () => {
-  it('makes the host an owner, then adds BMO\'s finalizer', async () => {
-    const first = setUp({ image: image(), host: host() });
-    expect(await first.reconcile()).toEqual({ requeueNow: true });
-    expect(first.patches).toEqual([{ patch: { metadata: { ownerReferences: [owner], resourceVersion: '7' } } }]);
-    const second = setUp({ image: image({ ownerReferences: [owner] }), host: host() });
-    expect(await second.reconcile()).toEqual({ requeueNow: true });
-    expect(second.patches[0]?.patch).toEqual([{ op: 'test', path: '/metadata/resourceVersion', value: '7' }, { op: 'add', path: '/metadata/finalizers', value: [DATAIMAGE_FINALIZER] }]);
+  it('makes the host an owner, then adds BMO\'s finalizer to what that write returned, in the same pass', async () => {
+    const owned = image({ ownerReferences: [owner], resourceVersion: '8' });
+    const first = setUp({ image: image(), host: host(), answers: [owned, image({ ownerReferences: [owner], resourceVersion: '9', finalizers: [DATAIMAGE_FINALIZER] })] });
+    expect(await first.reconcile()).toEqual({});
+    expect(first.patches).toEqual([
+      { patch: { metadata: { ownerReferences: [owner], resourceVersion: '7' } } },
+      { patch: [{ op: 'test', path: '/metadata/resourceVersion', value: '8' }, { op: 'add', path: '/metadata/finalizers', value: [DATAIMAGE_FINALIZER] }] },
+    ]);
+    const second = setUp({ image: owned, host: host() });
+    expect(await second.reconcile()).toEqual({});
+    expect(second.patches.map((p) => p.patch)).toEqual([[{ op: 'test', path: '/metadata/resourceVersion', value: '8' }, { op: 'add', path: '/metadata/finalizers', value: [DATAIMAGE_FINALIZER] }]]);
   });
 
   it('adds the host beside another owner, and replaces a reference to an earlier host of the same name', async () => {
     const other = { apiVersion: 'example.com/v1', kind: 'Bundle', name: 'b', uid: 'bundle-uid', controller: true };
     const shared = setUp({ image: image({ ownerReferences: [other] }), host: host() });
-    expect(await shared.reconcile()).toEqual({ requeueNow: true });
-    expect(shared.patches).toEqual([{ patch: { metadata: { ownerReferences: [other, owner], resourceVersion: '7' } } }]);
+    await shared.reconcile();
+    expect(shared.patches[0]).toEqual({ patch: { metadata: { ownerReferences: [other, owner], resourceVersion: '7' } } });
     const stale = setUp({ image: image({ ownerReferences: [{ ...owner, uid: 'earlier-host-uid' }] }), host: host() });
     await stale.reconcile();
-    expect(stale.patches).toEqual([{ patch: { metadata: { ownerReferences: [owner], resourceVersion: '7' } } }]);
+    expect(stale.patches[0]).toEqual({ patch: { metadata: { ownerReferences: [owner], resourceVersion: '7' } } });
     expect([...shared.events, ...stale.events]).toEqual([]);
   });
 

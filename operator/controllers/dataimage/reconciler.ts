@@ -41,7 +41,7 @@ export class DataImageReconciler implements Reconciler {
   async reconcile(request: Request, { log, signal }: ReconcileContext): Promise<Result> {
     const parsedImage = dataImageSchema.safeParse(this.#options.images.cache.get(request));
     if (!parsedImage.success) return {};
-    const image = parsedImage.data;
+    let image = parsedImage.data;
     const { client } = this.#options.images;
     const parsedHost = safeParseCached(bareMetalHostSchema, this.#options.hosts.get(request));
     if (!parsedHost.success) {
@@ -58,12 +58,12 @@ export class DataImageReconciler implements Reconciler {
     }
     // The host becomes an owner as BMO makes it one: not the controller and not blocking the host's
     // deletion, so a foreground deletion of the host never waits on the image's finalizer.
-    if ((await ensureOwnerReference(client, image, host, { signal })).written) return { requeueNow: true };
+    // Each write carries on with the object it returned: a pass of its own would read the cache before it shows the write.
+    image = dataImageSchema.parse((await ensureOwnerReference(client, image, host, { signal })).object);
     const deleting = image.metadata.deletionTimestamp !== undefined;
     if (!deleting && !hasFinalizer(image, DATAIMAGE_FINALIZER)) {
       log.info('adding finalizer');
-      await addFinalizer(client, image, DATAIMAGE_FINALIZER, { signal });
-      return { requeueNow: true };
+      image = dataImageSchema.parse(await addFinalizer(client, image, DATAIMAGE_FINALIZER, { signal }));
     }
     if (DETACHED_ANNOTATION in annotations) {
       // Ironic no longer manages the host, so nothing can be detached through it.

@@ -61,11 +61,12 @@ function setUp(options: { claim: KubeObject; hosts?: KubeObject[]; policies?: Ku
 }
 
 describe('HostClaim controller', () => {
-  it('adds BMO\'s finalizer first', async () => {
+  it('adds BMO\'s finalizer first, then takes a host in the same pass (a pass of its own would read a cache without the finalizer)', async () => {
     const run = setUp({ claim: claim({ metadata: { finalizers: [] } }), hosts: [host('a')], policies: [policy('infra', { names: ['tenant'] })] });
-    expect(await run.reconcile()).toEqual({ requeueNow: true });
+    expect(await run.reconcile()).toEqual({});
     expect(JSON.stringify(run.claimPatches[0]?.patch)).toContain(HOSTCLAIM_FINALIZER);
-    expect(run.hostPatches).toEqual([]);
+    expect(run.hostPatches).toEqual([{ name: { namespace: 'infra', name: 'a' }, patch: { metadata: { resourceVersion: 'rv-a' }, spec: { consumerRef: claimRef } } }]);
+    expect(run.statusOf().bareMetalHost).toEqual({ namespace: 'infra', name: 'a' });
   });
 
   it('takes a matching available host of a namespace whose policy accepts the claim\'s, guarded by its resourceVersion, and says so in status', async () => {

@@ -50,12 +50,10 @@ export class HostClaimReconciler implements Reconciler {
   async reconcile(request: Request, { log, signal }: ReconcileContext): Promise<Result> {
     const parsed = safeParseCached(hostClaimSchema, this.#options.claims.cache.get(request));
     if (!parsed.success) return {};
-    const claim = parsed.data;
+    let claim = parsed.data;
     if (claim.metadata.deletionTimestamp !== undefined) return this.#release(claim, { log, signal });
-    if (!hasFinalizer(claim, HOSTCLAIM_FINALIZER)) {
-      await addFinalizer(this.#options.claims.client, claim, HOSTCLAIM_FINALIZER, { signal });
-      return { requeueNow: true };
-    }
+    // Carried on with the patched claim, as BMO's pass does: a pass of its own would read the cache before it shows the finalizer.
+    if (!hasFinalizer(claim, HOSTCLAIM_FINALIZER)) claim = hostClaimSchema.parse(await addFinalizer(this.#options.claims.client, claim, HOSTCLAIM_FINALIZER, { signal }));
     if (claim.status?.bareMetalHost) {
       await this.#writeStatus(claim, { associated: { type: HOSTCLAIM_CONDITIONS.associated, status: 'True', reason: HOSTCLAIM_REASONS.associated } }, { signal });
       return {};

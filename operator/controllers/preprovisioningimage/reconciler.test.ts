@@ -36,10 +36,12 @@ function setUp(object: KubeObject, env: Record<string, string> = { DEPLOY_KERNEL
 const statusOf = (run: { patches: Array<{ patch: unknown }> }) => (run.patches.at(-1)?.patch as { status: Record<string, unknown> }).status;
 
 describe('PreprovisioningImage controller with the default provider', () => {
-  it('adds BMO\'s finalizer first', async () => {
+  it('adds BMO\'s finalizer first, then records the request in the same pass', async () => {
     const run = setUp(image({ finalizers: [] }));
-    expect(await run.reconcile()).toEqual({ requeueNow: true });
+    await run.reconcile();
     expect(JSON.stringify(run.patches[0]?.patch)).toContain(PREPROVISIONINGIMAGE_FINALIZER);
+    expect(run.patches[1]?.subresource).toBe('status');
+    expect(run.patches).toHaveLength(2);
   });
 
   it('records the request with no URL, then fills in the provider\'s image for the first accepted format it offers', async () => {

@@ -46,7 +46,7 @@ export class PreprovisioningImageReconciler implements Reconciler {
   async reconcile(request: Request, { log, signal }: ReconcileContext): Promise<Result> {
     const parsed = preprovisioningImageSchema.safeParse(this.#options.images.cache.get(request));
     if (!parsed.success) return {};
-    const image = parsed.data;
+    let image = parsed.data;
     const { client } = this.#options.images;
     if (image.metadata.deletionTimestamp) {
       const others = (image.metadata.finalizers ?? []).filter((finalizer) => finalizer !== PREPROVISIONINGIMAGE_FINALIZER);
@@ -61,8 +61,8 @@ export class PreprovisioningImageReconciler implements Reconciler {
     }
     if (!hasFinalizer(image, PREPROVISIONINGIMAGE_FINALIZER)) {
       log.info('adding finalizer');
-      await addFinalizer(client, image, PREPROVISIONINGIMAGE_FINALIZER, { signal });
-      return { requeueNow: true };
+      // Carried on with the patched object: a pass of its own would read the cache before it shows the finalizer.
+      image = preprovisioningImageSchema.parse(await addFinalizer(client, image, PREPROVISIONINGIMAGE_FINALIZER, { signal }));
     }
     const { status, result } = await this.#desiredStatus(image, log);
     if (JSON.stringify(status) !== JSON.stringify(image.status ?? {})) {

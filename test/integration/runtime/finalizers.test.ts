@@ -4,9 +4,9 @@ import {
   createResourceClient,
   hasFinalizer,
   isConflict,
-  isInvalid,
   isNotFound,
   removeFinalizer,
+  toKubeError,
 } from '../../../operator/runtime/index.ts';
 import type { KubeClient, ResourceClient } from '../../../operator/runtime/index.ts';
 import { Toy, createNamespace, installToyCrd, stackTransport } from './toy-cluster.ts';
@@ -21,8 +21,6 @@ describe.each(['json', 'merge'] as const)('finalizers (%s patch) against a real 
   let transport: KubeClient;
   let namespace: string;
   let toys: ResourceClient<ToyObject>;
-  /** How a guarded write that lost the race fails: a failed JSON patch `test` is 422, a stale resourceVersion 409. */
-  const refused = strategy === 'json' ? isInvalid : isConflict;
 
   beforeAll(async () => {
     ({ transport } = stackTransport());
@@ -52,11 +50,21 @@ describe.each(['json', 'merge'] as const)('finalizers (%s patch) against a real 
     expect((await read('shared')).metadata.finalizers).toEqual(['a.io/x', 'b.io/y']);
   });
 
+  it('a JSON patch whose test fails is answered 422 Invalid with no causes (why the helpers report it as a Conflict)', async () => {
+    await create('tested', ['a.io/x']);
+    const failure = await toys.patch({ namespace, name: 'tested' }, [
+      { op: 'test', path: '/metadata/finalizers', value: ['b.io/y'] },
+      { op: 'add', path: '/metadata/finalizers/-', value: F },
+    ], { type: 'json' }).catch((e: unknown) => e);
+    expect(toKubeError(failure)).toMatchObject({ code: 422, reason: 'Invalid', causes: [] });
+    expect(isConflict(failure)).toBe(false);
+  });
+
   it('refuses to remove from a list that changed since the object was read', async () => {
     const stale = await create('reordered', ['a.io/x']);
     await toys.patch({ namespace, name: 'reordered' }, { metadata: { finalizers: ['b.io/y', 'a.io/x'] } }, { type: 'merge' });
     const failure = await removeFinalizer(toys, stale, 'a.io/x', { strategy }).catch((e: unknown) => e);
-    expect(refused(failure)).toBe(true);
+    expect(isConflict(failure)).toBe(true);
     expect((await read('reordered')).metadata.finalizers).toEqual(['b.io/y', 'a.io/x']);
   });
 
@@ -64,7 +72,7 @@ describe.each(['json', 'merge'] as const)('finalizers (%s patch) against a real 
     const stale = await create('raced');
     await toys.patch({ namespace, name: 'raced' }, { metadata: { finalizers: ['other.io/first'] } }, { type: 'merge' });
     const failure = await addFinalizer(toys, stale, F, { strategy }).catch((e: unknown) => e);
-    expect(refused(failure)).toBe(true);
+    expect(isConflict(failure)).toBe(true);
     expect((await read('raced')).metadata.finalizers).toEqual(['other.io/first']);
   });
 
