@@ -8,6 +8,7 @@ import { buildClusterApi, type ClusterApiComponent } from './build.ts';
 import {
   applyWebhookConfigurations, deleteWebhookConfigurations, renderWebhookConfigurations, type WebhookConfiguration,
 } from './webhook-configurations.ts';
+import { fenceManager } from './watch-filter-fence.ts';
 import { waitForWebhooksInEffect } from './webhook-probe.ts';
 
 export interface ClusterApiManagerOptions {
@@ -21,7 +22,7 @@ export interface ClusterApiManagerOptions {
   /**
    * Scope to one namespace: its webhooks only see objects there, and the controllers only
    * objects labelled `cluster.x-k8s.io/watch-filter: <namespace>` (unless `watchFilter` says
-   * otherwise). Not `--namespace`: in v1.14.2 that flag breaks the MachineDeployment and
+   * otherwise; a scoped manager may not write objects labelled for another, watch-filter-fence.ts). Not `--namespace`: in v1.14.2 that flag breaks the MachineDeployment and
    * MachineSet controllers (hack/capi/README.md).
    */
   namespace?: string;
@@ -39,6 +40,8 @@ export interface ClusterApiManager {
   /** Metrics and pprof, plain HTTP (`--insecure-diagnostics`). */
   diagnosticsUrl: string;
   webhookConfigurations: { kind: string; name: string }[];
+  /** The kubeconfig it runs with: a scoped manager's own user (watch-filter-fence.ts), else the admin's. */
+  kubeconfig: string;
   /** Labels a Cluster API object (and a MachineDeployment's template) must carry to be reconciled; {} if unfiltered. */
   watchLabels: Record<string, string>;
   /** Deletes the webhook configurations first (failurePolicy Fail would block every write), then stops the process. */
@@ -65,12 +68,18 @@ export async function startClusterApiManager(options: ClusterApiManagerOptions):
   // tls.crt / tls.key: the names the manager's --webhook-cert-dir is read with by default.
   const certs = await generateServingCerts({ dir: join(dir, 'certs'), commonName: name, certName: 'tls.crt', keyName: 'tls.key' });
   const watchFilter = options.watchFilter ?? options.namespace;
+  const target = { kubectl: options.env.kubectl, kubeconfig: options.env.kubeconfig };
+  let kubeconfig = options.env.kubeconfig;
+  if (watchFilter) {
+    kubeconfig = join(dir, 'kubeconfig');
+    await fenceManager(target, { watchFilter, path: kubeconfig });
+  }
   const [webhookPort, healthPort, diagnosticsPort] = (await freePorts(3)) as [number, number, number];
   const spec: ProcessSpec = {
     name,
     command: build.manager,
     args: [
-      `--kubeconfig=${options.env.kubeconfig}`,
+      `--kubeconfig=${kubeconfig}`,
       `--webhook-cert-dir=${join(dir, 'certs')}`,
       `--webhook-port=${webhookPort}`,
       `--health-addr=127.0.0.1:${healthPort}`,
@@ -84,7 +93,6 @@ export async function startClusterApiManager(options: ClusterApiManagerOptions):
     ],
     logPath: join(logDir, `${name}.log`),
   };
-  const target = { kubectl: options.env.kubectl, kubeconfig: options.env.kubeconfig };
   const webhookUrl = `https://127.0.0.1:${webhookPort}`;
   const configurations: WebhookConfiguration[] = renderWebhookConfigurations({
     manifestsPath: build.webhookManifests, name, baseUrl: webhookUrl, caPem: readFileSync(certs.caCert, 'utf8'),
@@ -115,6 +123,7 @@ export async function startClusterApiManager(options: ClusterApiManagerOptions):
     healthUrl,
     diagnosticsUrl: `http://127.0.0.1:${diagnosticsPort}`,
     webhookConfigurations: configurations.map((entry) => ({ kind: entry.kind, name: entry.metadata.name })),
+    kubeconfig,
     watchLabels: watchFilter ? { 'cluster.x-k8s.io/watch-filter': watchFilter } : {},
     stop,
   };

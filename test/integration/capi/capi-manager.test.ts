@@ -152,6 +152,29 @@ describe('core Cluster API manager', () => {
     });
   });
 
+  it('may write the Cluster API objects of its own watch filter, not those labelled for another (the fence on Cluster API\'s unfiltered watches)', async () => {
+    const asManager = new Kubectl({ kubectl: env.kubectl, kubeconfig: manager!.kubeconfig });
+    try {
+      expect((await asManager.ok(['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}'])).trim()).toBe(`metal3-ts:capi-manager:${namespace}`);
+      await create({
+        apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster',
+        metadata: { name: 'another-files', namespace, labels: { 'cluster.x-k8s.io/watch-filter': 'another-file' } },
+        spec: { paused: true, infrastructureRef: { apiGroup: testInfraGroup, kind: 'TestCluster', name: 'another-files' } },
+      });
+      const refused = await asManager.run(['-n', namespace, 'label', capi('clusters'), 'another-files', 'touched=yes']);
+      expect(refused.code).not.toBe(0);
+      expect(refused.stderr).toContain(`metal3-ts:capi-manager:${namespace} may not write clusters ${namespace}/another-files, which is labelled cluster.x-k8s.io/watch-filter=another-file`);
+      const refusedDelete = await asManager.run(['-n', namespace, 'delete', capi('clusters'), 'another-files', '--wait=false']);
+      expect(refusedDelete.stderr).toContain('may not write clusters');
+      expect((await get(capi('clusters'), 'another-files')).metadata.labels).not.toHaveProperty('touched');
+      await asManager.ok(['-n', namespace, 'label', capi('clusters'), clusterName, 'touched=yes']);
+      expect((await get(capi('clusters'), clusterName)).metadata.labels).toMatchObject({ touched: 'yes' });
+    } finally {
+      asManager.dispose();
+      await kubectl.ok(['-n', namespace, 'delete', capi('clusters'), 'another-files', '--ignore-not-found']);
+    }
+  });
+
   it('runs its controllers: MachineDeployment -> MachineSet -> Machine with an infrastructure machine cloned from the template', async () => {
     const deployment = await waitFor(async () => {
       const current = await get(capi('machinedeployments'), md);
