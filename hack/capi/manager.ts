@@ -22,8 +22,9 @@ export interface ClusterApiManagerOptions {
   /**
    * Scope to one namespace: its webhooks only see objects there, and the controllers only
    * objects labelled `cluster.x-k8s.io/watch-filter: <namespace>` (unless `watchFilter` says
-   * otherwise; a scoped manager may not write objects labelled for another, watch-filter-fence.ts). Not `--namespace`: in v1.14.2 that flag breaks the MachineDeployment and
-   * MachineSet controllers (hack/capi/README.md).
+   * otherwise); a scoped manager may not write objects labelled for another filter
+   * (watch-filter-fence.ts). Not `--namespace`: in v1.14.2 that flag breaks the
+   * MachineDeployment and MachineSet controllers (hack/capi/README.md).
    */
   namespace?: string;
   /** `--watch-filter`: only objects labelled `cluster.x-k8s.io/watch-filter: <value>` are reconciled. */
