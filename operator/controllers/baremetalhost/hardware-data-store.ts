@@ -5,7 +5,7 @@ import { hardwareDataSchema } from '../../api/hardwaredata.ts';
 import type { HardwareData } from '../../api/hardwaredata.ts';
 import { hasFinalizer, removeFinalizer } from '../../runtime/finalizers.ts';
 import type { Informer } from '../../runtime/informer.ts';
-import { isAlreadyExists, isInvalid, isNotFound } from '../../runtime/kube-errors.ts';
+import { isAlreadyExists, isConflict, isNotFound } from '../../runtime/kube-errors.ts';
 import type { KubeObject, ObjectName } from '../../runtime/kube-object.ts';
 import { keyOf } from '../../runtime/kube-object.ts';
 import { OwnWrites } from '../../runtime/own-writes.ts';
@@ -114,7 +114,8 @@ export class HardwareDataStore implements HardwareDataAccess {
         await this.#letGo(key, cached);
         return;
       } catch (error) {
-        if (!isInvalid(error)) throw error;
+        // The list moved since the cache saw it (the guarded removal's test failed).
+        if (!isConflict(error)) throw error;
       }
     }
     const existing = await this.#fetch(name);
