@@ -30,6 +30,7 @@ import { scanForSecrets, type SecretValue } from '../../support/secret-scan.ts';
 import { servingCertificate, tlsAddress } from '../../support/serving-certificate.ts';
 import { readStackEnv } from '../../support/stack-env.ts';
 import { waitFor } from '../../support/wait-for.ts';
+import { metricValue } from '../baremetalhost/hosts.ts';
 
 // CAPM3 with Cluster API's kubeadm control plane provider (KCP) and kubeadm bootstrap provider
 // (CABPK), all three Cluster API v1.14.2's own managers (core, with its topology controller),
@@ -163,6 +164,11 @@ async function updateInstalledOs(request: UpdateMachineRequest): Promise<UpdateP
 async function withUpdateExtension(name: string, use: (extension: InPlaceUpdateExtension) => Promise<void>): Promise<void> {
   const extensionConfig = `${name}-${namespace}`;
   const extension = await startInPlaceUpdateExtension({ dir: join(env.stateDir, 'in-place-extension', extensionConfig), update: updateInstalledOs });
+  // The core manager discovers the extension and writes its status; KCP's manager registers it
+  // in its own registry from a later reconcile. Until then KCP finds no CanUpdateMachine handler
+  // and rolls the Machine it picked by deleting it, so both managers must have registered it.
+  const callers = [capi!, controlPlaneProvider!];
+  const registrationsBefore = await Promise.all(callers.map(extensionConfigRegistrations));
   try {
     await kubectl.ok(['apply', '-f', '-'], JSON.stringify({
       apiVersion: 'runtime.cluster.x-k8s.io/v1beta2', kind: 'ExtensionConfig', metadata: { name: extensionConfig, labels: capi!.watchLabels },
@@ -173,11 +179,25 @@ async function withUpdateExtension(name: string, use: (extension: InPlaceUpdateE
       const found = await kubectl.json<{ status?: { handlers?: unknown[] } }>(['get', 'extensionconfig', extensionConfig]);
       return (found.status?.handlers?.length ?? 0) === 3 ? true : undefined;
     }, { timeoutMs: minutes(1), intervalMs: 1_000, what: 'Cluster API to discover the update extension' });
+    await waitFor(async () => {
+      const registrations = await Promise.all(callers.map(extensionConfigRegistrations));
+      return registrations.every((count, index) => count > registrationsBefore[index]!) ? true : undefined;
+    }, { timeoutMs: minutes(1), intervalMs: 500, what: 'the core and KCP managers to register the update extension' });
     await use(extension);
   } finally {
     await kubectl.run(['delete', 'extensionconfig', extensionConfig, '--ignore-not-found']);
     await extension.close();
   }
+}
+
+/**
+ * How many times a manager's ExtensionConfig controller has reconciled without error: each such
+ * pass over an existing ExtensionConfig ends by registering it in the manager's runtime registry.
+ */
+async function extensionConfigRegistrations(manager: ClusterApiManager): Promise<number> {
+  const response = await fetch(`${manager.diagnosticsUrl}/metrics`);
+  if (!response.ok) throw new Error(`${manager.diagnosticsUrl}/metrics answered ${response.status}`);
+  return metricValue(await response.text(), 'controller_runtime_reconcile_total', { controller: 'extensionconfig', result: 'success' });
 }
 
 /** Each Machine as `<namespace>/<name>` (how the extension's calls name them), sorted. */
