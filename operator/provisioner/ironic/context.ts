@@ -10,6 +10,7 @@ import { digestOf, watchedFields } from './node-digests.ts';
 import { NodeNameSnapshot } from './node-name-snapshot.ts';
 import type { IronicProvisionerConfig } from './options.ts';
 import { PortSnapshot } from './port-snapshot.ts';
+import { SentCredentials } from './sent-credentials.ts';
 import { TtlCache } from './ttl-cache.ts';
 
 export interface ProvisionerContext {
@@ -31,6 +32,8 @@ export interface ProvisionerContext {
    * matching its record: still on), so the request ending with the node on is the failure.
    */
   softPowerOffs: Set<string>;
+  /** The BMC access each node was last given, so a Secret whose version alone moved is not sent again. */
+  sentCredentials: SentCredentials;
   log: Logger;
 }
 
@@ -51,6 +54,7 @@ export function createContext(config: IronicProvisionerConfig): ProvisionerConte
     nodeNames: new NodeNameSnapshot({ clock: config.clock, maxAgeMs: 2 * config.poll.shortMs }),
     firmwareRefreshes,
     softPowerOffs: new Set(),
+    sentCredentials: new SentCredentials(),
     knownPorts: new TtlCache({ clock: config.clock, ttlMs: config.portCacheTtlMs }),
     portSnapshot:
       config.portCacheTtlMs > 0

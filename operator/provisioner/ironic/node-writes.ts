@@ -98,6 +98,7 @@ export async function deleteNode(context: ProvisionerContext, node: Node): Promi
   context.knownPorts.delete(node.uuid);
   context.firmwareRefreshes.drop(node.uuid);
   context.softPowerOffs.delete(node.uuid);
+  context.sentCredentials.forget(node.uuid);
   try {
     await context.client.nodes.delete(node.uuid);
     context.log.info('node removed from ironic', { node: node.uuid });

@@ -364,6 +364,55 @@ describe('register', () => {
     ]);
   });
 
+  describe('a new version of the credentials Secret (BMO sends driver_info again for every one)', () => {
+    const driverInfoPatches = (calls: string[]) => calls.filter((call) => call === `PATCH ${NODE_PATH} add /driver_info`);
+
+    it('sends nothing when the Secret holds the credentials this process last gave the node (a label or owner reference moved its version)', async () => {
+      const kit = await startKit();
+      kit.ironic.get(NODE_PATH).times(2).reply(200, registeredNode());
+      kit.ironic.get('/v1/ports').query(true).reply(200, { ports: [makePort()] });
+      kit.ironic.patch(NODE_PATH).reply(200, registeredNode());
+
+      await kit.provisioner.register(registerOptions({ credentialsChanged: true }));
+      const result = await kit.provisioner.register(registerOptions({ credentialsChanged: true }));
+
+      expect(result).toEqual({ kind: 'done', value: { nodeId: NODE_UUID } });
+      expect(driverInfoPatches(kit.calls())).toHaveLength(1);
+    });
+
+    it('sends other credentials, and a node registered again after a restart gets them once', async () => {
+      const kit = await startKit();
+      kit.ironic.get(NODE_PATH).times(2).reply(200, registeredNode());
+      kit.ironic.get('/v1/ports').query(true).reply(200, { ports: [makePort()] });
+      kit.ironic.patch(NODE_PATH).times(2).reply(200, registeredNode());
+
+      // Nothing remembered yet (a fresh process): the new version is sent.
+      await kit.provisioner.register(registerOptions({ credentialsChanged: true }));
+      await kit.provisioner.register(registerOptions({ credentialsChanged: true, credentials: { ...credentials, password: 'rotated-pw' } }));
+
+      expect(driverInfoPatches(kit.calls())).toHaveLength(2);
+      expect(kit.requests.filter((request) => request.method === 'PATCH').map((request) => (request.body as { value: { redfish_password: string } }[])[0]?.value.redfish_password))
+        .toEqual(['secret-pw', 'rotated-pw']);
+    });
+
+    it('sends them again to a node that was deleted and made anew', async () => {
+      const kit = await startKit();
+      kit.ironic.get(NODE_PATH).reply(200, registeredNode());
+      kit.ironic.get('/v1/ports').query(true).reply(200, { ports: [makePort()] });
+      kit.ironic.patch(NODE_PATH).reply(200, registeredNode());
+      await kit.provisioner.register(registerOptions({ credentialsChanged: true }));
+      kit.ironic.get(NODE_PATH).reply(200, registeredNode());
+      kit.ironic.delete(NODE_PATH).reply(204);
+      await kit.provisioner.delete({ host: { ...HOST, nodeId: NODE_UUID } });
+
+      kit.ironic.get(NODE_PATH).reply(200, registeredNode());
+      kit.ironic.patch(NODE_PATH).reply(200, registeredNode());
+      await kit.provisioner.register(registerOptions({ credentialsChanged: true }));
+
+      expect(driverInfoPatches(kit.calls())).toHaveLength(2);
+    });
+  });
+
   it('replaces driver_info when the BMC address changed', async () => {
     const kit = await startKit();
     kit.ironic.get(NODE_PATH).reply(200, registeredNode());

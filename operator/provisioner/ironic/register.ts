@@ -54,7 +54,11 @@ function settingsPatch(context: ProvisionerContext, node: Node, options: Registe
 }): NodePatch {
   const patch = new NodePatch().field('name', ironicNodeName(options.host), node.name);
   const driverInfo = node.driver_info ?? {};
-  const replaceDriverInfo = options.credentialsChanged || accessChanged(driverInfo, desired.access);
+  // A new Secret version with the very credentials this process last sent (a label, an owner
+  // reference) leaves Ironic's copy alone: BMO would send them again.
+  const newCredentials = options.credentialsChanged && !context.sentCredentials.holds(node.uuid, desired.access);
+  if (options.credentialsChanged && !newCredentials) context.log.info('the credentials Secret changed but not the credentials in it, which ironic already has');
+  const replaceDriverInfo = newCredentials || accessChanged(driverInfo, desired.access);
   if (replaceDriverInfo) {
     context.log.info('updating driver info because the credentials and/or the BMC address changed');
     patch.field('driver_info', replacementDriverInfo(driverInfo, desired.access, desired.images), driverInfo);
@@ -132,6 +136,8 @@ export async function register(context: ProvisionerContext, options: RegisterOpt
     const created = await createNode(context, nodeCreateBody(context, options, { ...desired.access, ...presentKeys(desired.images) }));
     if (created.kind !== 'created') return created;
     node = created.node;
+    // A node made for a host that had another (Ironic lost it, or it was detached): that one is gone.
+    if (options.host.nodeId && options.host.nodeId !== node.uuid) context.sentCredentials.forget(options.host.nodeId);
   } else {
     node = existing.node;
   }
@@ -150,6 +156,8 @@ export async function register(context: ProvisionerContext, options: RegisterOpt
     if (patched.kind !== 'patched') return naming(patched, node);
     node = patched.node;
   }
+  // Created or patched with them, or left alone because it had them: Ironic holds this access now.
+  context.sentCredentials.record(node.uuid, desired.access);
   const progress = await registrationProgress(context, node, options);
   if (progress.kind === 'done' && context.config.preprovisioningImageBuilder && desired.images === undefined && bootsRamdisk(options)) {
     throw new NeedsPreprovisioningImageError();

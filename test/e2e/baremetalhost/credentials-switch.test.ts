@@ -5,6 +5,7 @@ import { createUniqueNamespace } from '../../support/namespaces.ts';
 import { startOperatorProcess, type OperatorProcess } from '../../support/operator-process.ts';
 import { readStackEnv } from '../../support/stack-env.ts';
 import { waitFor } from '../../support/wait-for.ts';
+import { ironicApiRequests } from '../../support/ironic-log.ts';
 import { inState, tearDownHostTest, waitForHost } from './hosts.ts';
 
 // A BMC password rotated the way many users do it: a new Secret, the host's
@@ -73,5 +74,22 @@ describe('a host pointed at a new BMC Secret', () => {
     await kubectl.ok(['delete', 'secret', OLD, '-n', namespace, '--wait=false']);
     await waitFor(async () => ((await secret(OLD)) === undefined ? true : undefined),
       { timeoutMs: minutes(1), intervalMs: 500, what: `${OLD} to be deleted` });
+  });
+
+  it('a label on it (CAPM3 adds one on every claim and release) is a new version the host registers with, but Ironic\'s node is not patched: it has those credentials', async () => {
+    const since = new Date();
+    await kubectl.ok(['label', 'secret', NEW, '-n', namespace, 'e2e.metal3-ts.test/claimed=yes']);
+    // A label alone wakes no host (only the Secret's data, type or deletion do); a claim also writes the host.
+    await kubectl.ok(['patch', 'bmh', HOST, '-n', namespace, '--type=merge', '-p', JSON.stringify({ spec: { description: 'claimed' } })]);
+    const version = await kubectl.ok(['get', 'secret', NEW, '-n', namespace, '-o', 'jsonpath={.metadata.resourceVersion}']);
+    // The host registered again for that version (as BMO does) and the BMC answered.
+    const host = await waitForHost(kubectl, namespace, HOST,
+      (found) => ((found.status as { goodCredentials?: Credentials } | undefined)?.goodCredentials?.credentialsVersion === version),
+      { timeoutMs: minutes(2), failOnError: true });
+    expect(host.status?.operationalStatus).toBe('OK');
+    const nodeId = host.status!.provisioning!.ID!;
+    // BMO sends the node's driver_info again here; Ironic's log shows no write to the node at all.
+    const writes = ironicApiRequests(env, nodeId).filter((request) => request.at >= since && request.method !== 'GET');
+    expect(writes).toEqual([]);
   });
 });
