@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { hostObjects } from '../../../hack/dev/sample-hosts.ts';
+import { ironicApiRequests } from '../../support/ironic-log.ts';
 import { Kubectl } from '../../support/kubectl.ts';
 import { createUniqueNamespace } from '../../support/namespaces.ts';
 import { startOperatorProcess, type OperatorProcess } from '../../support/operator-process.ts';
 import { readStackEnv } from '../../support/stack-env.ts';
 import { waitFor } from '../../support/wait-for.ts';
-import { ironicApiRequests } from '../../support/ironic-log.ts';
 import { inState, tearDownHostTest, waitForHost } from './hosts.ts';
 
 // A BMC password rotated the way many users do it: a new Secret, the host's
