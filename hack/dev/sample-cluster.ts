@@ -1,4 +1,5 @@
 import { workloadKubeconfigSecret } from '../capi/index.ts';
+import { kubernetesVersion } from '../stack/kube.ts';
 import type { StackEnv } from '../stack/state.ts';
 
 export interface SampleClusterOptions {
@@ -86,6 +87,9 @@ export function sampleClusterObjects(options: SampleClusterOptions): Record<stri
     metadata: { name: secret, namespace, labels: clusterLabel }, stringData: { value: userData, format: 'cloud-config' },
   });
   const controlPlaneMachine = `${name}-control-plane-0`;
+  // The simulated kubelets report the stack's release, and Cluster API v1.14 counts a Machine whose
+  // Node runs another version than its spec.version (none included) as not up to date, for good.
+  const version = kubernetesVersion();
   return [
     { ...workloadKubeconfigSecret(env, name, namespace) },
     // Stand-ins: no kubeadm runs (the agent simulator emulates kubeadm only for the kubeadm providers' data).
@@ -100,7 +104,7 @@ export function sampleClusterObjects(options: SampleClusterOptions): Record<stri
         hostSelector: { matchLabels: options.controlPlaneHostSelector } } },
     { apiVersion: CAPI_API_VERSION, kind: 'Machine',
       metadata: { name: controlPlaneMachine, namespace, labels: { ...watchLabels, ...clusterLabel, 'cluster.x-k8s.io/control-plane': '' } },
-      spec: { clusterName: name, bootstrap: { dataSecretName: `${name}-control-plane-bootstrap` },
+      spec: { clusterName: name, version, bootstrap: { dataSecretName: `${name}-control-plane-bootstrap` },
         infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'Metal3Machine', name: controlPlaneMachine } } },
     workerTemplate({ namespace, name: `${name}-workers-v1`, image, hostSelector: options.workerHostSelector,
       ...(options.workerDataTemplate ? { dataTemplate: options.workerDataTemplate } : {}),
@@ -108,7 +112,7 @@ export function sampleClusterObjects(options: SampleClusterOptions): Record<stri
     { apiVersion: CAPI_API_VERSION, kind: 'MachineDeployment', metadata: { name: `${name}-workers`, namespace, labels: watchLabels },
       spec: { clusterName: name, replicas: options.workerReplicas, selector: {},
         ...(options.workerRollingUpdate ? { rollout: { strategy: { type: 'RollingUpdate', rollingUpdate: options.workerRollingUpdate } } } : {}),
-        template: { metadata: { labels: watchLabels }, spec: { clusterName: name,
+        template: { metadata: { labels: watchLabels }, spec: { clusterName: name, version,
           bootstrap: { dataSecretName: `${name}-workers-bootstrap` },
           infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'Metal3MachineTemplate', name: `${name}-workers-v1` } } } } },
   ];

@@ -44,7 +44,7 @@ interface Condition { type: string; status: string; reason?: string; message?: s
 interface Machine {
   metadata: { name: string; annotations?: Record<string, string> };
   spec: { providerID?: string; infrastructureRef: { name: string } };
-  status?: { phase?: string; nodeRef?: { name: string } };
+  status?: { phase?: string; nodeRef?: { name: string }; conditions?: Condition[] };
 }
 interface M3M { metadata: { annotations?: Record<string, string> }; status?: { conditions?: Condition[] } }
 interface Host {
@@ -213,7 +213,7 @@ describe('kubectl scale machinedeployment provisions and releases servers', () =
       machines.find((m) => hostOf(m) === LATE_HOST.name)!.spec.infrastructureRef.name);
   });
 
-  it('clusterctl describe cluster shows all five Machines ready and available, and the workers available', async () => {
+  it('clusterctl describe cluster shows all five Machines ready and available, and the workers available and up to date', async () => {
     const describeCluster = async () => (await runClusterctl(['describe', 'cluster', CLUSTER, '-n', namespace,
       '--kubeconfig', env.kubeconfig, '--show-conditions', 'all', '--grouping=false'])).split('\n');
     const rows = (lines: string[], pattern: RegExp) => lines.filter((line) => pattern.test(line));
@@ -233,5 +233,16 @@ describe('kubectl scale machinedeployment provisions and releases servers', () =
     expect(rows(lines, new RegExp(`Cluster ${namespace}/${CLUSTER}\\s+5/5\\b`))).toHaveLength(1);
     expect(rows(lines, new RegExp(`Machine ${namespace}/`))).toHaveLength(5);
     expect(rows(lines, /─(Ready|Available|NodeHealthy|NodeReady|InfrastructureReady|BaremetalInfrastructureReady)\s+False\b/)).toEqual([]);
+    // Cluster API compares each Node's kubelet version with its Machine's spec.version: a worker
+    // whose Node runs another one stays "Updating" and its MachineDeployment rolling out for good.
+    const conditionOf = (conditions: Condition[] | undefined, type: string) => conditions?.find((c) => c.type === type)?.status;
+    const deployment = await waitFor(async () => {
+      const found = await kubectl.json<{ status?: { conditions?: Condition[] } }>(['get', 'machinedeployments.cluster.x-k8s.io', MD, '-n', namespace]);
+      return conditionOf(found.status?.conditions, 'MachinesUpToDate') === 'True' ? found : undefined;
+    }, { timeoutMs: minutes(1), intervalMs: 1_000, what: `MachineDeployment ${MD} to count its Machines up to date` });
+    expect(conditionOf(deployment.status?.conditions, 'RollingOut')).toBe('False');
+    const workers = await workerMachines();
+    expect(workers).toHaveLength(4);
+    expect(workers.map((machine) => conditionOf(machine.status?.conditions, 'UpToDate'))).toEqual(['True', 'True', 'True', 'True']);
   });
 });
