@@ -10,6 +10,8 @@ export interface SampleIpPoolOptions {
   prefix: number;
   gateway: string;
   dnsServers: string[];
+  /** Addresses kept for named claims (`<host>-<pool>` with CAPM3's `--enable-bmh-name-based-preallocation`). */
+  preAllocations?: Record<string, string>;
 }
 
 /** A Metal3 IPPool (ipam.metal3.io), as a Metal3 user declares the addresses of a provisioning network. */
@@ -21,6 +23,7 @@ export function sampleIpPool(options: SampleIpPoolOptions): Record<string, unkno
       clusterName: options.clusterName, namePrefix: options.name,
       pools: [{ start: options.start, end: options.end }],
       prefix: options.prefix, gateway: options.gateway, dnsServers: options.dnsServers,
+      ...(options.preAllocations === undefined ? {} : { preAllocations: options.preAllocations }),
     },
   };
 }

@@ -27,12 +27,24 @@ const headerSecret: HeaderSecret = {
   data: { Authorization: Buffer.from(TOKEN).toString('base64'), 'X-Auth-Tenant': Buffer.from('blue').toString('base64') },
 };
 
-function setUp(options: { subscription: KubeObject; host?: KubeObject; secret?: HeaderSecret; added?: ProvisionerResult<{ subscriptionId: string }> | Error; removed?: ProvisionerResult | Error }) {
+interface SetUpOptions {
+  subscription: KubeObject;
+  host?: KubeObject;
+  secret?: HeaderSecret;
+  added?: ProvisionerResult<{ subscriptionId: string }> | Error;
+  removed?: ProvisionerResult | Error;
+  /** What the informer shows (default: `subscription`, always). */
+  cached?: () => KubeObject;
+  /** What the API server answers a patch with (default: `subscription`). */
+  written?: (subresource: string | undefined) => KubeObject;
+}
+
+function setUp(options: SetUpOptions) {
   const patches: Array<{ patch: unknown; subresource?: string }> = [];
   const client = {
     patch: async (_name: unknown, patch: unknown, patchOptions: { subresource?: string }) => {
       patches.push({ patch, ...(patchOptions.subresource ? { subresource: patchOptions.subresource } : {}) });
-      return options.subscription;
+      return options.written?.(patchOptions.subresource) ?? options.subscription;
     },
   } as unknown as ResourceClient<KubeObject>;
   const requests: EventSubscriptionRequest[] = [];
@@ -51,7 +63,7 @@ function setUp(options: { subscription: KubeObject; host?: KubeObject; secret?: 
   } as unknown as Provisioner;
   const events: string[] = [];
   const reconciler = new BMCEventSubscriptionReconciler({
-    subscriptions: { client, cache: { get: () => options.subscription } },
+    subscriptions: { client, cache: { get: () => options.cached?.() ?? options.subscription } },
     hosts: { get: () => options.host },
     secrets: {
       get: async () => {
@@ -87,6 +99,25 @@ describe('BMCEventSubscription controller', () => {
     const third = setUp({ subscription: subscription(withFinalizer, { subscriptionID: '42' }), host: host('node-1'), secret: headerSecret });
     expect(await third.reconcile()).toEqual({});
     expect(third.requests).toEqual([]);
+  });
+
+  it('subscribes once when the finalizer\'s event brings it back before the cache shows the Id', async () => {
+    const fresh = subscription({ resourceVersion: '3' });
+    const finalized = subscription({ resourceVersion: '4', ...withFinalizer });
+    const subscribed = subscription({ resourceVersion: '5', ...withFinalizer }, { subscriptionID: '42', error: '' });
+    let cached = fresh;
+    const run = setUp({ subscription: fresh, host: host('node-1'), secret: headerSecret, added: done({ subscriptionId: '42' }),
+      cached: () => cached, written: (subresource) => (subresource === 'status' ? subscribed : finalized) });
+    expect(await run.reconcile()).toEqual({});
+    // The watch has delivered the finalizer's write, not yet the status's.
+    cached = finalized;
+    expect(await run.reconcile()).toEqual({});
+    expect(run.requests).toHaveLength(1);
+    expect(run.patches).toHaveLength(2);
+    // Once the cache shows the status, it is read from there again.
+    cached = subscribed;
+    expect(await run.reconcile()).toEqual({});
+    expect(run.requests).toHaveLength(1);
   });
 
   it('records a missing host, a missing Secret and a refused subscription in status and an event', async () => {

@@ -13,7 +13,9 @@ import type { EventRecorder } from '../../runtime/event-recorder.ts';
 import { addFinalizer, hasFinalizer, removeFinalizer } from '../../runtime/finalizers.ts';
 import type { Informer } from '../../runtime/informer.ts';
 import type { KubeObject } from '../../runtime/kube-object.ts';
+import { keyOf, objectKey } from '../../runtime/kube-object.ts';
 import type { ReconcileContext, Reconciler, Request, Result } from '../../runtime/reconciler.ts';
+import { RecentWrites } from '../../runtime/recent-writes.ts';
 import type { ResourceClient } from '../../runtime/resource-client.ts';
 import { patchStatus } from '../../runtime/status.ts';
 import { safeParseCached } from '../../runtime/parse-cached.ts';
@@ -25,7 +27,7 @@ import type { HeaderSecretReader } from './http-headers.ts';
 export const SUBSCRIPTION_DELAYS = { hostMissingMs: 10 * 60_000, retryMs: 60_000, registrationWaitMs: 30_000 } as const;
 
 export interface BMCEventSubscriptionReconcilerOptions {
-  subscriptions: { client: ResourceClient<KubeObject>; cache: Pick<Informer<KubeObject>, 'get'> };
+  subscriptions: { client: ResourceClient<KubeObject>; cache: Pick<Informer<KubeObject>, 'get'> & Partial<Pick<Informer<KubeObject>, 'addHandler' | 'getByKey'>> };
   hosts: Pick<Informer<KubeObject>, 'get'>;
   secrets: HeaderSecretReader;
   provisioner: Provisioner;
@@ -36,13 +38,20 @@ type Step = Pick<ReconcileContext, 'log' | 'signal'>;
 
 export class BMCEventSubscriptionReconciler implements Reconciler {
   readonly #options: BMCEventSubscriptionReconcilerOptions;
+  /**
+   * Our finalizer and status writes, until the cache shows them. The finalizer's watch event
+   * brings the subscription back right after the pass that subscribed; a cache that does not
+   * show the Id yet would have it subscribe on the BMC a second time.
+   */
+  readonly #recent: RecentWrites<KubeObject>;
 
   constructor(options: BMCEventSubscriptionReconcilerOptions) {
     this.#options = options;
+    this.#recent = new RecentWrites({ cache: options.subscriptions.cache });
   }
 
   async reconcile(request: Request, { log, signal }: ReconcileContext): Promise<Result> {
-    const parsed = bmcEventSubscriptionSchema.safeParse(this.#options.subscriptions.cache.get(request));
+    const parsed = bmcEventSubscriptionSchema.safeParse(this.#recent.freshest(keyOf(request), this.#options.subscriptions.cache.get(request)));
     if (!parsed.success) return {};
     let subscription = parsed.data;
     const hostName = subscription.spec.hostName ?? '';
@@ -56,7 +65,8 @@ export class BMCEventSubscriptionReconciler implements Reconciler {
     if (!hasFinalizer(subscription, BMCEVENTSUBSCRIPTION_FINALIZER)) {
       log.info('adding finalizer');
       // Carried on with the patched object: a pass of its own would read the cache before it shows the finalizer.
-      subscription = bmcEventSubscriptionSchema.parse(await addFinalizer(this.#options.subscriptions.client, subscription, BMCEVENTSUBSCRIPTION_FINALIZER, { signal }));
+      subscription = bmcEventSubscriptionSchema.parse(
+        await this.#remembered(subscription, addFinalizer(this.#options.subscriptions.client, subscription, BMCEVENTSUBSCRIPTION_FINALIZER, { signal })));
     }
     if (subscription.status?.subscriptionID) return {};
     return this.#create(subscription, host, { log, signal });
@@ -90,7 +100,7 @@ export class BMCEventSubscriptionReconciler implements Reconciler {
     }
     const { subscriptionId } = result.value;
     log.info('subscription created on the BMC', { subscriptionID: subscriptionId, destination: subscription.spec.destination });
-    await patchStatus(this.#options.subscriptions.client, subscription, { subscriptionID: subscriptionId, error: '' }, { signal });
+    await this.#remembered(subscription, patchStatus(this.#options.subscriptions.client, subscription, { subscriptionID: subscriptionId, error: '' }, { signal }));
     this.#options.events.event(subscription, {
       type: 'Normal', reason: 'SubscriptionCreated', action: 'Subscribe',
       note: `subscription ${subscriptionId} created on the BMC of host ${host.metadata.name ?? ''}`,
@@ -129,6 +139,13 @@ export class BMCEventSubscriptionReconciler implements Reconciler {
     log.info('subscription failed', { error: message });
     this.#options.events.event(subscription, { type: 'Warning', reason: 'BMCEventSubscriptionError', action: 'Subscribe', note: message });
     if (subscription.status?.error === message) return;
-    await patchStatus(this.#options.subscriptions.client, subscription, { error: message }, { signal });
+    await this.#remembered(subscription, patchStatus(this.#options.subscriptions.client, subscription, { error: message }, { signal }));
+  }
+
+  /** What a write of `replaced` returned, kept until the cache moves past `replaced`. */
+  async #remembered(replaced: BMCEventSubscription, write: Promise<KubeObject>): Promise<KubeObject> {
+    const written = await write;
+    this.#recent.remember(objectKey(replaced), replaced.metadata.resourceVersion, written);
+    return written;
   }
 }

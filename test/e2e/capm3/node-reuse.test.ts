@@ -2,8 +2,11 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { SystemRecords } from '../../../hack/agent-simulator/records.ts';
 import { startClusterApiManager, type ClusterApiManager } from '../../../hack/capi/index.ts';
 import { sampleClusterObjects, workerTemplate } from '../../../hack/dev/sample-cluster.ts';
+import { sampleDataTemplate, sampleIpPool } from '../../../hack/dev/sample-data-template.ts';
 import { hostObjects } from '../../../hack/dev/sample-hosts.ts';
 import { tearDownClusterApiFile } from '../../support/cluster-api-teardown.ts';
+import { installIpamCrds } from '../../support/ipam-crds.ts';
+import { startIpamProcess, type IpamProcess } from '../../support/ipam-process.ts';
 import { Kubectl } from '../../support/kubectl.ts';
 import { createUniqueNamespace } from '../../support/namespaces.ts';
 import { startOperatorProcess, type OperatorProcess } from '../../support/operator-process.ts';
@@ -17,6 +20,9 @@ import { waitFor } from '../../support/wait-for.ts';
 // gets its server back for the new Machine (disks untouched, automated cleaning off) instead of
 // a free one. Core Cluster API's manager rolls the MachineDeployment, the provider books the
 // released host for it, the operator deprovisions and provisions it again through real Ironic.
+// With CAPM3's IP reuse (its e2e runs it with node reuse): the provider names each IPClaim after
+// the host (`--enable-bmh-name-based-preallocation`) and the IPPool keeps an address for that
+// name, so the server comes back with the same address on its config drive.
 const env = readStackEnv();
 const kubectl = new Kubectl(env);
 const workload = new Kubectl({ kubectl: env.kubectl, kubeconfig: env.workload.kubeconfig });
@@ -36,11 +42,19 @@ const KEPT_HOST = { name: 'reuse-kept', system: 99 };
  */
 const DECOY_HOST = { name: 'reuse-decoy', system: 100 };
 const DECOY_DOMAIN = 'fd-decoy';
+const DATA_TEMPLATE = `${CLUSTER}-workers-data`;
+const POOL = `${CLUSTER}-provisioning`;
+// Documentation addresses (RFC 5737): rendered into config drives, never contacted. The kept
+// address is not the pool's first, which a claim without a pre-allocation would get.
+const POOL_RANGE = { start: '192.0.2.10', end: '192.0.2.19', prefix: 24, gateway: '192.0.2.1', dnsServers: ['192.0.2.53'] };
+const KEPT_ADDRESS = '192.0.2.15';
+const KEPT_CLAIM = `${KEPT_HOST.name}-${POOL}`;
 
 let namespace = '';
 let capi: ClusterApiManager | undefined;
 let operator: OperatorProcess | undefined;
 let provider: ProviderProcess | undefined;
+let ipam: IpamProcess | undefined;
 /** Image writes the agent simulator recorded per server before this file (a reused stack keeps them). */
 const writesBefore = new Map<number, number>();
 
@@ -68,8 +82,24 @@ const host = (name: string) => kubectl.json<Host>(['get', 'bmh', name, '-n', nam
 const m3m = (name: string) => kubectl.json<M3M>(['get', 'm3m', name, '-n', namespace]);
 const records = async (system: number) =>
   (await (await fetch(`${env.agentSimulatorUrl}/records/${env.systems[system]!.uuid}`)).json()) as SystemRecords;
-const writtenUrls = async (system: number) => (await records(system)).imageWrites.slice(writesBefore.get(system) ?? 0)
-  .filter((write) => write.outcome === 'written').map((write) => write.url);
+const writes = async (system: number) => (await records(system)).imageWrites.slice(writesBefore.get(system) ?? 0)
+  .filter((write) => write.outcome === 'written');
+const writtenUrls = async (system: number) => (await writes(system)).map((write) => write.url);
+/** The provisioning address each image written to the kept server carried on its config drive (network data, meta data). */
+const writtenAddresses = async () => (await writes(KEPT_HOST.system)).map((write) => [
+  (write.configDrive.networkData as { networks?: { ip_address?: string }[] } | undefined)?.networks?.[0]?.ip_address,
+  (write.configDrive.metaData as Record<string, unknown> | undefined)?.['provisioning-ip'],
+]);
+/** The Metal3Data whose IPClaim holds the kept address, and the address itself. */
+const keptClaim = async () => {
+  const claim = await kubectl.json<{ metadata: { ownerReferences?: { kind: string; name: string }[] }; status?: { address?: { name: string } } }>(
+    ['get', 'ipclaims.ipam.metal3.io', KEPT_CLAIM, '-n', namespace]);
+  const address = claim.status?.address ? await kubectl.json<{ spec: { address: string } }>(
+    ['get', 'ipaddresses.ipam.metal3.io', claim.status.address.name, '-n', namespace]) : undefined;
+  return { owner: claim.metadata.ownerReferences?.find((o) => o.kind === 'Metal3Data')?.name, address: address?.spec.address };
+};
+const renderedData = async (m3mName: string) =>
+  (await kubectl.json<{ status?: { renderedData?: { name: string } } }>(['get', 'm3m', m3mName, '-n', namespace])).status?.renderedData?.name;
 const hostOf = (machine: Machine) => machine.spec.providerID?.split('/')[3] ?? '';
 const events = async (kind: string, name: string) => (await kubectl.json<{ items: Event[] }>(['get', 'events', '-n', namespace,
   '--field-selector', `involvedObject.kind=${kind},involvedObject.name=${name}`])).items;
@@ -89,7 +119,7 @@ async function runningWorkerFrom(template: string, what: string): Promise<Machin
 }
 
 beforeAll(async () => {
-  await installProviderCrds(kubectl, env);
+  await Promise.all([installProviderCrds(kubectl, env), installIpamCrds(kubectl, env)]);
   for (const entry of [CONTROL_PLANE_HOST, KEPT_HOST, DECOY_HOST]) {
     await workload.run(['delete', 'node', entry.name, '--ignore-not-found']);
     writesBefore.set(entry.system, (await records(entry.system)).imageWrites.length);
@@ -97,7 +127,8 @@ beforeAll(async () => {
   namespace = await createUniqueNamespace(kubectl, 'e2e-reuse');
   capi = await startClusterApiManager({ env, stateDir: env.stateDir, namespace, label: namespace });
   operator = startOperatorProcess({ env, namespace, label: `reuse-${namespace}` });
-  provider = startProviderProcess({ env, namespace, label: `reuse-${namespace}` });
+  provider = startProviderProcess({ env, namespace, label: `reuse-${namespace}`, extraArgs: ['--enable-bmh-name-based-preallocation'] });
+  ipam = startIpamProcess({ env, namespace, label: `reuse-${namespace}` });
   // The decoy registers now but joins the workers' pool only once the first worker holds its host.
   const hosts: { name: string; system: number; labels: Record<string, string> }[] = [
     { ...CONTROL_PLANE_HOST, labels: { role: 'control-plane' } },
@@ -105,25 +136,30 @@ beforeAll(async () => {
     { ...DECOY_HOST, labels: { role: 'spare', [FAILURE_DOMAIN_LABEL]: DECOY_DOMAIN } },
   ];
   await kubectl.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [
+    sampleIpPool({ namespace, name: POOL, clusterName: CLUSTER, ...POOL_RANGE, preAllocations: { [KEPT_CLAIM]: KEPT_ADDRESS } }),
+    sampleDataTemplate({ namespace, name: DATA_TEMPLATE, clusterName: CLUSTER, pool: POOL }),
     ...hostObjects({ env, namespace, hosts: hosts.map((h) => ({ name: h.name, system: env.systems[h.system]!, labels: h.labels, spec: { online: false } })) }),
     ...sampleClusterObjects({ env, namespace, name: CLUSTER, watchLabels: capi.watchLabels,
       controlPlaneHostSelector: { role: 'control-plane' }, workerHostSelector: { role: 'worker' }, workerReplicas: 1,
-      workerNodeReuse: true, workerRollingUpdate: { maxSurge: 0, maxUnavailable: 1 } }),
+      workerNodeReuse: true, workerRollingUpdate: { maxSurge: 0, maxUnavailable: 1 }, workerDataTemplate: DATA_TEMPLATE }),
   ] }));
 }, minutes(5));
 
 afterAll(async () => {
   await tearDownClusterApiFile({ env, kubectl, workload, namespace, clusterApiRan: capi !== undefined,
-    processes: [provider, operator, capi], nodeNames: [CONTROL_PLANE_HOST, KEPT_HOST, DECOY_HOST].map((h) => h.name) });
+    processes: [provider, operator, capi, ipam], nodeNames: [CONTROL_PLANE_HOST, KEPT_HOST, DECOY_HOST].map((h) => h.name) });
 }, minutes(10));
 
-describe('node reuse: a MachineDeployment rolled with maxSurge 0 gets its own server back', () => {
+describe('node reuse: a MachineDeployment rolled with maxSurge 0 gets its own server back, and with IP reuse its address', () => {
   it('the worker runs on the only worker host with the first image', async () => {
     const machine = await runningWorkerFrom(`${CLUSTER}-workers-v1`, 'the first worker to run');
     expect(hostOf(machine)).toBe(KEPT_HOST.name);
     expect(await writtenUrls(KEPT_HOST.system)).toEqual([env.images[0]!.url]);
     const associated = (await m3m(machine.spec.infrastructureRef.name)).status?.conditions?.find((c) => c.type === 'AssociateBareMetalHost');
     expect(associated).toMatchObject({ status: 'True', reason: 'AssociateBareMetalHostSuccess' });
+    // The claim is named after the host, and the pool gave it the address kept for that name.
+    expect(await keptClaim()).toEqual({ owner: await renderedData(machine.spec.infrastructureRef.name), address: KEPT_ADDRESS });
+    expect(await writtenAddresses()).toEqual([[KEPT_ADDRESS, KEPT_ADDRESS]]);
   });
 
   it('a new template rolls the worker onto the same server, though a free host in its failure domain is available', async () => {
@@ -135,7 +171,7 @@ describe('node reuse: a MachineDeployment rolled with maxSurge 0 gets its own se
 
     const v2 = env.images[1]!;
     await kubectl.ok(['apply', '-f', '-'], JSON.stringify(workerTemplate({ namespace, name: `${CLUSTER}-workers-v2`, image: v2,
-      hostSelector: { role: 'worker' }, nodeReuse: true })));
+      hostSelector: { role: 'worker' }, nodeReuse: true, dataTemplate: DATA_TEMPLATE })));
     await kubectl.ok(['patch', 'machinedeployment', MD, '-n', namespace, '--type=merge', '-p', JSON.stringify({ spec: { template: { spec: {
       failureDomain: DECOY_DOMAIN, infrastructureRef: { name: `${CLUSTER}-workers-v2` } } } } })]);
     const rolled = await runningWorkerFrom(`${CLUSTER}-workers-v2`, 'the rollout to the v2 template');
@@ -158,6 +194,9 @@ describe('node reuse: a MachineDeployment rolled with maxSurge 0 gets its own se
     expect(kept.metadata.labels?.[REUSE_LABEL]).toBeUndefined();
     expect(kept.status?.provisioning?.image?.url).toBe(v2.url);
     expect(await writtenUrls(KEPT_HOST.system)).toEqual([env.images[0]!.url, v2.url]);
+    // IP reuse: the new Machine's Metal3Data claimed the host's name again and got the same address.
+    expect(await keptClaim()).toEqual({ owner: await renderedData(rolled.spec.infrastructureRef.name), address: KEPT_ADDRESS });
+    expect(await writtenAddresses()).toEqual([[KEPT_ADDRESS, KEPT_ADDRESS], [KEPT_ADDRESS, KEPT_ADDRESS]]);
 
     // The decoy was never claimed nor written to.
     const decoy = await host(DECOY_HOST.name);
@@ -182,6 +221,8 @@ describe('node reuse: a MachineDeployment rolled with maxSurge 0 gets its own se
     const again = await runningWorkerFrom(`${CLUSTER}-workers-v2`, 'the worker scaled up again');
     expect(hostOf(again)).toBe(KEPT_HOST.name);
     expect(await writtenUrls(KEPT_HOST.system)).toEqual([env.images[0]!.url, env.images[1]!.url, env.images[1]!.url]);
+    expect(await keptClaim()).toEqual({ owner: await renderedData(again.spec.infrastructureRef.name), address: KEPT_ADDRESS });
+    expect(await writtenAddresses()).toEqual([[KEPT_ADDRESS, KEPT_ADDRESS], [KEPT_ADDRESS, KEPT_ADDRESS], [KEPT_ADDRESS, KEPT_ADDRESS]]);
     expect((await host(DECOY_HOST.name)).spec.consumerRef).toBeUndefined();
     expect(await writtenUrls(DECOY_HOST.system)).toEqual([]);
   });
