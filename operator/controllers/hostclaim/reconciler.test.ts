@@ -25,7 +25,22 @@ const policy = (namespace: string, hostClaimNamespaces?: Record<string, unknown>
 });
 const conflict = new KubeStatusError({ kind: 'Status', status: 'Failure', reason: 'Conflict', code: 409, message: 'the object has been modified' });
 
-function setUp(options: { claim: KubeObject; hosts?: KubeObject[]; policies?: KubeObject[]; namespaceLabels?: Record<string, string>; hostPatch?: Error }) {
+interface SetUpOptions {
+  claim: KubeObject;
+  hosts?: KubeObject[];
+  policies?: KubeObject[];
+  namespaceLabels?: Record<string, string>;
+  hostPatch?: Error;
+  /** What the claims' informer shows (default: `claim`, always). */
+  cachedClaim?: () => KubeObject;
+  /** What the API server answers a claim patch with (default: `claim`). */
+  writtenClaim?: (subresource: string | undefined) => KubeObject;
+  /** What it answers a host patch with (default: a host named `patched`). */
+  writtenHost?: (name: { namespace: string; name: string }) => KubeObject;
+  random?: () => number;
+}
+
+function setUp(options: SetUpOptions) {
   const claimPatches: { patch: unknown; subresource?: string }[] = [];
   const hostPatches: { name: unknown; patch: unknown }[] = [];
   const namespaceReads: string[] = [];
@@ -33,19 +48,19 @@ function setUp(options: { claim: KubeObject; hosts?: KubeObject[]; policies?: Ku
   const claims = {
     patch: async (_name: unknown, patch: unknown, patchOptions: { subresource?: string }) => {
       claimPatches.push({ patch, ...(patchOptions.subresource ? { subresource: patchOptions.subresource } : {}) });
-      return options.claim;
+      return options.writtenClaim?.(patchOptions.subresource) ?? options.claim;
     },
   } as unknown as ResourceClient<KubeObject>;
   const hostClient = {
-    patch: async (name: unknown, patch: unknown) => {
+    patch: async (name: { namespace: string; name: string }, patch: unknown) => {
       hostPatches.push({ name, patch });
       if (options.hostPatch) throw options.hostPatch;
-      return host('patched');
+      return options.writtenHost?.(name) ?? host('patched');
     },
   } as unknown as ResourceClient<KubeObject>;
   const hosts = options.hosts ?? [];
   const reconciler = new HostClaimReconciler({
-    claims: { client: claims, cache: { get: () => options.claim } },
+    claims: { client: claims, cache: { get: () => options.cachedClaim?.() ?? options.claim } },
     hosts: {
       client: hostClient,
       cache: { get: (name) => hosts.find((h) => h.metadata.name === name.name && h.metadata.namespace === name.namespace), list: () => hosts },
@@ -53,7 +68,7 @@ function setUp(options: { claim: KubeObject; hosts?: KubeObject[]; policies?: Ku
     policies: { list: (namespace?: string) => (options.policies ?? []).filter((p) => !namespace || p.metadata.namespace === namespace) },
     namespaceLabels: async (name) => { namespaceReads.push(name); return options.namespaceLabels ?? {}; },
     events: { event: (_object: KubeObject, event: { type: string; reason: string; note?: string }) => events.push(`${event.type} ${event.reason}: ${event.note ?? ''}`) } as never,
-    random: () => 0,
+    random: options.random ?? (() => 0),
   });
   const reconcile = () => reconciler.reconcile(CLAIM, { log: silentLogger(), signal: new AbortController().signal, reconcileID: 'r', controller: 'hostclaim' });
   const statusOf = (index = -1) => (claimPatches.filter((p) => p.subresource === 'status').at(index)?.patch as { status: { conditions: { type: string; status: string; reason: string; message: string }[]; bareMetalHost?: unknown } }).status;
@@ -66,6 +81,45 @@ describe('HostClaim controller', () => {
     expect(await run.reconcile()).toEqual({});
     expect(JSON.stringify(run.claimPatches[0]?.patch)).toContain(HOSTCLAIM_FINALIZER);
     expect(run.hostPatches).toEqual([{ name: { namespace: 'infra', name: 'a' }, patch: { metadata: { resourceVersion: 'rv-a' }, spec: { consumerRef: claimRef } } }]);
+    expect(run.statusOf().bareMetalHost).toEqual({ namespace: 'infra', name: 'a' });
+  });
+
+  it('takes one host, not a second, when the finalizer\'s event brings the claim back before the caches show what it took', async () => {
+    const fresh = claim({ metadata: { finalizers: [], resourceVersion: '5' } });
+    const finalized = claim({ metadata: { resourceVersion: '6' } });
+    const associated = claim({ metadata: { resourceVersion: '7' }, status: { bareMetalHost: { namespace: 'infra', name: 'a' } } });
+    let cachedClaim = fresh;
+    const choices = [0, 0.99];
+    const run = setUp({
+      claim: fresh, hosts: [host('a'), host('b')], policies: [policy('infra', { names: ['tenant'] })],
+      cachedClaim: () => cachedClaim,
+      writtenClaim: (subresource) => (subresource === 'status' ? associated : finalized),
+      writtenHost: (name) => ({ ...host(name.name, { consumerRef: claimRef }), metadata: { ...host(name.name).metadata, resourceVersion: `rv-${name.name}-2` } }),
+      random: () => choices.shift() ?? 0,
+    });
+    expect(await run.reconcile()).toEqual({});
+    // The watch has delivered the finalizer's write; neither the claim's status nor the host's consumerRef yet.
+    cachedClaim = finalized;
+    expect(await run.reconcile()).toEqual({});
+    expect(run.hostPatches.map((patch) => patch.name)).toEqual([{ namespace: 'infra', name: 'a' }]);
+  });
+
+  it('keeps to the host it took when the status saying so was not written and the hosts\' cache does not show the take yet', async () => {
+    let statusWrites = 0;
+    const choices = [0, 0.99];
+    const run = setUp({
+      claim: claim(), hosts: [host('a'), host('b')], policies: [policy('infra', { names: ['tenant'] })],
+      writtenClaim: () => {
+        statusWrites += 1;
+        if (statusWrites === 1) throw new Error('connection reset');
+        return claim();
+      },
+      writtenHost: (name) => ({ ...host(name.name, { consumerRef: claimRef }), metadata: { ...host(name.name).metadata, resourceVersion: `rv-${name.name}-2` } }),
+      random: () => choices.shift() ?? 0,
+    });
+    await expect(run.reconcile()).rejects.toThrow('connection reset');
+    expect(await run.reconcile()).toEqual({});
+    expect(run.hostPatches.map((patch) => patch.name)).toEqual([{ namespace: 'infra', name: 'a' }]);
     expect(run.statusOf().bareMetalHost).toEqual({ namespace: 'infra', name: 'a' });
   });
 

@@ -15,10 +15,11 @@ import { addFinalizer, hasFinalizer, removeFinalizer } from '../../runtime/final
 import type { Informer } from '../../runtime/informer.ts';
 import { isConflict, isNotFound } from '../../runtime/kube-errors.ts';
 import type { KubeObject } from '../../runtime/kube-object.ts';
-import { objectName } from '../../runtime/kube-object.ts';
+import { keyOf, objectKey, objectName } from '../../runtime/kube-object.ts';
 import { LabelSelectorError, compileLabelSelector } from '../../runtime/label-selector.ts';
 import { safeParseCached } from '../../runtime/parse-cached.ts';
 import type { ReconcileContext, Reconciler, Request, Result } from '../../runtime/reconciler.ts';
+import { RecentWrites } from '../../runtime/recent-writes.ts';
 import type { ResourceClient } from '../../runtime/resource-client.ts';
 import { patchStatus } from '../../runtime/status.ts';
 import { chooseHostForClaim, describeNoHost, heldBy } from './host-choice.ts';
@@ -28,8 +29,8 @@ import { PolicyError, acceptableNamespaces } from './namespace-policy.ts';
 export const HOSTCLAIM_DELAYS = { noHostMs: 30_000, conflictMs: 100, conflictJitter: 9 } as const;
 
 export interface HostClaimReconcilerOptions {
-  claims: { client: ResourceClient<KubeObject>; cache: Pick<Informer<KubeObject>, 'get'> };
-  hosts: { client: ResourceClient<KubeObject>; cache: Pick<Informer<KubeObject>, 'get' | 'list'> };
+  claims: { client: ResourceClient<KubeObject>; cache: Pick<Informer<KubeObject>, 'get'> & Partial<Pick<Informer<KubeObject>, 'addHandler' | 'getByKey'>> };
+  hosts: { client: ResourceClient<KubeObject>; cache: Pick<Informer<KubeObject>, 'get' | 'list'> & Partial<Pick<Informer<KubeObject>, 'addHandler' | 'getByKey'>> };
   policies: Pick<Informer<KubeObject>, 'list'>;
   /** The claim's Namespace, for the labels policies ask about (read when choosing, not cached). */
   namespaceLabels(name: string, signal: AbortSignal): Promise<Record<string, string>>;
@@ -42,18 +43,29 @@ const SUMMARIZED = [HOSTCLAIM_CONDITIONS.associated, HOSTCLAIM_CONDITIONS.synchr
 
 export class HostClaimReconciler implements Reconciler {
   readonly #options: HostClaimReconcilerOptions;
+  /**
+   * Our writes of claims and hosts, until the caches show them. The finalizer's watch event
+   * brings a claim back as soon as the pass that took a host ends; caches that show neither
+   * the claim's host nor the host's consumerRef yet would have it take a second host.
+   */
+  readonly #recentClaims: RecentWrites<KubeObject>;
+  readonly #recentHosts: RecentWrites<KubeObject>;
 
   constructor(options: HostClaimReconcilerOptions) {
     this.#options = options;
+    this.#recentClaims = new RecentWrites({ cache: options.claims.cache });
+    this.#recentHosts = new RecentWrites({ cache: options.hosts.cache });
   }
 
   async reconcile(request: Request, { log, signal }: ReconcileContext): Promise<Result> {
-    const parsed = safeParseCached(hostClaimSchema, this.#options.claims.cache.get(request));
+    const parsed = safeParseCached(hostClaimSchema, this.#recentClaims.freshest(keyOf(request), this.#options.claims.cache.get(request)));
     if (!parsed.success) return {};
     let claim = parsed.data;
     if (claim.metadata.deletionTimestamp !== undefined) return this.#release(claim, { log, signal });
     // Carried on with the patched claim, as BMO's pass does: a pass of its own would read the cache before it shows the finalizer.
-    if (!hasFinalizer(claim, HOSTCLAIM_FINALIZER)) claim = hostClaimSchema.parse(await addFinalizer(this.#options.claims.client, claim, HOSTCLAIM_FINALIZER, { signal }));
+    if (!hasFinalizer(claim, HOSTCLAIM_FINALIZER)) {
+      claim = hostClaimSchema.parse(await this.#rememberClaim(claim, addFinalizer(this.#options.claims.client, claim, HOSTCLAIM_FINALIZER, { signal })));
+    }
     if (claim.status?.bareMetalHost) {
       await this.#writeStatus(claim, { associated: { type: HOSTCLAIM_CONDITIONS.associated, status: 'True', reason: HOSTCLAIM_REASONS.associated } }, { signal });
       return {};
@@ -88,8 +100,8 @@ export class HostClaimReconciler implements Reconciler {
       const message = `No available host found: no HostDeployPolicy${hostSelector?.inNamespace ? ` in ${hostSelector.inNamespace}` : ''} lets HostClaims of namespace ${namespace} claim hosts: requeuing.`;
       return this.#waitForHost(claim, message, { log, signal });
     }
-    const hosts = this.#options.hosts.cache.list().flatMap((object) => {
-      const host = safeParseCached(bareMetalHostSchema, object);
+    const hosts = this.#options.hosts.cache.list().flatMap((cached) => {
+      const host = safeParseCached(bareMetalHostSchema, this.#recentHosts.freshest(objectKey(cached), cached));
       return host.success ? [host.data] : [];
     });
     const identity = { namespace, name: claim.metadata.name ?? '', failureDomain: claim.spec.failureDomain };
@@ -124,7 +136,8 @@ export class HostClaimReconciler implements Reconciler {
   async #take(host: BareMetalHost, claim: { namespace: string; name: string }, signal: AbortSignal): Promise<string | undefined> {
     const consumerRef = { apiVersion: `${HostClaimResource.group}/${HostClaimResource.version}`, kind: HostClaimResource.kind, name: claim.name, namespace: claim.namespace };
     try {
-      await this.#options.hosts.client.patch(objectName(host), { metadata: { resourceVersion: host.metadata.resourceVersion }, spec: { consumerRef } }, { type: 'merge', signal });
+      const written = await this.#options.hosts.client.patch(objectName(host), { metadata: { resourceVersion: host.metadata.resourceVersion }, spec: { consumerRef } }, { type: 'merge', signal });
+      this.#recentHosts.remember(objectKey(host), host.metadata.resourceVersion, written);
       return undefined;
     } catch (error) {
       if (isConflict(error)) return 'the host changed while being claimed';
@@ -143,12 +156,13 @@ export class HostClaimReconciler implements Reconciler {
   async #release(claim: HostClaim, { log, signal }: Step): Promise<Result> {
     if (!hasFinalizer(claim, HOSTCLAIM_FINALIZER)) return {};
     const ref = claim.status?.bareMetalHost;
-    const parsedHost = ref ? safeParseCached(bareMetalHostSchema, this.#options.hosts.cache.get(ref)) : undefined;
+    const parsedHost = ref ? safeParseCached(bareMetalHostSchema, this.#recentHosts.freshest(keyOf(ref), this.#options.hosts.cache.get(ref))) : undefined;
     const host = parsedHost?.success ? parsedHost.data : undefined;
     const identity = { namespace: claim.metadata.namespace ?? '', name: claim.metadata.name ?? '' };
     if (host && heldBy(host, identity)) {
       try {
-        await this.#options.hosts.client.patch(objectName(host), { metadata: { resourceVersion: host.metadata.resourceVersion }, spec: { consumerRef: null } }, { type: 'merge', signal });
+        const written = await this.#options.hosts.client.patch(objectName(host), { metadata: { resourceVersion: host.metadata.resourceVersion }, spec: { consumerRef: null } }, { type: 'merge', signal });
+        this.#recentHosts.remember(objectKey(host), host.metadata.resourceVersion, written);
       } catch (error) {
         if (isConflict(error)) return { requeueAfter: HOSTCLAIM_DELAYS.conflictMs * (1 + Math.random() * HOSTCLAIM_DELAYS.conflictJitter) };
         if (!isNotFound(error)) {
@@ -171,6 +185,13 @@ export class HostClaimReconciler implements Reconciler {
     let conditions = setCondition(before, stamp(change.associated));
     conditions = setCondition(conditions, stamp(summaryCondition(conditions, { type: HOSTCLAIM_CONDITIONS.ready, of: SUMMARIZED })));
     if (conditions === before && change.bareMetalHost === undefined) return;
-    await patchStatus(this.#options.claims.client, claim, { conditions, ...(change.bareMetalHost ? { bareMetalHost: change.bareMetalHost } : {}) }, { signal });
+    await this.#rememberClaim(claim, patchStatus(this.#options.claims.client, claim, { conditions, ...(change.bareMetalHost ? { bareMetalHost: change.bareMetalHost } : {}) }, { signal }));
+  }
+
+  /** What a write of `replaced` returned, kept until the claims' cache moves past `replaced`. */
+  async #rememberClaim(replaced: HostClaim, write: Promise<KubeObject>): Promise<KubeObject> {
+    const written = await write;
+    this.#recentClaims.remember(objectKey(replaced), replaced.metadata.resourceVersion, written);
+    return written;
   }
 }
