@@ -14,6 +14,12 @@ describe('read-your-writes', () => {
     expect(recent.freshest('n/h', at('2'))?.metadata.resourceVersion).toBe('3');
   });
 
+  it('takes the key and the replaced version from the object a write was made from', () => {
+    const recent = new RecentWrites<KubeObject>();
+    recent.rememberWrite(at('1'), at('2'));
+    expect(recent.freshest('n/h', at('1'))?.metadata.resourceVersion).toBe('2');
+  });
+
   it('trusts the cache once it moved on, and forgets', () => {
     const recent = new RecentWrites<KubeObject>();
     recent.remember('n/h', '1', at('2'));

@@ -47,6 +47,11 @@ export class RecentWrites<T extends KubeObject> {
     if (entry && version !== undefined && !entry.stale.has(version)) this.#entries.delete(key);
   }
 
+  /** Records that our write of `replaced` (the version we read) returned `written`. */
+  rememberWrite(replaced: KubeObject, written: T): void {
+    this.remember(objectKey(replaced), replaced.metadata.resourceVersion, written);
+  }
+
   /** Records that `replacedVersion` was overwritten by `written`. */
   remember(key: string, replacedVersion: string | undefined, written: T): void {
     const previous = this.#entries.get(key);

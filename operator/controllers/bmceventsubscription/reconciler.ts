@@ -13,7 +13,7 @@ import type { EventRecorder } from '../../runtime/event-recorder.ts';
 import { addFinalizer, hasFinalizer, removeFinalizer } from '../../runtime/finalizers.ts';
 import type { Informer } from '../../runtime/informer.ts';
 import type { KubeObject } from '../../runtime/kube-object.ts';
-import { keyOf, objectKey } from '../../runtime/kube-object.ts';
+import { keyOf } from '../../runtime/kube-object.ts';
 import type { ReconcileContext, Reconciler, Request, Result } from '../../runtime/reconciler.ts';
 import { RecentWrites } from '../../runtime/recent-writes.ts';
 import type { ResourceClient } from '../../runtime/resource-client.ts';
@@ -65,8 +65,9 @@ export class BMCEventSubscriptionReconciler implements Reconciler {
     if (!hasFinalizer(subscription, BMCEVENTSUBSCRIPTION_FINALIZER)) {
       log.info('adding finalizer');
       // Carried on with the patched object: a pass of its own would read the cache before it shows the finalizer.
-      subscription = bmcEventSubscriptionSchema.parse(
-        await this.#remembered(subscription, addFinalizer(this.#options.subscriptions.client, subscription, BMCEVENTSUBSCRIPTION_FINALIZER, { signal })));
+      const written = await addFinalizer(this.#options.subscriptions.client, subscription, BMCEVENTSUBSCRIPTION_FINALIZER, { signal });
+      this.#recent.rememberWrite(subscription, written);
+      subscription = bmcEventSubscriptionSchema.parse(written);
     }
     if (subscription.status?.subscriptionID) return {};
     return this.#create(subscription, host, { log, signal });
@@ -100,7 +101,7 @@ export class BMCEventSubscriptionReconciler implements Reconciler {
     }
     const { subscriptionId } = result.value;
     log.info('subscription created on the BMC', { subscriptionID: subscriptionId, destination: subscription.spec.destination });
-    await this.#remembered(subscription, patchStatus(this.#options.subscriptions.client, subscription, { subscriptionID: subscriptionId, error: '' }, { signal }));
+    this.#recent.rememberWrite(subscription, await patchStatus(this.#options.subscriptions.client, subscription, { subscriptionID: subscriptionId, error: '' }, { signal }));
     this.#options.events.event(subscription, {
       type: 'Normal', reason: 'SubscriptionCreated', action: 'Subscribe',
       note: `subscription ${subscriptionId} created on the BMC of host ${host.metadata.name ?? ''}`,
@@ -139,13 +140,6 @@ export class BMCEventSubscriptionReconciler implements Reconciler {
     log.info('subscription failed', { error: message });
     this.#options.events.event(subscription, { type: 'Warning', reason: 'BMCEventSubscriptionError', action: 'Subscribe', note: message });
     if (subscription.status?.error === message) return;
-    await this.#remembered(subscription, patchStatus(this.#options.subscriptions.client, subscription, { error: message }, { signal }));
-  }
-
-  /** What a write of `replaced` returned, kept until the cache moves past `replaced`. */
-  async #remembered(replaced: BMCEventSubscription, write: Promise<KubeObject>): Promise<KubeObject> {
-    const written = await write;
-    this.#recent.remember(objectKey(replaced), replaced.metadata.resourceVersion, written);
-    return written;
+    this.#recent.rememberWrite(subscription, await patchStatus(this.#options.subscriptions.client, subscription, { error: message }, { signal }));
   }
 }

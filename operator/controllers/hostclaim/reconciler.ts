@@ -64,7 +64,9 @@ export class HostClaimReconciler implements Reconciler {
     if (claim.metadata.deletionTimestamp !== undefined) return this.#release(claim, { log, signal });
     // Carried on with the patched claim, as BMO's pass does: a pass of its own would read the cache before it shows the finalizer.
     if (!hasFinalizer(claim, HOSTCLAIM_FINALIZER)) {
-      claim = hostClaimSchema.parse(await this.#rememberClaim(claim, addFinalizer(this.#options.claims.client, claim, HOSTCLAIM_FINALIZER, { signal })));
+      const written = await addFinalizer(this.#options.claims.client, claim, HOSTCLAIM_FINALIZER, { signal });
+      this.#recentClaims.rememberWrite(claim, written);
+      claim = hostClaimSchema.parse(written);
     }
     if (claim.status?.bareMetalHost) {
       await this.#writeStatus(claim, { associated: { type: HOSTCLAIM_CONDITIONS.associated, status: 'True', reason: HOSTCLAIM_REASONS.associated } }, { signal });
@@ -137,7 +139,7 @@ export class HostClaimReconciler implements Reconciler {
     const consumerRef = { apiVersion: `${HostClaimResource.group}/${HostClaimResource.version}`, kind: HostClaimResource.kind, name: claim.name, namespace: claim.namespace };
     try {
       const written = await this.#options.hosts.client.patch(objectName(host), { metadata: { resourceVersion: host.metadata.resourceVersion }, spec: { consumerRef } }, { type: 'merge', signal });
-      this.#recentHosts.remember(objectKey(host), host.metadata.resourceVersion, written);
+      this.#recentHosts.rememberWrite(host, written);
       return undefined;
     } catch (error) {
       if (isConflict(error)) return 'the host changed while being claimed';
@@ -162,7 +164,7 @@ export class HostClaimReconciler implements Reconciler {
     if (host && heldBy(host, identity)) {
       try {
         const written = await this.#options.hosts.client.patch(objectName(host), { metadata: { resourceVersion: host.metadata.resourceVersion }, spec: { consumerRef: null } }, { type: 'merge', signal });
-        this.#recentHosts.remember(objectKey(host), host.metadata.resourceVersion, written);
+        this.#recentHosts.rememberWrite(host, written);
       } catch (error) {
         if (isConflict(error)) return { requeueAfter: HOSTCLAIM_DELAYS.conflictMs * (1 + Math.random() * HOSTCLAIM_DELAYS.conflictJitter) };
         if (!isNotFound(error)) {
@@ -185,13 +187,6 @@ export class HostClaimReconciler implements Reconciler {
     let conditions = setCondition(before, stamp(change.associated));
     conditions = setCondition(conditions, stamp(summaryCondition(conditions, { type: HOSTCLAIM_CONDITIONS.ready, of: SUMMARIZED })));
     if (conditions === before && change.bareMetalHost === undefined) return;
-    await this.#rememberClaim(claim, patchStatus(this.#options.claims.client, claim, { conditions, ...(change.bareMetalHost ? { bareMetalHost: change.bareMetalHost } : {}) }, { signal }));
-  }
-
-  /** What a write of `replaced` returned, kept until the claims' cache moves past `replaced`. */
-  async #rememberClaim(replaced: HostClaim, write: Promise<KubeObject>): Promise<KubeObject> {
-    const written = await write;
-    this.#recentClaims.remember(objectKey(replaced), replaced.metadata.resourceVersion, written);
-    return written;
+    this.#recentClaims.rememberWrite(claim, await patchStatus(this.#options.claims.client, claim, { conditions, ...(change.bareMetalHost ? { bareMetalHost: change.bareMetalHost } : {}) }, { signal }));
   }
 }

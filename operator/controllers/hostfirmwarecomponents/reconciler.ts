@@ -86,7 +86,7 @@ export class HostFirmwareComponentsReconciler implements Reconciler {
       // Without a fresh read only the verdict is written, never components from a possibly stale cache.
       const { components: fresh, ...verdict } = computed.status;
       const written = await patchStatus(this.#options.components.client, hfc, read ? { ...verdict, components: fresh } : verdict, { signal });
-      this.#recent.remember(objectKey(hfc), hfc.metadata.resourceVersion, written);
+      this.#recent.rememberWrite(hfc, written);
     }
     // Counted once written, so a failed write reads again.
     if (read) this.#schedule.read(uid, point, now.getTime());

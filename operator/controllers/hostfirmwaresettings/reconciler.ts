@@ -85,7 +85,7 @@ export class HostFirmwareSettingsReconciler implements Reconciler {
       // Without a fresh read only the verdict is written, never settings from a possibly stale cache.
       const { settings, schema, ...verdict } = computed.status;
       const written = await patchStatus(this.#options.settings.client, hfs, read ? { ...verdict, settings, schema } : verdict, { signal });
-      this.#recent.remember(objectKey(hfs), hfs.metadata.resourceVersion, written);
+      this.#recent.rememberWrite(hfs, written);
     }
     // Counted once written, so a failed write reads again.
     if (read) this.#schedule.read(uid, point, now.getTime());
